@@ -1,0 +1,47 @@
+package dev.retryaudit.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The process exit codes (SPEC section 3). The help text's exit-code list is generated from this enum. */
+public enum ExitCode {
+    /** 0: the audit ran; no finding at or above {@code --fail-on}. */
+    CLEAN(0, "the audit ran; no finding at or above --fail-on"),
+    /** 2: the audit ran; at least one finding at or above {@code --fail-on} (set {@code --fail-on never} to always pass). */
+    FINDINGS(2, "the audit ran; at least one finding at or above --fail-on"),
+    /** 64: usage error: unknown option, bad option value, missing argument. */
+    USAGE(64, "usage error: unknown option, bad option value, missing argument"),
+    /** 65: input rejected: malformed JSON, schema violation, unknown field, limit exceeded (raise with --limit-*), ambiguous format. */
+    DATA(65, "input rejected: malformed JSON, schema violation, unknown field, limit exceeded, ambiguous format"),
+    /** 66: an input file, {@code --policy} or {@code --baseline} does not exist or cannot be read. */
+    NO_INPUT(66, "an input file (or --policy, --baseline) does not exist or cannot be read"),
+    /** 70: internal error: a bug; {@code --debug} shows the stack trace. */
+    SOFTWARE(70, "internal error: a bug; please report it (--debug shows the stack trace)"),
+    /** 74: the report could not be written ({@code --output} not writable, disk full). */
+    CANT_WRITE(74, "the report could not be written (disk full, --output not writable)");
+
+    private final int code;
+    private final String meaning;
+
+    ExitCode(int code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The list shown under "Exit codes:" in the help, one row per code. */
+    public static Map<String, String> helpList() {
+        Map<String, String> list = new LinkedHashMap<>();
+        for (ExitCode e : values()) {
+            list.put(String.format("%3d", e.code), e.meaning);
+        }
+        return list;
+    }
+}

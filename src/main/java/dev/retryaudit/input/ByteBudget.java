@@ -1,0 +1,65 @@
+package dev.retryaudit.input;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Counts the bytes read from all sources of one audit and stops reading once {@code --limit-bytes} is passed. */
+public final class ByteBudget {
+    private final long limit;
+    private long used;
+
+    public ByteBudget(long limit) {
+        this.limit = limit;
+    }
+
+    /** Thrown from a read that took the total past the limit; readers turn it into an input error. */
+    public static final class ExceededException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ExceededException(long limit) {
+            super("more than " + limit + " bytes of input");
+        }
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    /** Wraps a stream so that its reads count against this budget. */
+    public InputStream wrap(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    charge(1);
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buf, int off, int len) throws IOException {
+                int n = super.read(buf, off, len);
+                if (n > 0) {
+                    charge(n);
+                }
+                return n;
+            }
+
+            @Override
+            public long skip(long n) throws IOException {
+                long skipped = super.skip(n);
+                charge(skipped);
+                return skipped;
+            }
+        };
+    }
+
+    private void charge(long n) throws ExceededException {
+        used += n;
+        if (used > limit) {
+            throw new ExceededException(limit);
+        }
+    }
+}

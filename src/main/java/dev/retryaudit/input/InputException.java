@@ -1,0 +1,76 @@
+package dev.retryaudit.input;
+
+import dev.retryaudit.text.Escaping;
+
+/**
+ * An input that cannot be audited: rejected (malformed, invalid, over a limit: exit 65) or
+ * unreadable (missing, not a file: exit 66). {@code line}/{@code column} are 0 when unknown;
+ * {@code path} is the JSON path ({@code $.operations[3].id}) or null.
+ */
+public final class InputException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    /** Why the input could not be audited. */
+    public enum Kind {
+        REJECTED,
+        UNREADABLE
+    }
+
+    private final Kind kind;
+    private final String source;
+    private final long line;
+    private final long column;
+    private final String path;
+    private final String detail;
+
+    public InputException(Kind kind, String source, long line, long column, String path, String detail) {
+        super(source + ":" + line + ":" + column + ": " + detail);
+        this.kind = kind;
+        this.source = source;
+        this.line = line;
+        this.column = column;
+        this.path = path;
+        this.detail = detail;
+    }
+
+    /** A rejected input at a place in it. */
+    public static InputException rejected(String source, long line, long column, String path, String detail) {
+        return new InputException(Kind.REJECTED, source, line, column, path, detail);
+    }
+
+    /** A source that could not be read at all. */
+    public static InputException unreadable(String source, String detail) {
+        return new InputException(Kind.UNREADABLE, source, 0, 0, null, detail);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public long line() {
+        return line;
+    }
+
+    public long column() {
+        return column;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    /** The message without the location: the path, then what is wrong. */
+    public String message() {
+        return path == null ? detail : path + ": " + detail;
+    }
+
+    /** The one-line diagnostic {@code FILE:LINE:COL: error: MESSAGE}, safe to print on a terminal. */
+    public String diagnostic() {
+        String where = Escaping.controls(source) + (line > 0 ? ":" + line + ":" + column : "");
+        return where + ": error: " + Escaping.controls(message());
+    }
+}

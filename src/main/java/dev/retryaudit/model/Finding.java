@@ -1,0 +1,65 @@
+package dev.retryaudit.model;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Objects;
+
+/**
+ * One unsafe event found by one rule. {@code operation} is null for a finding about a whole run,
+ * {@code attempt} null for one about a whole operation. The fingerprint depends only on the rule,
+ * the source name, the operation and the attempt, so it survives lines moving in the input.
+ */
+public record Finding(
+        String rule,
+        Severity severity,
+        String operation,
+        Integer attempt,
+        String tool,
+        String run,
+        String message,
+        Evidence evidence,
+        Location location,
+        String fingerprint) {
+
+    public Finding {
+        Objects.requireNonNull(rule, "rule");
+        Objects.requireNonNull(severity, "severity");
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(evidence, "evidence");
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        if (message.isBlank()) {
+            throw new IllegalArgumentException("a finding needs a message");
+        }
+    }
+
+    /** Builds a finding and computes its fingerprint. */
+    public static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
+            String run, String message, Evidence evidence, Location location) {
+        return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location,
+                fingerprint(rule, location.source(), operation, attempt));
+    }
+
+    /** sha256 over rule, source name, operation and attempt, each length-prefixed so no two tuples collide. */
+    public static String fingerprint(String rule, String source, String operation, Integer attempt) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {rule, source, operation, attempt == null ? null : attempt.toString()}) {
+                byte[] bytes = part == null ? new byte[0] : part.getBytes(StandardCharsets.UTF_8);
+                md.update((part == null ? "-" : bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+                md.update(bytes);
+                md.update((byte) 0);
+            }
+            return "sha256:" + HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+
+    /** The same finding at another severity (a policy override). */
+    public Finding withSeverity(Severity s) {
+        return new Finding(rule, s, operation, attempt, tool, run, message, evidence, location, fingerprint);
+    }
+}

@@ -1,0 +1,11 @@
+package dev.retryaudit.model;
+
+import java.util.Objects;
+
+/** What was read from one source: its name, the format it was read as, and how many operations and attempts it held. */
+public record InputSummary(String source, String format, long operations, long attempts) {
+    public InputSummary {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(format, "format");
+    }
+}

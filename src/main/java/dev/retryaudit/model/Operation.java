@@ -1,0 +1,69 @@
+package dev.retryaudit.model;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One logical call or side effect with its attempts ordered by attempt_id. {@code effect} is what
+ * the input said (null when absent); {@code carried} lists the optional fields its format can carry.
+ */
+public record Operation(
+        String id,
+        String tool,
+        Effect effect,
+        String method,
+        String target,
+        String idempotencyKey,
+        String runId,
+        ParentRef parent,
+        Long deadlineMs,
+        ReportedOutcome reportedOutcome,
+        Clock clock,
+        List<Attempt> attempts,
+        List<Check> checks,
+        RawJson attributes,
+        Location location,
+        Set<Field> carried) {
+
+    public Operation {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(carried, "carried");
+        if (attempts == null || attempts.isEmpty()) {
+            throw new IllegalArgumentException("an operation needs at least one attempt");
+        }
+        for (int i = 1; i < attempts.size(); i++) {
+            if (attempts.get(i - 1).attemptId() > attempts.get(i).attemptId()) {
+                throw new IllegalArgumentException("attempts must be ordered by attempt_id");
+            }
+        }
+        attempts = List.copyOf(attempts);
+        checks = checks == null ? List.of() : List.copyOf(checks);
+    }
+
+    /** Whether the operation's format can carry {@code field}. */
+    public boolean carries(Field field) {
+        return carried.contains(field);
+    }
+
+    /** The number of retries: attempts after the first. */
+    public int retries() {
+        return attempts.size() - 1;
+    }
+
+    /** The effect the input gave, else the one implied by the method: GET, HEAD, OPTIONS, TRACE read; anything else writes. */
+    public Effect impliedEffect() {
+        if (effect != null) {
+            return effect;
+        }
+        if (method == null) {
+            return Effect.WRITE;
+        }
+        return switch (method.toUpperCase(java.util.Locale.ROOT)) {
+            case "GET", "HEAD", "OPTIONS", "TRACE" -> Effect.READ;
+            default -> Effect.WRITE;
+        };
+    }
+}

@@ -1,0 +1,10 @@
+package dev.retryaudit.model;
+
+import java.util.Objects;
+
+/** A free-form JSON value kept as compact text (an {@code attributes} object), copied into reports unchanged. */
+public record RawJson(String json) {
+    public RawJson {
+        Objects.requireNonNull(json, "json");
+    }
+}

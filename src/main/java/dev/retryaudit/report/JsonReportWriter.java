@@ -1,0 +1,81 @@
+package dev.retryaudit.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Severity;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+
+/** The JSON report of SPEC section 8, for scripts. */
+public final class JsonReportWriter implements ReportWriter {
+    @Override
+    public void write(Report r, OutputStream out) throws IOException {
+        try (JsonGenerator g = Json.generator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("version", 1);
+            g.writeObjectFieldStart("tool");
+            g.writeStringField("name", r.toolName());
+            g.writeStringField("version", r.toolVersion());
+            g.writeEndObject();
+            g.writeArrayFieldStart("inputs");
+            for (InputSummary in : r.inputs()) {
+                g.writeStartObject();
+                g.writeStringField("source", in.source());
+                g.writeStringField("format", in.format());
+                g.writeNumberField("operations", in.operations());
+                g.writeNumberField("attempts", in.attempts());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            writeSummary(g, r);
+            g.writeArrayFieldStart("findings");
+            for (Finding f : r.findings()) {
+                writeFinding(g, f);
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeRaw('\n');
+        }
+    }
+
+    private static void writeSummary(JsonGenerator g, Report r) throws IOException {
+        g.writeObjectFieldStart("summary");
+        g.writeNumberField("operations", r.operations());
+        g.writeNumberField("attempts", r.attempts());
+        g.writeNumberField("retries", r.retries());
+        g.writeObjectFieldStart("findings");
+        for (Map.Entry<Severity, Long> e : r.counts().entrySet()) {
+            g.writeNumberField(e.getKey().id(), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeStringField("fail_on", r.failOn().id());
+        g.writeBooleanField("passed", r.passed());
+        g.writeEndObject();
+    }
+
+    private static void writeFinding(JsonGenerator g, Finding f) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("rule", f.rule());
+        g.writeStringField("severity", f.severity().id());
+        g.writeStringField("operation", f.operation());
+        g.writeFieldName("attempt");
+        Json.value(g, f.attempt());
+        g.writeStringField("tool", f.tool());
+        g.writeStringField("run", f.run());
+        g.writeStringField("message", f.message());
+        g.writeFieldName("evidence");
+        Json.value(g, f.evidence().asMap());
+        Location l = f.location();
+        g.writeObjectFieldStart("location");
+        g.writeStringField("source", l.source());
+        g.writeNumberField("line", l.line());
+        g.writeNumberField("column", l.column());
+        g.writeStringField("pointer", l.pointer());
+        g.writeEndObject();
+        g.writeStringField("fingerprint", f.fingerprint());
+        g.writeEndObject();
+    }
+}

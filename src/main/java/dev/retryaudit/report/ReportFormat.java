@@ -1,0 +1,28 @@
+package dev.retryaudit.report;
+
+import dev.retryaudit.model.Wire;
+import java.util.List;
+
+/** The report formats {@code --format} names, each with its writer. */
+public enum ReportFormat {
+    JSON;
+
+    public String id() {
+        return Wire.name(this, '-');
+    }
+
+    public static ReportFormat parse(String id) {
+        return Wire.parse(ReportFormat.class, id, '-');
+    }
+
+    public static List<String> ids() {
+        return Wire.names(ReportFormat.class, '-');
+    }
+
+    /** A writer for this format; {@code color} only matters where the format has colour. */
+    public ReportWriter writer(boolean color) {
+        return switch (this) {
+            case JSON -> new JsonReportWriter();
+        };
+    }
+}

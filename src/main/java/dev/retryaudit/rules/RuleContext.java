@@ -1,0 +1,25 @@
+package dev.retryaudit.rules;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.Severity;
+
+/** What a rule sees while it runs: the policy, and where to report findings under its own id. */
+public interface RuleContext {
+    Policy policy();
+
+    /** Reports a finding about {@code attempt} of {@code op} (or the whole operation when attempt is null), at the rule's default severity. */
+    default void report(Operation op, Attempt attempt, String message, Evidence evidence) {
+        report(null, op, attempt, message, evidence);
+    }
+
+    /** As {@link #report(Operation, Attempt, String, Evidence)} at a given severity; null means the rule's default. */
+    void report(Severity severity, Operation op, Attempt attempt, String message, Evidence evidence);
+
+    /** Reports a finding that no single operation owns (a run, a key), at {@code location}. */
+    void reportAt(Location location, String operation, Integer attempt, String tool, String run,
+            String message, Evidence evidence);
+}

@@ -1,0 +1,40 @@
+package dev.retryaudit.rules.trace;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Times;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+
+/** A later attempt that started before an earlier one shows clocks that disagree or ids assigned out of order. */
+public final class ClockOrder implements Rule {
+    static final RuleInfo INFO = new RuleInfo("trace/clock-order", Severity.NOTE,
+            "attempt n+1 started before attempt n started: sort by attempt_id, not by wall clock");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prev = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            if (Times.present(prev.startedAt()) && Times.present(next.startedAt()) && next.startedAt() < prev.startedAt()) {
+                ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started "
+                        + (prev.startedAt() - next.startedAt()) + " ms before attempt " + prev.attemptId()
+                        + " started: attempts are ordered by attempt_id, so a clock or the numbering is wrong",
+                        Evidence.of().put("previous_attempt", prev.attemptId())
+                                .put("previous_started_at", Times.format(prev.startedAt()))
+                                .put("started_at", Times.format(next.startedAt()))
+                                .put("earlier_by_ms", prev.startedAt() - next.startedAt()));
+            }
+        }
+    }
+}
