@@ -10,6 +10,8 @@ import java.util.Set;
 /**
  * Chooses an input format for {@code --input-format auto} from the file name's extension and the
  * top-level keys of the first JSON value in the first bytes of the input, without reading the rest.
+ * A key that names a format decides ({@code operations}, {@code resourceSpans}, {@code log}, ...);
+ * else the extension does ({@code .har}; {@code .jsonl} and {@code .ndjson} mean spans).
  */
 public final class FormatDetector {
     /** How many bytes of an input detection may look at. */
@@ -25,9 +27,6 @@ public final class FormatDetector {
     /** Guesses the format of an input named {@code name} from its first {@code length} bytes. */
     public static Guess detect(String name, byte[] head, int length, StrictJson json) {
         String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(".har")) {
-            return new Guess(InputFormat.HAR, false);
-        }
         boolean lines = lower.endsWith(".jsonl") || lower.endsWith(".ndjson");
         Set<String> keys = new LinkedHashSet<>();
         boolean several = false;
@@ -58,6 +57,9 @@ public final class FormatDetector {
         }
         if (empty) {
             return new Guess(null, true);
+        }
+        if (lower.endsWith(".har")) {
+            return new Guess(InputFormat.HAR, false);
         }
         return new Guess(lines ? InputFormat.SPANS : null, false);
     }

@@ -46,6 +46,11 @@ public final class ReadContext {
         return sink;
     }
 
+    /** A location in this source, for readers that place what they read only once the whole source is read. */
+    public Location location(long line, long column, String pointer) {
+        return new Location(source, sourceIndex, line, column, pointer);
+    }
+
     /** The location of the cursor's current token, with a JSON Pointer (null in JSON Lines). */
     public Location location(JsonCursor c, String pointer) {
         return new Location(source, sourceIndex, c.line(), c.column(), pointer);

@@ -10,7 +10,9 @@ public final class Readers {
         return switch (format) {
             case OPERATIONS -> new OperationsReader();
             case SPANS -> new SpansReader();
-            case RETRY_TRACE, OTLP, HAR, AUTO -> null;
+            case OTLP -> new OtlpReader();
+            case HAR -> new HarReader();
+            case RETRY_TRACE, AUTO -> null;
         };
     }
 }

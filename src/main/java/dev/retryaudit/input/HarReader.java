@@ -1,0 +1,308 @@
+package dev.retryaudit.input;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads HAR 1.2 ({@code log.entries[]}): entries are ordered by {@code startedDateTime} (stably,
+ * since exporters do not always sort them), and consecutive requests with the same method, URL and
+ * Idempotency-Key (where present) are one operation's attempts. Fields the audit does not use are
+ * skipped as the HAR specification asks; those it uses are checked strictly. Failed requests, which
+ * exporters write as {@code status} -1 or 0 and {@code time} -1, are connection errors.
+ */
+public final class HarReader implements TraceReader {
+    private static final String[] REQUEST_HEADERS = {"idempotency-key"};
+    private static final String[] RESPONSE_HEADERS = {"retry-after", "date"};
+
+    /** One entry as read: its request and the hop it makes. */
+    private static final class Entry {
+        final Hop hop = new Hop();
+        final int index;
+        String method;
+        String url;
+        String pageref;
+
+        Entry(int index) {
+            this.index = index;
+        }
+    }
+
+    @Override
+    public void read(ReadContext ctx) throws IOException, InputException {
+        JsonCursor c = ctx.open();
+        if (c.next() == null) {
+            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected a HAR document");
+        }
+        c.expectObject("a HAR document");
+        Location root = ctx.location(c, "");
+        List<Entry> entries = null;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            if (name.equals("log")) {
+                entries = readLog(c, ctx);
+            } else {
+                c.skip();
+            }
+        }
+        if (entries == null) {
+            throw Drafts.missing(root, "$", "log: not a HAR document");
+        }
+        if (c.next() != null) {
+            throw c.error("$", "trailing content after the JSON document");
+        }
+        entries.sort(Comparator.comparingLong(e -> e.hop.startedAt));
+        emit(entries, ctx);
+    }
+
+    private static List<Entry> readLog(JsonCursor c, ReadContext ctx) throws IOException, InputException {
+        c.expectObject("the HAR log");
+        Location at = ctx.location(c, "/log");
+        List<Entry> entries = null;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            if (!name.equals("entries")) {
+                c.skip();
+                continue;
+            }
+            c.expectArray("the HAR entries");
+            entries = new ArrayList<>();
+            while (c.next() != JsonToken.END_ARRAY) {
+                entries.add(readEntry(c, ctx, entries.size()));
+            }
+        }
+        if (entries == null) {
+            throw Drafts.missing(at, "$.log", "entries");
+        }
+        return entries;
+    }
+
+    private static Entry readEntry(JsonCursor c, ReadContext ctx, int index) throws IOException, InputException {
+        c.expectObject("a HAR entry");
+        Entry e = new Entry(index);
+        Location at = ctx.location(c, "/log/entries/" + index);
+        String path = c.path();
+        e.hop.location = at;
+        boolean request = false;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            switch (name) {
+                case "startedDateTime" -> e.hop.startedAt = c.optTimestamp();
+                case "time" -> e.hop.durationMs = time(c);
+                case "pageref" -> e.pageref = c.optString();
+                case "request" -> request = readRequest(c, e);
+                case "response" -> readResponse(c, e.hop);
+                default -> c.skip();
+            }
+        }
+        if (!Times.present(e.hop.startedAt)) {
+            throw Drafts.missing(at, path, "startedDateTime");
+        }
+        if (!request) {
+            throw Drafts.missing(at, path, "request");
+        }
+        if (e.hop.outcome == null) {
+            e.hop.outcome = Outcome.CONNECTION_ERROR;
+        }
+        return e;
+    }
+
+    /** The entry's total time in milliseconds; -1 (not recorded) is NaN. */
+    private static double time(JsonCursor c) throws IOException, InputException {
+        if ((c.token() == JsonToken.VALUE_NUMBER_INT || c.token() == JsonToken.VALUE_NUMBER_FLOAT)
+                && c.parser().getDoubleValue() == -1) {
+            return Double.NaN;
+        }
+        return c.optNumber(0);
+    }
+
+    private static boolean readRequest(JsonCursor c, Entry e) throws IOException, InputException {
+        if (c.isNull()) {
+            return false;
+        }
+        c.expectObject("the request");
+        String path = c.path();
+        long line = c.line();
+        long column = c.column();
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            switch (name) {
+                case "method" -> e.method = c.optString();
+                case "url" -> e.url = c.optString();
+                case "headers" -> e.hop.idempotencyKey = headers(c, REQUEST_HEADERS)[0];
+                case "postData" -> e.hop.requestHash = postDataHash(c);
+                default -> c.skip();
+            }
+        }
+        if (e.method == null || e.url == null) {
+            throw InputException.rejected(c.source(), line, column, path,
+                    "missing required field " + (e.method == null ? "method" : "url"));
+        }
+        return true;
+    }
+
+    /** Reads the response; a missing status, -1 or 0 is a request that got no response. */
+    private static void readResponse(JsonCursor c, Hop hop) throws IOException, InputException {
+        if (c.isNull()) {
+            return;
+        }
+        c.expectObject("the response");
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            switch (name) {
+                case "status" -> {
+                    Long status = c.optLong(Long.MIN_VALUE, Long.MAX_VALUE);
+                    if (status != null && status != -1 && status != 0) {
+                        if (status < 100 || status > 599) {
+                            throw c.error("expected an HTTP status from 100 to 599 (or -1 or 0 for a failed request)");
+                        }
+                        hop.status = status.intValue();
+                        hop.outcome = Http.outcome(hop.status);
+                    }
+                }
+                case "headers" -> {
+                    String[] values = headers(c, RESPONSE_HEADERS);
+                    hop.retryAfter = values[0];
+                    hop.responseDate = values[1];
+                }
+                default -> c.skip();
+            }
+        }
+    }
+
+    /** The first value of each wanted header (lower-case names; header names match case-insensitively). */
+    private static String[] headers(JsonCursor c, String[] wanted) throws IOException, InputException {
+        String[] values = new String[wanted.length];
+        if (c.isNull()) {
+            return values;
+        }
+        c.expectArray("the headers");
+        while (c.next() != JsonToken.END_ARRAY) {
+            c.expectObject("a header {\"name\": ..., \"value\": ...}");
+            String name = null;
+            String value = null;
+            InputException badValue = null;
+            while (c.next() == JsonToken.FIELD_NAME) {
+                String field = c.parser().currentName();
+                c.value();
+                if (field.equals("name")) {
+                    name = c.optString();
+                } else if (field.equals("value")) {
+                    if (c.token() == JsonToken.VALUE_STRING || c.isNull()) {
+                        value = c.optString();
+                    } else {
+                        badValue = c.error("expected a string, found " + JsonCursor.describe(c.token()));
+                        c.skip();
+                    }
+                } else {
+                    c.skip();
+                }
+            }
+            int i = name == null ? -1 : List.of(wanted).indexOf(name.toLowerCase(Locale.ROOT));
+            if (i >= 0) {
+                if (badValue != null) {
+                    throw badValue;
+                }
+                if (values[i] == null) {
+                    values[i] = value;
+                }
+            }
+        }
+        return values;
+    }
+
+    /** A fingerprint of the request body, or null when the export left it out. */
+    private static String postDataHash(JsonCursor c) throws IOException, InputException {
+        if (c.isNull()) {
+            return null;
+        }
+        c.expectObject("the request body (postData)");
+        String text = null;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            if (name.equals("text")) {
+                text = c.optString();
+            } else {
+                c.skip();
+            }
+        }
+        return text == null ? null : sha256(text);
+    }
+
+    private static String sha256(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return "sha256:" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+
+    /** Hands on one operation per run of consecutive entries for the same request. */
+    private static void emit(List<Entry> entries, ReadContext ctx) throws InputException {
+        int limit = ctx.limits().attemptsPerOperation();
+        int start = 0;
+        while (start < entries.size()) {
+            Entry first = entries.get(start);
+            String key = first.hop.idempotencyKey;
+            int end = start + 1;
+            while (end < entries.size() && sameRequest(first, entries.get(end), key)) {
+                key = key != null ? key : entries.get(end).hop.idempotencyKey;
+                end++;
+            }
+            if (end - start > limit) {
+                Location l = entries.get(start + limit).hop.location;
+                throw InputException.rejected(l.source(), l.line(), l.column(), JsonPointers.toPath(l.pointer()),
+                        "operation has more than " + limit
+                                + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+            }
+            ctx.sink().accept(operation(entries.subList(start, end), key, ctx));
+            start = end;
+        }
+    }
+
+    private static boolean sameRequest(Entry first, Entry next, String key) {
+        String nextKey = next.hop.idempotencyKey;
+        return first.method.equals(next.method) && first.url.equals(next.url)
+                && (key == null || nextKey == null || key.equals(nextKey));
+    }
+
+    private static Operation operation(List<Entry> run, String key, ReadContext ctx) {
+        Entry first = run.get(0);
+        List<Hop> hops = new ArrayList<>(run.size());
+        Set<Field> carried = EnumSet.of(Field.IDEMPOTENCY_KEY);
+        for (Entry e : run) {
+            hops.add(e.hop);
+            if (e.hop.requestHash != null) {
+                carried.add(Field.REQUEST_HASH);
+            }
+        }
+        List<Attempt> attempts = Hop.attempts(hops, false);
+        Location at = first.hop.location;
+        return new Operation(ctx.source() + "#" + at.pointer(), Http.toolName(first.method, Http.host(first.url)),
+                null, first.method, first.url, attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key,
+                first.pageref, null, null, null, Clock.CLIENT, attempts, List.of(), null, at, Set.copyOf(carried));
+    }
+}

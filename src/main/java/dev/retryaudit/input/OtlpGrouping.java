@@ -1,0 +1,250 @@
+package dev.retryaudit.input;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.ParentRef;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Groups the attempt spans of one OTLP source into operations once the whole source is read, since
+ * the spans of one operation may stand anywhere in it. A span with {@code retry_audit.operation_id}
+ * joins that operation. A tool span joins the other spans of its {@code gen_ai.tool.call.id} in its
+ * trace, else those of its trace, parent span and tool name; their attempts are numbered by start
+ * time. An HTTP span follows the resend count: a first send (no {@code http.request.resend_count})
+ * starts an operation; a resend continues the latest operation under the same trace and parent span
+ * with the same method and URL, or else the one whose last response redirected it; hops after a
+ * redirect or challenge are folded ({@link Hop#attempts}). Any other span with explicit attributes
+ * joins the spans of its idempotency key, else of its trace, parent span and span name. An explicit
+ * {@code retry_audit.attempt_id} always wins.
+ */
+final class OtlpGrouping {
+    private static final Comparator<OtlpSpan> BY_START = (a, b) -> {
+        int byTime = Long.compareUnsigned(a.startNanos, b.startNanos);
+        if (byTime != 0) {
+            return byTime;
+        }
+        int byResend = Integer.compare(a.resends(), b.resends());
+        return byResend != 0 ? byResend : Long.compare(a.order, b.order);
+    };
+
+    private final Map<String, List<OtlpSpan>> explicit = new LinkedHashMap<>();
+    private final Map<String, List<OtlpSpan>> tools = new LinkedHashMap<>();
+    private final Map<String, List<OtlpSpan>> http = new LinkedHashMap<>();
+    private final Map<String, List<OtlpSpan>> other = new LinkedHashMap<>();
+
+    /** One operation's spans in the order they were sent, and how to number its attempts. */
+    private record Group(List<OtlpSpan> spans, boolean byResendCount) {
+    }
+
+    /** An operation's id, spans and attempts, built before its parent can be looked up among all operations. */
+    private record Built(String id, List<OtlpSpan> spans, List<Attempt> attempts) {
+    }
+
+    void add(OtlpSpan s) {
+        if (s.operationId != null) {
+            bucket(explicit, s.operationId).add(s);
+        } else if (s.kind == OtlpSpan.Kind.TOOL) {
+            String key = s.toolCallId != null ? "c" + s.toolCallId
+                    : "p" + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.toolName, "");
+            bucket(tools, s.traceId + '\0' + key).add(s);
+        } else if (s.kind == OtlpSpan.Kind.HTTP) {
+            bucket(http, s.traceId + '\0' + s.parentSpanId).add(s);
+        } else {
+            String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
+                    : "s" + s.traceId + '\0' + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.name, "");
+            bucket(other, key).add(s);
+        }
+    }
+
+    private static List<OtlpSpan> bucket(Map<String, List<OtlpSpan>> map, String key) {
+        return map.computeIfAbsent(key, k -> new ArrayList<>(2));
+    }
+
+    /** Hands every operation to the sink, in the order of their first span in the source; pointers only for a single document. */
+    void emit(ReadContext ctx, boolean pointers) throws InputException {
+        List<Group> groups = new ArrayList<>();
+        for (List<OtlpSpan> spans : explicit.values()) {
+            groups.add(new Group(spans, false));
+        }
+        for (List<OtlpSpan> spans : tools.values()) {
+            groups.add(new Group(spans, false));
+        }
+        for (List<OtlpSpan> bucket : http.values()) {
+            for (List<OtlpSpan> chain : chains(bucket)) {
+                groups.add(new Group(chain, true));
+            }
+        }
+        for (List<OtlpSpan> spans : other.values()) {
+            groups.add(new Group(spans, false));
+        }
+        explicit.clear();
+        tools.clear();
+        http.clear();
+        other.clear();
+        groups.sort(Comparator.comparingLong(g -> g.spans().stream().mapToLong(s -> s.order).min().orElse(0)));
+
+        Set<String> parents = new HashSet<>();
+        for (Group g : groups) {
+            g.spans().sort(BY_START);
+            OtlpSpan first = g.spans().get(0);
+            if (!first.parentSpanId.isEmpty()) {
+                parents.add(first.traceId + "/" + first.parentSpanId);
+            }
+        }
+        List<Built> built = new ArrayList<>(groups.size());
+        Map<String, ParentRef> attemptsBySpan = new HashMap<>();
+        int limit = ctx.limits().attemptsPerOperation();
+        for (Group g : groups) {
+            List<OtlpSpan> spans = g.spans();
+            List<Hop> hops = new ArrayList<>(spans.size());
+            for (OtlpSpan s : spans) {
+                s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer : null);
+                hops.add(s.hop);
+            }
+            List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
+            if (attempts.size() > limit) {
+                Location l = attempts.get(limit).location();
+                throw InputException.rejected(l.source(), l.line(), l.column(), "$", "operation has more than " + limit
+                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+            }
+            OtlpSpan first = spans.get(0);
+            String id = first.operationId != null ? first.operationId
+                    : first.traceId + "/" + (first.kind == OtlpSpan.Kind.TOOL && first.toolCallId != null
+                            ? first.toolCallId : first.spanId);
+            built.add(new Built(id, spans, attempts));
+            for (OtlpSpan s : spans) {
+                String spanKey = s.traceId + "/" + s.spanId;
+                if (parents.contains(spanKey)) {
+                    for (Attempt a : attempts) {
+                        if (a.spanId().equals(s.spanId)) {
+                            attemptsBySpan.put(spanKey, new ParentRef(id, a.attemptId()));
+                        }
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < built.size(); i++) {
+            ctx.sink().accept(operation(built.get(i), attemptsBySpan));
+            built.set(i, null);
+        }
+    }
+
+    /**
+     * Splits the HTTP spans under one trace and parent span into operations by resend count: a first
+     * send starts one; a resend continues the latest operation of the same request, or else the one
+     * whose last hop, one send earlier, was redirected. A resend with neither starts an operation of
+     * its own, whose first attempt number shows the missing sends.
+     */
+    private static List<List<OtlpSpan>> chains(List<OtlpSpan> bucket) {
+        bucket.sort(BY_START);
+        List<List<OtlpSpan>> chains = new ArrayList<>();
+        Map<String, List<OtlpSpan>> latestByRequest = new HashMap<>();
+        Map<Integer, List<OtlpSpan>> redirectedAt = new HashMap<>();
+        for (OtlpSpan s : bucket) {
+            int resends = s.resends();
+            String request = s.method + " " + s.url;
+            List<OtlpSpan> chain = null;
+            if (resends > 0) {
+                List<OtlpSpan> same = latestByRequest.get(request);
+                if (same != null && last(same).resends() < resends) {
+                    chain = same;
+                } else {
+                    chain = redirectedAt.get(resends - 1);
+                }
+            }
+            if (chain == null) {
+                chain = new ArrayList<>(2);
+                chains.add(chain);
+            } else {
+                redirectedAt.remove(last(chain).resends(), chain);
+            }
+            chain.add(s);
+            latestByRequest.put(request, chain);
+            if (s.hop.status != null && Http.isRedirect(s.hop.status)) {
+                redirectedAt.put(resends, chain);
+            }
+        }
+        return chains;
+    }
+
+    private static OtlpSpan last(List<OtlpSpan> chain) {
+        return chain.get(chain.size() - 1);
+    }
+
+    private static Operation operation(Built b, Map<String, ParentRef> attemptsBySpan) throws InputException {
+        List<OtlpSpan> spans = b.spans();
+        OtlpSpan first = spans.get(0);
+        String runId = null;
+        Effect effect = null;
+        String toolName = null;
+        OtlpSpan runFrom = null;
+        OtlpSpan effectFrom = null;
+        Set<Field> carried = EnumSet.of(Field.SPAN_ID);
+        for (OtlpSpan s : spans) {
+            if (s.runId != null) {
+                if (runId != null && !runId.equals(s.runId)) {
+                    throw disagreement(s, "retry_audit.run_id", runFrom);
+                }
+                runId = s.runId;
+                runFrom = s;
+            }
+            if (s.effect != null) {
+                if (effect != null && effect != s.effect) {
+                    throw disagreement(s, "retry_audit.effect", effectFrom);
+                }
+                effect = s.effect;
+                effectFrom = s;
+            }
+            toolName = toolName != null ? toolName : s.toolName;
+            Hop h = s.hop;
+            if (s.requestHeaders || h.idempotencyKey != null) {
+                carried.add(Field.IDEMPOTENCY_KEY);
+            }
+            if (h.commitState != null) {
+                carried.add(Field.COMMIT_STATE);
+            }
+            if (h.retryReason != null) {
+                carried.add(Field.RETRY_REASON);
+            }
+            if (h.requestHash != null) {
+                carried.add(Field.REQUEST_HASH);
+            }
+        }
+        if (toolName == null) {
+            toolName = first.method != null ? Http.toolName(first.method, first.host)
+                    : first.name != null && !first.name.isEmpty() ? first.name : "span";
+        }
+        String key = null;
+        for (Attempt a : b.attempts()) {
+            key = key != null ? key : a.idempotencyKey();
+        }
+        ParentRef parentRef = first.parentSpanId.isEmpty() ? null
+                : attemptsBySpan.get(first.traceId + "/" + first.parentSpanId);
+        if (parentRef != null && parentRef.operation().equals(b.id())) {
+            parentRef = null;
+        }
+        return new Operation(b.id(), toolName, effect, first.method, first.url, key,
+                runId != null ? runId : first.traceId, parentRef, null, null,
+                first.server ? Clock.SERVER : Clock.CLIENT, b.attempts(), List.of(), null, first.hop.location,
+                Set.copyOf(carried));
+    }
+
+    private static InputException disagreement(OtlpSpan s, String attribute, OtlpSpan earlier) {
+        Location l = s.hop.location;
+        return InputException.rejected(l.source(), l.line(), l.column(), JsonPointers.toPath(s.pointer) + ".attributes",
+                attribute + " disagrees with the span at line " + earlier.line + " of the same operation");
+    }
+}

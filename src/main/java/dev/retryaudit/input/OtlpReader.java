@@ -1,0 +1,478 @@
+package dev.retryaudit.input;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.CommitStateSource;
+import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Reads OpenTelemetry trace exports in the OTLP/JSON encoding: one {@code TracesData} (or
+ * {@code ExportTraceServiceRequest}) document, or JSON Lines of them as the file exporter writes.
+ * It walks {@code resourceSpans[].scopeSpans[].spans[]} (also the legacy
+ * {@code instrumentationLibrarySpans}) as a stream, keeps the spans that are attempts (see
+ * {@link #attemptKind}) and hands them to {@link OtlpGrouping}. Unknown fields are skipped; the fields
+ * used are checked strictly: hex ids, 64-bit times as strings or integers (never through a double),
+ * enums as integers.
+ */
+public final class OtlpReader implements TraceReader {
+    private static final int SPAN_KIND_SERVER = 2;
+    private static final int STATUS_CODE_ERROR = 2;
+    private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+    @Override
+    public void read(ReadContext ctx) throws IOException, InputException {
+        JsonCursor c = ctx.open();
+        OtlpGrouping grouping = new OtlpGrouping();
+        Scratch scratch = new Scratch();
+        int exports = 0;
+        boolean multiline = false;
+        long previousEnd = 0;
+        JsonToken t;
+        while ((t = c.next()) != null) {
+            long startLine = c.line();
+            long startColumn = c.column();
+            if (exports > 0 && multiline) {
+                throw c.error("$", "trailing content after the JSON document: an OTLP file holds one export, "
+                        + "or one export a line (JSON Lines)");
+            }
+            if (exports > 0 && startLine <= previousEnd) {
+                throw c.error("$", "a second JSON value on one line: JSON Lines hold one export a line");
+            }
+            if (t != JsonToken.START_OBJECT) {
+                throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
+                        + JsonCursor.describe(t));
+            }
+            readExport(c, ctx, grouping, scratch);
+            previousEnd = c.line();
+            if (previousEnd != startLine) {
+                if (exports > 0) {
+                    throw InputException.rejected(ctx.source(), startLine, startColumn, "$",
+                            "an export in JSON Lines must fit on one line; this one spans several");
+                }
+                multiline = true;
+            }
+            exports++;
+        }
+        if (exports == 0) {
+            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected an OTLP trace export");
+        }
+        grouping.emit(ctx, exports == 1);
+    }
+
+    private static void readExport(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch)
+            throws IOException, InputException {
+        long line = c.line();
+        long column = c.column();
+        boolean fields = false;
+        boolean resourceSpans = false;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            fields = true;
+            if (!name.equals("resourceSpans")) {
+                c.skip();
+                continue;
+            }
+            resourceSpans = true;
+            if (c.isNull()) {
+                continue;
+            }
+            c.expectArray("resourceSpans");
+            for (int r = 0; c.next() != JsonToken.END_ARRAY; r++) {
+                readResource(c, ctx, grouping, scratch, "/resourceSpans/" + r);
+            }
+        }
+        // An empty object is an empty export; an object of other fields is not a trace export at all.
+        if (fields && !resourceSpans) {
+            throw InputException.rejected(ctx.source(), line, column, "$",
+                    "missing required field resourceSpans: not an OTLP trace export");
+        }
+    }
+
+    private static void readResource(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch,
+            String pointer) throws IOException, InputException {
+        c.expectObject("a ResourceSpans");
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            if (!(name.equals("scopeSpans") || name.equals("instrumentationLibrarySpans")) || c.isNull()) {
+                c.skip();
+                continue;
+            }
+            c.expectArray(name);
+            for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
+                readScope(c, ctx, grouping, scratch, pointer + "/" + name + "/" + s);
+            }
+        }
+    }
+
+    private static void readScope(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch,
+            String pointer) throws IOException, InputException {
+        c.expectObject("a ScopeSpans");
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            if (!name.equals("spans") || c.isNull()) {
+                c.skip();
+                continue;
+            }
+            c.expectArray("spans");
+            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
+                scratch.reset(c);
+                readSpan(c, scratch);
+                OtlpSpan span = attempt(scratch, ctx, pointer, i);
+                if (span != null) {
+                    grouping.add(span);
+                }
+            }
+        }
+    }
+
+    /** What one span said, reused from span to span. */
+    private static final class Scratch {
+        final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
+        final OtlpAttribute.Match[] keys = new OtlpAttribute.Match[values.length];
+        final String[] ids = new String[3];
+        final long[] idPlaces = new long[6];
+        final long[] nanos = new long[2];
+        final long[] nanoPlaces = new long[4];
+        long line;
+        long column;
+        long order;
+        String name;
+        int spanKind;
+        int statusCode;
+        boolean requestHeaders;
+
+        void reset(JsonCursor c) {
+            Arrays.fill(values, null);
+            Arrays.fill(keys, null);
+            Arrays.fill(ids, null);
+            Arrays.fill(nanos, 0);
+            line = c.line();
+            column = c.column();
+            order++;
+            name = null;
+            spanKind = 0;
+            statusCode = 0;
+            requestHeaders = false;
+        }
+
+        /** Whether a value under {@code m}'s key should replace what is held: it is the first, or its key takes precedence. */
+        boolean wants(OtlpAttribute.Match m) {
+            OtlpAttribute.Match held = keys[m.attribute().ordinal()];
+            return held == null || m.precedence() < held.precedence();
+        }
+
+        void put(OtlpAttribute.Match m, AnyValue v) {
+            values[m.attribute().ordinal()] = v;
+            keys[m.attribute().ordinal()] = m;
+        }
+
+        boolean has(OtlpAttribute a) {
+            return values[a.ordinal()] != null;
+        }
+
+        String string(OtlpAttribute a) throws InputException {
+            AnyValue v = values[a.ordinal()];
+            return v == null ? null : v.string(keys[a.ordinal()].key());
+        }
+
+        Long integer(OtlpAttribute a, long min, long max) throws InputException {
+            AnyValue v = values[a.ordinal()];
+            return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max);
+        }
+
+        <E extends Enum<E>> E enumValue(OtlpAttribute a, Class<E> type) throws InputException {
+            AnyValue v = values[a.ordinal()];
+            return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type);
+        }
+
+        String header(OtlpAttribute a, boolean numeric) throws InputException {
+            AnyValue v = values[a.ordinal()];
+            return v == null ? null : v.header(keys[a.ordinal()].key(), numeric);
+        }
+    }
+
+    private static void readSpan(JsonCursor c, Scratch s) throws IOException, InputException {
+        c.expectObject("a span");
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            switch (name) {
+                case "traceId" -> id(c, s, 0);
+                case "spanId" -> id(c, s, 1);
+                case "parentSpanId" -> id(c, s, 2);
+                case "name" -> s.name = c.optString();
+                case "kind" -> s.spanKind = enumInt(c, 5);
+                case "startTimeUnixNano" -> nanos(c, s, 0);
+                case "endTimeUnixNano" -> nanos(c, s, 1);
+                case "status" -> s.statusCode = status(c);
+                case "attributes" -> attributes(c, s);
+                default -> c.skip();
+            }
+        }
+    }
+
+    private static void id(JsonCursor c, Scratch s, int which) throws IOException, InputException {
+        s.ids[which] = c.optString();
+        s.idPlaces[2 * which] = c.line();
+        s.idPlaces[2 * which + 1] = c.column();
+    }
+
+    /** An OTLP/JSON enum, which is encoded as an integer. */
+    private static int enumInt(JsonCursor c, int max) throws IOException, InputException {
+        if (c.token() == JsonToken.VALUE_STRING) {
+            throw c.error("expected an integer (OTLP/JSON encodes enums as integers), found a string");
+        }
+        Integer v = c.optInt(0, max);
+        return v == null ? 0 : v;
+    }
+
+    /** A time in unsigned 64-bit nanoseconds, as a decimal string or an integer; 0 when absent. */
+    private static void nanos(JsonCursor c, Scratch s, int which) throws IOException, InputException {
+        s.nanoPlaces[2 * which] = c.line();
+        s.nanoPlaces[2 * which + 1] = c.column();
+        JsonToken t = c.token();
+        if (t == JsonToken.VALUE_NULL) {
+            s.nanos[which] = 0;
+        } else if (t == JsonToken.VALUE_STRING) {
+            String v = c.optString();
+            if (!v.matches("[0-9]{1,20}")) {
+                throw c.error("expected a count of nanoseconds since the epoch as a decimal string");
+            }
+            try {
+                s.nanos[which] = Long.parseUnsignedLong(v);
+            } catch (NumberFormatException e) {
+                throw c.error("out of range: a time is an unsigned 64-bit count of nanoseconds");
+            }
+        } else if (t == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser p = c.parser();
+            BigInteger v = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                    ? p.getBigIntegerValue() : BigInteger.valueOf(p.getLongValue());
+            if (v.signum() < 0 || v.compareTo(MAX_UINT64) > 0) {
+                throw c.error("out of range: a time is an unsigned 64-bit count of nanoseconds");
+            }
+            s.nanos[which] = v.longValue();
+        } else {
+            throw c.error("expected a count of nanoseconds (a decimal string or an integer), found "
+                    + JsonCursor.describe(t));
+        }
+    }
+
+    private static int status(JsonCursor c) throws IOException, InputException {
+        if (c.isNull()) {
+            return 0;
+        }
+        c.expectObject("a span status");
+        int code = 0;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            if (name.equals("code")) {
+                code = enumInt(c, 2);
+            } else {
+                c.skip();
+            }
+        }
+        return code;
+    }
+
+    private static void attributes(JsonCursor c, Scratch s) throws IOException, InputException {
+        if (c.isNull()) {
+            return;
+        }
+        c.expectArray("the attributes");
+        while (c.next() != JsonToken.END_ARRAY) {
+            c.expectObject("an attribute {\"key\": ..., \"value\": ...}");
+            String key = null;
+            OtlpAttribute.Match match = null;
+            AnyValue early = null;
+            while (c.next() == JsonToken.FIELD_NAME) {
+                String name = c.parser().currentName();
+                c.value();
+                if (name.equals("key")) {
+                    key = c.optString();
+                    match = key == null ? null : OtlpAttribute.find(key);
+                } else if (name.equals("value") && key == null) {
+                    early = AnyValue.read(c);
+                } else if (name.equals("value") && match != null && s.wants(match)) {
+                    s.put(match, AnyValue.read(c));
+                } else {
+                    c.skip();
+                }
+            }
+            if (early != null && match != null && s.wants(match)) {
+                s.put(match, early);
+            }
+            if (key != null && OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
+                s.requestHeaders = true;
+            }
+        }
+    }
+
+    /**
+     * The span as an attempt, or null when it is none: an attempt carries one of our explicit
+     * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
+     * (the server span of a request repeats what the client span records).
+     */
+    private static OtlpSpan attempt(Scratch s, ReadContext ctx, String scopePointer, int index)
+            throws InputException {
+        OtlpSpan.Kind kind = attemptKind(s);
+        if (kind == null) {
+            return null;
+        }
+        OtlpSpan span = new OtlpSpan();
+        span.kind = kind;
+        span.order = s.order;
+        span.line = s.line;
+        span.column = s.column;
+        span.pointer = scopePointer + "/spans/" + index;
+        span.traceId = hexId(s, 0, "traceId", 32, span.pointer, ctx, true);
+        span.spanId = hexId(s, 1, "spanId", 16, span.pointer, ctx, true);
+        span.parentSpanId = hexId(s, 2, "parentSpanId", 16, span.pointer, ctx, false);
+        span.name = s.name;
+        span.server = s.spanKind == SPAN_KIND_SERVER;
+        span.startNanos = s.nanos[0];
+        span.operationId = s.string(OtlpAttribute.OPERATION_ID);
+        if (span.operationId != null && span.operationId.isEmpty()) {
+            throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(span.pointer),
+                    "attribute retry_audit.operation_id must not be empty");
+        }
+        span.runId = s.string(OtlpAttribute.RUN_ID);
+        span.effect = s.enumValue(OtlpAttribute.EFFECT, Effect.class);
+        span.method = method(s);
+        span.url = s.string(OtlpAttribute.URL);
+        String address = s.string(OtlpAttribute.SERVER_ADDRESS);
+        span.host = span.url != null && Http.host(span.url) != null ? Http.host(span.url) : address;
+        span.toolName = emptyToNull(s.string(OtlpAttribute.TOOL_NAME));
+        span.toolCallId = emptyToNull(s.string(OtlpAttribute.TOOL_CALL_ID));
+        span.requestHeaders = s.requestHeaders;
+
+        Hop hop = span.hop;
+        Long attemptId = s.integer(OtlpAttribute.ATTEMPT_ID, 1, Integer.MAX_VALUE);
+        hop.attemptId = attemptId == null ? null : attemptId.intValue();
+        Long resends = s.integer(OtlpAttribute.RESEND_COUNT, 0, Integer.MAX_VALUE - 1);
+        hop.resendCount = resends == null ? null : resends.intValue();
+        hop.spanId = span.spanId;
+        String key = s.string(OtlpAttribute.IDEMPOTENCY_KEY);
+        hop.idempotencyKey = key != null ? key : s.header(OtlpAttribute.IDEMPOTENCY_HEADER, false);
+        times(s, hop, span.pointer, ctx);
+        Long status = s.integer(OtlpAttribute.STATUS, 100, 599);
+        hop.status = status == null ? null : status.intValue();
+        hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == OtlpSpan.Kind.TOOL);
+        hop.retryAfter = s.header(OtlpAttribute.RETRY_AFTER, true);
+        hop.responseDate = s.header(OtlpAttribute.RESPONSE_DATE, false);
+        hop.commitState = s.enumValue(OtlpAttribute.COMMIT_STATE, CommitState.class);
+        hop.commitStateSource = s.enumValue(OtlpAttribute.COMMIT_STATE_SOURCE, CommitStateSource.class);
+        hop.retryReason = s.string(OtlpAttribute.RETRY_REASON);
+        hop.requestHash = s.string(OtlpAttribute.REQUEST_HASH);
+        return span;
+    }
+
+    private static OtlpSpan.Kind attemptKind(Scratch s) throws InputException {
+        if ("execute_tool".equals(s.string(OtlpAttribute.GEN_AI_OPERATION))) {
+            return OtlpSpan.Kind.TOOL;
+        }
+        boolean http = s.has(OtlpAttribute.METHOD) && method(s) != null;
+        if (http && s.spanKind != SPAN_KIND_SERVER) {
+            return OtlpSpan.Kind.HTTP;
+        }
+        for (OtlpAttribute a : OtlpAttribute.values()) {
+            if (a.explicit() && s.has(a)) {
+                return http ? OtlpSpan.Kind.HTTP : OtlpSpan.Kind.EXPLICIT;
+            }
+        }
+        return null;
+    }
+
+    /** The request method; semantic conventions write {@code _OTHER} for a method they do not know, and keep the original. */
+    private static String method(Scratch s) throws InputException {
+        String method = emptyToNull(s.string(OtlpAttribute.METHOD));
+        if ("_OTHER".equals(method)) {
+            String original = emptyToNull(s.string(OtlpAttribute.METHOD_ORIGINAL));
+            return original != null ? original : method;
+        }
+        return method;
+    }
+
+    /**
+     * A lower-case hex id of {@code digits} digits; an absent or empty optional id (a root span's
+     * parent) is "", and so is an all-zero parent id.
+     */
+    private static String hexId(Scratch s, int which, String field, int digits, String pointer, ReadContext ctx,
+            boolean required) throws InputException {
+        String id = s.ids[which];
+        boolean absent = id == null || id.isEmpty();
+        long line = id == null ? s.line : s.idPlaces[2 * which];
+        long column = id == null ? s.column : s.idPlaces[2 * which + 1];
+        String path = JsonPointers.toPath(pointer + "/" + field);
+        if (absent) {
+            if (required) {
+                throw InputException.rejected(ctx.source(), line, column, path, (id == null ? "missing required field " + field : field + " is empty")
+                        + ": an attempt span needs its " + field);
+            }
+            return "";
+        }
+        boolean hex = id.length() == digits;
+        boolean zero = true;
+        for (int i = 0; hex && i < id.length(); i++) {
+            char ch = id.charAt(i);
+            hex = ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F';
+            zero &= ch == '0';
+        }
+        if (!hex) {
+            throw InputException.rejected(ctx.source(), line, column, path, "expected " + digits + " hexadecimal digits ("
+                    + digits / 2 + " bytes)");
+        }
+        if (zero) {
+            if (required) {
+                throw InputException.rejected(ctx.source(), line, column, path, "an all-zero " + field + " is invalid");
+            }
+            return "";
+        }
+        return id.toLowerCase(Locale.ROOT);
+    }
+
+    private static void times(Scratch s, Hop hop, String pointer, ReadContext ctx) throws InputException {
+        long start = s.nanos[0];
+        long end = s.nanos[1];
+        if (start != 0 && end != 0 && Long.compareUnsigned(end, start) < 0) {
+            throw InputException.rejected(ctx.source(), s.nanoPlaces[2], s.nanoPlaces[3], JsonPointers.toPath(pointer + "/endTimeUnixNano"),
+                    "endTimeUnixNano is before startTimeUnixNano");
+        }
+        hop.startedAt = start == 0 ? Times.NONE : Long.divideUnsigned(start, 1_000_000);
+        hop.endedAt = end == 0 ? Times.NONE : Long.divideUnsigned(end, 1_000_000);
+    }
+
+    /**
+     * What the caller saw: a timeout, cancellation or connection failure named by {@code error.type};
+     * else the HTTP status; else an error where {@code error.type} or the span status (2) says so; else
+     * success where the span status is OK, or for a tool call (whose status stays unset unless it
+     * failed); else unknown (an HTTP span without a status).
+     */
+    private static Outcome outcome(Integer status, String errorType, int statusCode, boolean tool) {
+        Outcome named = errorType == null ? null : Http.errorOutcome(errorType);
+        if (named != null) {
+            return named;
+        }
+        if (status != null) {
+            return Http.outcome(status);
+        }
+        if (errorType != null || statusCode == STATUS_CODE_ERROR) {
+            return Outcome.ERROR;
+        }
+        return statusCode == 1 || tool ? Outcome.SUCCESS : null;
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.retryaudit.input;
+
+import dev.retryaudit.model.Effect;
+
+/**
+ * An OTLP span that is an attempt, as kept until the whole source is read: its identity, the
+ * operation fields it carries and its hop. Only what the audit uses is kept, never the span's text.
+ */
+final class OtlpSpan {
+    /** What made the span an attempt, which decides how it is grouped into an operation. */
+    enum Kind {
+        HTTP,
+        TOOL,
+        EXPLICIT
+    }
+
+    final Hop hop = new Hop();
+    Kind kind;
+    /** Where the span stands in the source, for ordering. */
+    long order;
+    /** The start time in unsigned nanoseconds (0 when absent), for ordering hops exactly. */
+    long startNanos;
+    long line;
+    long column;
+    /** The span's JSON Pointer within its export. */
+    String pointer;
+    String traceId;
+    String spanId;
+    /** The parent span's id, or "" for a root span. */
+    String parentSpanId;
+    String name;
+    boolean server;
+    String operationId;
+    String runId;
+    Effect effect;
+    String method;
+    String url;
+    String host;
+    String toolName;
+    String toolCallId;
+    /** Whether the span records request headers at all, so that a missing Idempotency-Key header means none was sent. */
+    boolean requestHeaders;
+
+    /** The resend count, 0 for a first send. */
+    int resends() {
+        return hop.resendCount == null ? 0 : hop.resendCount;
+    }
+}
