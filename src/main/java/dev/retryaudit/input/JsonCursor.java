@@ -84,7 +84,10 @@ public final class JsonCursor {
         StringBuilder b = new StringBuilder("$");
         for (JsonStreamContext c : chain) {
             if (c.inArray()) {
-                b.append('[').append(Math.max(0, c.getCurrentIndex())).append(']');
+                // An array whose start is the current token has no element yet: the path is the array's own.
+                if (c.getEntryCount() > 0) {
+                    b.append('[').append(c.getCurrentIndex()).append(']');
+                }
             } else if (c.getCurrentName() != null) {
                 String name = Escaping.shortened(c.getCurrentName(), 80);
                 if (name.matches("[A-Za-z_$][A-Za-z0-9_$]*")) {

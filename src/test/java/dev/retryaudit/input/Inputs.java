@@ -13,16 +13,24 @@ final class Inputs {
 
     /** The operations read from {@code text} given on standard input in {@code format}. */
     static List<Operation> read(InputFormat format, String text) throws InputException {
+        return read(format, text, Limits.DEFAULTS);
+    }
+
+    static List<Operation> read(InputFormat format, String text, Limits limits) throws InputException {
         List<Operation> ops = new ArrayList<>();
-        new InputSet(format, Limits.DEFAULTS).readAll(List.of(InputSet.Source.of("-")),
+        new InputSet(format, limits).readAll(List.of(InputSet.Source.of("-")),
                 new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), ops::add);
         return ops;
     }
 
     /** The error that reading {@code text} in {@code format} must end with. */
     static InputException rejected(InputFormat format, String text) {
+        return rejected(format, text, Limits.DEFAULTS);
+    }
+
+    static InputException rejected(InputFormat format, String text, Limits limits) {
         try {
-            List<Operation> ops = read(format, text);
+            List<Operation> ops = read(format, text, limits);
             throw new AssertionError("expected the input to be rejected, but it was read as " + ops.size() + " operations");
         } catch (InputException e) {
             return e;
