@@ -141,12 +141,12 @@ public final class InputSet {
         in.reset();
         FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
         if (g.empty()) {
-            throw InputException.rejected(s.name(), 1, 1, "$", "empty input: expected a JSON document or JSON Lines");
+            throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
         }
         if (g.format() == null) {
-            throw InputException.rejected(s.name(), 1, 1, "$",
-                    "cannot tell the input format from the content; name it with --input-format ("
-                            + String.join("|", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
+            throw InputException.rejected(s.name(), 1, 1, null,
+                    "cannot tell the input format from the content; name it with --input-format (one of "
+                            + String.join(", ", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
         }
         return g.format();
     }
@@ -183,6 +183,7 @@ public final class InputSet {
 
     private static String jacksonMessage(String m) {
         String first = m == null ? "" : m.lines().findFirst().orElse("");
+        first = first.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "");
         return Escaping.shortened(first, 200);
     }
 }
