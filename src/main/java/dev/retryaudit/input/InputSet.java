@@ -159,8 +159,7 @@ public final class InputSet {
 
     private static InputException at(Operation op, String detail) {
         var l = op.location();
-        String path = l.pointer() == null ? "$" : JsonPointers.toPath(l.pointer());
-        return InputException.rejected(l.source(), l.line(), l.column(), path, detail);
+        return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
     }
 
     private static InputException streamError(ReadContext ctx, Source s, JsonLocation where, String detail) {
