@@ -1,0 +1,154 @@
+package dev.retryaudit.rules;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Check;
+import dev.retryaudit.model.CheckResult;
+import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.Wire;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The row of RULES.md's commit-state decision table that governs one retry of a write. Each
+ * blocking row belongs to exactly one rule, so a retry is reported once however many facts
+ * speak against it.
+ */
+public enum CommitGate {
+    /** The format carries no commit_state and the previous attempt neither timed out nor lost its connection. */
+    NO_FACT(true),
+    /** No request left the process. */
+    NOT_SENT(true),
+    /** Attempt 1 ended unknown and a reconcile read after it returned not_found. */
+    RECONCILED(true),
+    /** Attempt 1 ended unknown, the tool dedupes by key, and both attempts sent the same key. */
+    DEDUPLICATED(true),
+    /** The previous attempt was rejected with a status in {@code retryable_rejections}. */
+    RETRYABLE_REJECTION(true),
+    /** The previous attempt failed validation: validation-repeat's, whatever its commit_state. */
+    VALIDATION(false),
+    /** The previous attempt was rejected, neither retryably nor for validation: effect-verification/retry-after-reject. */
+    REJECTED(false),
+    /** An earlier attempt or a reconcile read says the write landed: effect-verification/retry-after-commit or duplicate-commit. */
+    COMMITTED(false),
+    /** The previous attempt's fate is unknown and neither attempt sent a key: timeout-replay/keyless. */
+    KEYLESS(false),
+    /** Attempt 1's fate is unknown and nothing cleared the retry: timeout-replay/unreconciled. */
+    UNRECONCILED(false),
+    /** Attempt 2 or later ended unknown: timeout-replay/repeated-unknown. */
+    REPEATED_UNKNOWN(false),
+    /** The previous attempt has no commit_state in a format that carries it: effect-verification/missing-state. */
+    MISSING(false);
+
+    private final boolean allows;
+
+    CommitGate(boolean allows) {
+        this.allows = allows;
+    }
+
+    /** Whether the table lets the retry run. */
+    public boolean allows() {
+        return allows;
+    }
+
+    /** The row governing the attempt at list position {@code i} (1 or more) of the write {@code op}. */
+    public static CommitGate of(Operation op, int i, Policy policy) {
+        List<Attempt> attempts = op.attempts();
+        Attempt prior = attempts.get(i - 1);
+        Attempt next = attempts.get(i);
+        if (committedAttemptBefore(op, i) != null || committedCheckBefore(op, i) != null) {
+            return COMMITTED;
+        }
+        if (isValidationFailure(prior, policy)) {
+            return VALIDATION;
+        }
+        CommitState state = prior.commitState();
+        if (state == CommitState.NOT_SENT) {
+            return NOT_SENT;
+        }
+        if (state == CommitState.REJECTED) {
+            return prior.status() != null && policy.retryableRejections().contains(prior.status())
+                    ? RETRYABLE_REJECTION : REJECTED;
+        }
+        if (isUnclear(op, prior)) {
+            String priorKey = Requests.key(op, prior);
+            String nextKey = Requests.key(op, next);
+            if (op.carries(Field.IDEMPOTENCY_KEY) && priorKey == null && nextKey == null) {
+                return KEYLESS;
+            }
+            if (i > 1) {
+                return REPEATED_UNKNOWN;
+            }
+            if (reconcile(op, prior) != null) {
+                return RECONCILED;
+            }
+            if (policy.dedupesByKey(op.tool()) && priorKey != null && priorKey.equals(nextKey)) {
+                return DEDUPLICATED;
+            }
+            return UNRECONCILED;
+        }
+        return state == null && op.carries(Field.COMMIT_STATE) ? MISSING : NO_FACT;
+    }
+
+    /**
+     * Whether nobody knows if the attempt's write landed: commit_state unknown or, where the format
+     * cannot carry commit_state, an attempt that timed out or lost its connection (a timeout means the
+     * runner stopped waiting, not that the remote skipped the write).
+     */
+    public static boolean isUnclear(Operation op, Attempt a) {
+        if (a.commitState() != null) {
+            return a.commitState() == CommitState.UNKNOWN;
+        }
+        return !op.carries(Field.COMMIT_STATE)
+                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
+    }
+
+    /** Whether the attempt failed non-retryably: a status in {@code non_retryable_statuses}, or error_class validation. */
+    public static boolean isValidationFailure(Attempt a, Policy policy) {
+        return (a.status() != null && policy.nonRetryableStatuses().contains(a.status()))
+                || a.errorClass() == ErrorClass.VALIDATION;
+    }
+
+    /** The first attempt before list position {@code i} whose commit_state is committed, or null. */
+    public static Attempt committedAttemptBefore(Operation op, int i) {
+        for (Attempt a : op.attempts().subList(0, i)) {
+            if (a.commitState() == CommitState.COMMITTED) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** The first reconcile read made before the attempt at list position {@code i} that returned committed, or null. */
+    public static Check committedCheckBefore(Operation op, int i) {
+        int prior = op.attempts().get(i - 1).attemptId();
+        for (Check c : op.checks()) {
+            if (c.result() == CheckResult.COMMITTED && c.afterAttempt() <= prior) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** The reconcile read after {@code prior} that returned not_found, or null: what makes the next attempt reconciled. */
+    public static Check reconcile(Operation op, Attempt prior) {
+        for (Check c : op.checks()) {
+            if (c.afterAttempt() == prior.attemptId() && c.result() == CheckResult.NOT_FOUND) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** How an unclear attempt ended, in words: "whose commit_state is unknown" or "that ended in timeout with no commit_state". */
+    public static String unclearEnding(Attempt a) {
+        if (a.commitState() != null) {
+            return "whose commit_state is " + Wire.name(a.commitState(), '_');
+        }
+        return "that ended in " + Wire.name(Objects.requireNonNull(a.outcome()), '_') + " with no commit_state";
+    }
+}
