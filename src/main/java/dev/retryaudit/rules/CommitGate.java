@@ -10,6 +10,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Wire;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -55,14 +56,27 @@ public enum CommitGate {
         return allows;
     }
 
-    /** The row governing the attempt at list position {@code i} (1 or more) of the write {@code op}. */
-    public static CommitGate of(Operation op, int i, Policy policy) {
+    /**
+     * The rows governing every retry of the write {@code op}: element {@code i - 1} is the row of the
+     * attempt at list position {@code i}. One pass over attempts and checks, whatever their number.
+     */
+    public static List<CommitGate> rows(Operation op, Policy policy) {
         List<Attempt> attempts = op.attempts();
-        Attempt prior = attempts.get(i - 1);
-        Attempt next = attempts.get(i);
-        if (committedAttemptBefore(op, i) != null || committedCheckBefore(op, i) != null) {
-            return COMMITTED;
+        int firstCommitted = firstCommitted(op);
+        Check committedCheck = firstCommittedCheck(op);
+        boolean firstReconciled = reconcile(op, attempts.get(0)) != null;
+        List<CommitGate> rows = new ArrayList<>(attempts.size() - 1);
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prior = attempts.get(i - 1);
+            boolean committed = (firstCommitted >= 0 && firstCommitted < i)
+                    || (committedCheck != null && committedCheck.afterAttempt() <= prior.attemptId());
+            rows.add(committed ? COMMITTED : row(op, i, prior, attempts.get(i), firstReconciled, policy));
         }
+        return rows;
+    }
+
+    private static CommitGate row(Operation op, int i, Attempt prior, Attempt next, boolean firstReconciled,
+            Policy policy) {
         if (isValidationFailure(prior, policy)) {
             return VALIDATION;
         }
@@ -83,7 +97,7 @@ public enum CommitGate {
             if (i > 1) {
                 return REPEATED_UNKNOWN;
             }
-            if (reconcile(op, prior) != null) {
+            if (firstReconciled) {
                 return RECONCILED;
             }
             if (policy.dedupesByKey(op.tool()) && priorKey != null && priorKey.equals(nextKey)) {
@@ -113,25 +127,26 @@ public enum CommitGate {
                 || a.errorClass() == ErrorClass.VALIDATION;
     }
 
-    /** The first attempt before list position {@code i} whose commit_state is committed, or null. */
-    public static Attempt committedAttemptBefore(Operation op, int i) {
-        for (Attempt a : op.attempts().subList(0, i)) {
-            if (a.commitState() == CommitState.COMMITTED) {
-                return a;
+    /** The list position of the first attempt whose commit_state is committed, or -1. */
+    public static int firstCommitted(Operation op) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            if (attempts.get(i).commitState() == CommitState.COMMITTED) {
+                return i;
             }
         }
-        return null;
+        return -1;
     }
 
-    /** The first reconcile read made before the attempt at list position {@code i} that returned committed, or null. */
-    public static Check committedCheckBefore(Operation op, int i) {
-        int prior = op.attempts().get(i - 1).attemptId();
+    /** The reconcile read that returned committed after the earliest attempt, or null. */
+    public static Check firstCommittedCheck(Operation op) {
+        Check first = null;
         for (Check c : op.checks()) {
-            if (c.result() == CheckResult.COMMITTED && c.afterAttempt() <= prior) {
-                return c;
+            if (c.result() == CheckResult.COMMITTED && (first == null || c.afterAttempt() < first.afterAttempt())) {
+                first = c;
             }
         }
-        return null;
+        return first;
     }
 
     /** The reconcile read after {@code prior} that returned not_found, or null: what makes the next attempt reconciled. */

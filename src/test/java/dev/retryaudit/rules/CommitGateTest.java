@@ -37,7 +37,7 @@ class CommitGateTest {
     void aTimeoutCountsAsUnknownOnlyWhereTheFormatCannotCarryCommitState() {
         Operation otlp = write("op", "k", Set.copyOf(NO_COMMIT_STATE), List.of(),
                 attempt(1, Outcome.TIMEOUT, null, "k"), attempt(2, Outcome.SUCCESS, null, "k"));
-        assertThat(CommitGate.of(otlp, 1, Policy.DEFAULTS)).isEqualTo(CommitGate.UNRECONCILED);
+        assertThat(CommitGate.rows(otlp, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.UNRECONCILED);
         assertThat(run(Policy.DEFAULTS, otlp)).containsExactly("timeout-replay/unreconciled op 2");
         assertThat(messages(Policy.DEFAULTS, otlp))
                 .containsExactly("attempt 2 of op follows attempt 1 that ended in timeout with no commit_state,"
@@ -45,7 +45,7 @@ class CommitGateTest {
 
         Operation spans = write("op", "k", Field.ALL, List.of(),
                 attempt(1, Outcome.TIMEOUT, null, "k"), attempt(2, Outcome.SUCCESS, null, "k"));
-        assertThat(CommitGate.of(spans, 1, Policy.DEFAULTS)).isEqualTo(CommitGate.MISSING);
+        assertThat(CommitGate.rows(spans, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.MISSING);
         assertThat(run(Policy.DEFAULTS, spans))
                 .containsExactly("effect-verification/missing-state op 1", "effect-verification/missing-state op 2");
     }
@@ -55,8 +55,8 @@ class CommitGateTest {
         Operation otlp = write("op", "k", Set.copyOf(NO_COMMIT_STATE), List.of(),
                 attempt(1, Outcome.ERROR, null, "k"), attempt(2, Outcome.CONNECTION_ERROR, null, "k"),
                 attempt(3, Outcome.SUCCESS, null, "k"));
-        assertThat(CommitGate.of(otlp, 1, Policy.DEFAULTS)).isEqualTo(CommitGate.NO_FACT);
-        assertThat(CommitGate.of(otlp, 2, Policy.DEFAULTS)).isEqualTo(CommitGate.REPEATED_UNKNOWN);
+        assertThat(CommitGate.rows(otlp, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.NO_FACT);
+        assertThat(CommitGate.rows(otlp, Policy.DEFAULTS).get(1)).isEqualTo(CommitGate.REPEATED_UNKNOWN);
         assertThat(run(Policy.DEFAULTS, otlp)).containsExactly("timeout-replay/repeated-unknown op 3");
     }
 
@@ -72,7 +72,7 @@ class CommitGateTest {
     void keylessNeedsAFormatThatCarriesKeys() {
         Operation har = write("op", null, Set.copyOf(NO_KEYS), List.of(),
                 attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, null), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, null));
-        assertThat(CommitGate.of(har, 1, Policy.DEFAULTS)).isEqualTo(CommitGate.UNRECONCILED);
+        assertThat(CommitGate.rows(har, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.UNRECONCILED);
         Operation spans = write("op", null, Field.ALL, List.of(),
                 attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, null), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, null));
         assertThat(run(Policy.DEFAULTS, spans)).containsExactly("timeout-replay/keyless op 2");
@@ -82,7 +82,7 @@ class CommitGateTest {
     void aToolThatDedupesByKeyClearsAttemptOneOnlyUnderTheSameKey() {
         Operation sameKey = write("op", "k", Field.ALL, List.of(),
                 attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, "k"));
-        assertThat(CommitGate.of(sameKey, 1, DEDUPES)).isEqualTo(CommitGate.DEDUPLICATED);
+        assertThat(CommitGate.rows(sameKey, DEDUPES).get(0)).isEqualTo(CommitGate.DEDUPLICATED);
         assertThat(run(DEDUPES, sameKey)).isEmpty();
         assertThat(run(Policy.DEFAULTS, sameKey)).containsExactly("timeout-replay/unreconciled op 2");
 
@@ -102,8 +102,8 @@ class CommitGateTest {
         Operation op = write("op", "k", Field.ALL, List.of(committed),
                 attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.ERROR, CommitState.REJECTED, "k"),
                 attempt(3, Outcome.SUCCESS, CommitState.NOT_SENT, "k"));
-        assertThat(CommitGate.of(op, 1, Policy.DEFAULTS)).isEqualTo(CommitGate.COMMITTED);
-        assertThat(CommitGate.of(op, 2, Policy.DEFAULTS)).isEqualTo(CommitGate.COMMITTED);
+        assertThat(CommitGate.rows(op, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.COMMITTED);
+        assertThat(CommitGate.rows(op, Policy.DEFAULTS).get(1)).isEqualTo(CommitGate.COMMITTED);
         assertThat(run(Policy.DEFAULTS, op)).containsExactly(
                 "effect-verification/retry-after-commit op 2", "effect-verification/retry-after-commit op 3");
     }

@@ -31,13 +31,14 @@ public final class KeyChanged implements Rule {
             return;
         }
         List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
         for (int i = 1; i < attempts.size(); i++) {
             Attempt prior = attempts.get(i - 1);
             Attempt next = attempts.get(i);
             String priorKey = Requests.key(op, prior);
             String key = Requests.key(op, next);
             if (priorKey == null || key == null || priorKey.equals(key) || !Requests.maybeSame(prior, next)
-                    || !CommitGate.of(op, i, ctx.policy()).allows()) {
+                    || !rows.get(i - 1).allows()) {
                 continue;
             }
             String same = prior.requestHash() != null && next.requestHash() != null

@@ -32,12 +32,14 @@ public final class RetryAfterCommit implements Rule {
             return;
         }
         List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
+        int firstCommitted = CommitGate.firstCommitted(op);
         for (int i = 1; i < attempts.size(); i++) {
-            if (CommitGate.of(op, i, ctx.policy()) != CommitGate.COMMITTED) {
+            if (rows.get(i - 1) != CommitGate.COMMITTED) {
                 continue;
             }
             Attempt next = attempts.get(i);
-            Attempt committed = CommitGate.committedAttemptBefore(op, i);
+            Attempt committed = firstCommitted >= 0 && firstCommitted < i ? attempts.get(firstCommitted) : null;
             if (committed != null && next.commitState() == CommitState.COMMITTED) {
                 continue;
             }
@@ -47,7 +49,7 @@ public final class RetryAfterCommit implements Rule {
                 fact = "attempt " + committed.attemptId() + " whose commit_state is committed";
                 evidence.put("committed_attempt", committed.attemptId());
             } else {
-                Check check = CommitGate.committedCheckBefore(op, i);
+                Check check = CommitGate.firstCommittedCheck(op);
                 fact = "a reconcile read after attempt " + check.afterAttempt() + " that found the write committed";
                 evidence.put("check_after_attempt", check.afterAttempt()).put("check_kind", check.kind());
             }

@@ -32,10 +32,11 @@ public final class RetryAfterReject implements Rule {
             return;
         }
         List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
         for (int i = 1; i < attempts.size(); i++) {
             Attempt prior = attempts.get(i - 1);
             Attempt next = attempts.get(i);
-            if (CommitGate.of(op, i, ctx.policy()) != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {
+            if (rows.get(i - 1) != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {
                 continue;
             }
             String why = prior.status() != null ? "status " + prior.status()

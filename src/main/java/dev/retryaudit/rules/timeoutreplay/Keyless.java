@@ -29,16 +29,20 @@ public final class Keyless implements Rule {
             return;
         }
         List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
         for (int i = 1; i < attempts.size(); i++) {
-            if (CommitGate.of(op, i, ctx.policy()) != CommitGate.KEYLESS) {
+            if (rows.get(i - 1) != CommitGate.KEYLESS) {
                 continue;
             }
             Attempt prior = attempts.get(i - 1);
             Attempt next = attempts.get(i);
+            // Only attempt 1 can be cleared by a reconcile read; say when one claimed to, since it proves nothing here.
+            boolean claimed = i == 1 && CommitGate.reconcile(op, prior) != null;
             ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " retries a write after attempt "
                     + prior.attemptId() + " " + CommitGate.unclearEnding(prior)
-                    + ", and neither attempt sent an idempotency key: the retry can be neither deduplicated nor reconciled",
-                    Timeouts.evidence(prior).put("reconcile_read", CommitGate.reconcile(op, prior) != null));
+                    + ", and neither attempt sent an idempotency key: the retry can be neither deduplicated nor reconciled"
+                    + (claimed ? " (a reconcile read returned not_found, but without a key it cannot identify the write)" : ""),
+                    Timeouts.evidence(prior).put("reconcile_read_not_found", claimed));
         }
     }
 }

@@ -29,8 +29,9 @@ public final class RepeatedUnknown implements Rule {
             return;
         }
         List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
         for (int i = 2; i < attempts.size(); i++) {
-            if (CommitGate.of(op, i, ctx.policy()) != CommitGate.REPEATED_UNKNOWN) {
+            if (rows.get(i - 1) != CommitGate.REPEATED_UNKNOWN) {
                 continue;
             }
             Attempt prior = attempts.get(i - 1);

@@ -26,7 +26,7 @@ public final class Unreconciled implements Rule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         if (op.attempts().size() < 2 || !ctx.policy().isWrite(op)
-                || CommitGate.of(op, 1, ctx.policy()) != CommitGate.UNRECONCILED) {
+                || CommitGate.rows(op, ctx.policy()).get(0) != CommitGate.UNRECONCILED) {
             return;
         }
         Attempt prior = op.attempts().get(0);
