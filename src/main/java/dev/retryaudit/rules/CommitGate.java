@@ -58,7 +58,11 @@ public enum CommitGate {
 
     /**
      * The rows governing every retry of the write {@code op}: element {@code i - 1} is the row of the
-     * attempt at list position {@code i}. One pass over attempts and checks, whatever their number.
+     * attempt at list position {@code i}. Precedence, first match wins: a commit fact before the retry
+     * (an earlier committed attempt, or a check after an earlier attempt that returned committed); a
+     * validation failure of the previous attempt; its commit_state not_sent or rejected; an unclear
+     * previous attempt (keyless, then attempt 2 or later, then reconciled, deduplicated, unreconciled);
+     * else missing or no fact. One pass over attempts and checks, whatever their number.
      */
     public static List<CommitGate> rows(Operation op, Policy policy) {
         List<Attempt> attempts = op.attempts();
