@@ -46,15 +46,15 @@ public final class RetryAfterCommit implements Rule {
             Evidence evidence = Evidence.of();
             String fact;
             if (committed != null) {
-                fact = "attempt " + committed.attemptId() + " whose commit_state is committed";
+                fact = "attempt " + committed.attemptId() + " had committed";
                 evidence.put("committed_attempt", committed.attemptId());
             } else {
                 Check check = CommitGate.firstCommittedCheck(op);
-                fact = "a reconcile read after attempt " + check.afterAttempt() + " that found the write committed";
+                fact = "a reconcile read after attempt " + check.afterAttempt() + " had found the write committed";
                 evidence.put("check_after_attempt", check.afterAttempt()).put("check_kind", check.kind());
             }
             evidence.put("commit_state", next.commitState() == null ? null : Wire.name(next.commitState(), '_'));
-            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " was sent after " + fact
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " was sent although " + fact
                     + ": the side effect had already landed", evidence);
         }
     }

@@ -36,8 +36,10 @@ public final class UnverifiedSuccess implements Rule {
             return;
         }
         Attempt last = op.attempts().get(op.attempts().size() - 1);
-        ctx.report(op, null, op.id() + " reported success, but none of its " + op.attempts().size()
-                + " attempts is committed and no reconcile read found the write: the success is unverified",
+        String attempts = op.attempts().size() == 1 ? "its only attempt is not committed"
+                : "none of its " + op.attempts().size() + " attempts is committed";
+        ctx.report(op, null, op.id() + " reported success, but " + attempts
+                + " and no reconcile read found the write: the success is unverified",
                 Evidence.of().put("reported_outcome", "success")
                         .put("commit_states", op.attempts().stream()
                                 .map(a -> a.commitState() == null ? null : Wire.name(a.commitState(), '_')).toList())
