@@ -25,7 +25,6 @@ final class AttemptDraft {
     long endedAt = Times.NONE;
     long endedAtLine;
     long endedAtColumn;
-    String endedAtPath;
     double durationMs = Double.NaN;
     Outcome outcome;
     Integer status;
@@ -49,11 +48,10 @@ final class AttemptDraft {
                 endedAt = c.optTimestamp();
                 endedAtLine = c.line();
                 endedAtColumn = c.column();
-                endedAtPath = c.path();
             }
             case "duration_ms" -> durationMs = c.optNumber(0);
             case "outcome" -> outcome = c.optEnum(Outcome.class);
-            case "status" -> status = c.optInt(100, 599);
+            case "status" -> status = shared(c.optInt(100, 599));
             case "error_class" -> errorClass = c.optEnum(ErrorClass.class);
             case "retry_after" -> retryAfter = retryAfter(c);
             case "response_date" -> responseDate = c.optString();
@@ -69,18 +67,31 @@ final class AttemptDraft {
         return true;
     }
 
-    /** Builds the attempt found at {@code at} (whose JSON path is {@code path}), or says which field is wrong. */
-    Attempt build(Location at, String path) throws InputException {
+    /** Builds the attempt found at {@code at}, or says which field is wrong. */
+    Attempt build(Location at) throws InputException {
         if (attemptId == null) {
-            throw Drafts.missing(at, path, "attempt_id");
+            throw Drafts.missing(at, "attempt_id");
         }
         if (Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt) {
-            throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, endedAtPath,
+            throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
         return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
                 errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
                 attributes, at);
+    }
+
+    /** One Integer per status code, so that held attempts do not each box their own. */
+    private static final Integer[] STATUSES = new Integer[600];
+
+    static {
+        for (int i = 100; i < STATUSES.length; i++) {
+            STATUSES[i] = i;
+        }
+    }
+
+    private static Integer shared(Integer status) {
+        return status == null ? null : STATUSES[status];
     }
 
     /** Retry-After as given: a string is kept raw for the rules to judge; an integer must be at least 0. */

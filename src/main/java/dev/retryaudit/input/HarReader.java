@@ -63,7 +63,7 @@ public final class HarReader implements TraceReader {
             }
         }
         if (entries == null) {
-            throw Drafts.missing(root, "$", "log: not a HAR document");
+            throw Drafts.missing(root, "log: not a HAR document");
         }
         if (c.next() != null) {
             throw c.error("$", "trailing content after the JSON document");
@@ -90,7 +90,7 @@ public final class HarReader implements TraceReader {
             }
         }
         if (entries == null) {
-            throw Drafts.missing(at, "$.log", "entries");
+            throw Drafts.missing(at, "entries");
         }
         return entries;
     }
@@ -99,7 +99,6 @@ public final class HarReader implements TraceReader {
         c.expectObject("a HAR entry");
         Entry e = new Entry(index);
         Location at = ctx.location(c, "/log/entries/" + index);
-        String path = c.path();
         e.hop.location = at;
         boolean request = false;
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -115,10 +114,10 @@ public final class HarReader implements TraceReader {
             }
         }
         if (!Times.present(e.hop.startedAt)) {
-            throw Drafts.missing(at, path, "startedDateTime");
+            throw Drafts.missing(at, "startedDateTime");
         }
         if (!request) {
-            throw Drafts.missing(at, path, "request");
+            throw Drafts.missing(at, "request");
         }
         if (e.hop.outcome == null) {
             e.hop.outcome = Outcome.CONNECTION_ERROR;
@@ -274,7 +273,7 @@ public final class HarReader implements TraceReader {
             }
             if (end - start > limit) {
                 Location l = entries.get(start + limit).hop.location;
-                throw InputException.rejected(l.source(), l.line(), l.column(), JsonPointers.toPath(l.pointer()),
+                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l),
                         "operation has more than " + limit
                                 + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
             }

@@ -117,8 +117,7 @@ final class OtlpGrouping {
             List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
             if (attempts.size() > limit) {
                 Location l = attempts.get(limit).location();
-                String path = l.pointer() == null ? "$" : JsonPointers.toPath(l.pointer());
-                throw InputException.rejected(l.source(), l.line(), l.column(), path, "operation has more than " + limit
+                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), "operation has more than " + limit
                         + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
             }
             OtlpSpan first = spans.get(0);

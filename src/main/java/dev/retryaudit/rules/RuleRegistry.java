@@ -1,5 +1,16 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.effectverification.DuplicateCommit;
+import dev.retryaudit.rules.effectverification.KeyChanged;
+import dev.retryaudit.rules.effectverification.KeyReused;
+import dev.retryaudit.rules.effectverification.MissingState;
+import dev.retryaudit.rules.effectverification.RetryAfterCommit;
+import dev.retryaudit.rules.effectverification.RetryAfterReject;
+import dev.retryaudit.rules.effectverification.UntrustedState;
+import dev.retryaudit.rules.effectverification.UnverifiedSuccess;
+import dev.retryaudit.rules.timeoutreplay.Keyless;
+import dev.retryaudit.rules.timeoutreplay.RepeatedUnknown;
+import dev.retryaudit.rules.timeoutreplay.Unreconciled;
 import dev.retryaudit.rules.trace.AttemptSequence;
 import dev.retryaudit.rules.trace.ClockOrder;
 import dev.retryaudit.rules.trace.Overlap;
@@ -14,6 +25,17 @@ import java.util.Set;
 /** The one explicit list of built-in rules, in catalogue order (RULES.md). */
 public final class RuleRegistry {
     private static final List<Rule> ALL = List.of(
+            new Unreconciled(),
+            new RepeatedUnknown(),
+            new Keyless(),
+            new DuplicateCommit(),
+            new RetryAfterCommit(),
+            new RetryAfterReject(),
+            new MissingState(),
+            new UntrustedState(),
+            new UnverifiedSuccess(),
+            new KeyChanged(),
+            new KeyReused(),
             new AttemptSequence(),
             new RetryReason(),
             new SpanReuse(),

@@ -2,25 +2,43 @@ package dev.retryaudit.input;
 
 import dev.retryaudit.model.Operation;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads test inputs through the real input set, as the audit does, and collects the operations. */
+/** Reads test inputs given as text through the real input set, as one named stdin source. */
 final class Inputs {
     private Inputs() {
     }
 
-    /** The operations read from {@code text} given on standard input in {@code format}. */
-    static List<Operation> read(InputFormat format, String text) throws InputException {
-        return read(format, text, Limits.DEFAULTS);
+    static List<Operation> read(String name, String content) throws InputException {
+        return read(name, content, InputFormat.AUTO, Limits.DEFAULTS);
     }
 
-    static List<Operation> read(InputFormat format, String text, Limits limits) throws InputException {
+    static List<Operation> read(String name, String content, InputFormat format, Limits limits) throws InputException {
+        return read(name, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), format, limits);
+    }
+
+    static List<Operation> read(String name, InputStream in, InputFormat format, Limits limits) throws InputException {
         List<Operation> ops = new ArrayList<>();
-        new InputSet(format, limits).readAll(List.of(InputSet.Source.of("-")),
-                new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), ops::add);
+        new InputSet(format, limits).readAll(List.of(new InputSet.Source(name, null)), in, ops::add);
         return ops;
+    }
+
+    /** The diagnostic line of the rejection that reading {@code content} must raise. */
+    static String rejection(String name, String content) {
+        try {
+            read(name, content);
+        } catch (InputException e) {
+            return e.diagnostic();
+        }
+        throw new AssertionError("input was accepted: " + content);
+    }
+
+    /** The operations read from {@code text} given on standard input in {@code format}. */
+    static List<Operation> read(InputFormat format, String text) throws InputException {
+        return read(InputSet.STDIN, text, format, Limits.DEFAULTS);
     }
 
     /** The error that reading {@code text} in {@code format} must end with. */
@@ -30,7 +48,7 @@ final class Inputs {
 
     static InputException rejected(InputFormat format, String text, Limits limits) {
         try {
-            List<Operation> ops = read(format, text, limits);
+            List<Operation> ops = read(InputSet.STDIN, text, format, limits);
             throw new AssertionError("expected the input to be rejected, but it was read as " + ops.size() + " operations");
         } catch (InputException e) {
             return e;
