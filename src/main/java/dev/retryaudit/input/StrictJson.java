@@ -38,4 +38,9 @@ public final class StrictJson {
     public JsonParser parser(byte[] bytes, int length) throws IOException {
         return factory.createParser(bytes, 0, length);
     }
+
+    /** A parser over {@code length} bytes from {@code offset}. */
+    public JsonParser parser(byte[] bytes, int offset, int length) throws IOException {
+        return factory.createParser(bytes, offset, length);
+    }
 }

@@ -1,0 +1,99 @@
+package dev.retryaudit.input;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Auto-detection of the input format from the first JSON value's top-level keys and the file name. */
+class FormatDetectorTest {
+    private static final String OTLP_LINE = "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[]}]}]}";
+
+    private static FormatDetector.Guess detect(String name, String content) {
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+        int head = Math.min(bytes.length, FormatDetector.HEAD_BYTES);
+        return FormatDetector.detect(name, bytes, head, new StrictJson(Limits.DEFAULTS));
+    }
+
+    private static InputFormat format(String name, String content) {
+        FormatDetector.Guess g = detect(name, content);
+        assertThat(g.empty()).isFalse();
+        return g.format();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "x.json|{\"version\": 1, \"operations\": []}|OPERATIONS",
+        "<stdin>|{\"$schema\": \"s\", \"source\": \"x\", \"version\": 1, \"operations\": []}|OPERATIONS",
+        "x.jsonl|{\"attempt_id\": 1, \"operation_id\": \"a\"}|SPANS",
+        "<stdin>|{\"operation_id\": \"a\", \"attempt_id\": 1}|SPANS",
+        "x.ndjson|{\"idempotency_key\": \"k\", \"tool\": \"t\"}|SPANS",
+        "x.json|{\"run_id\": \"r\", \"attempts\": []}|RETRY_TRACE",
+        "x.json|{\"attempts\": [], \"run_id\": \"r\"}|RETRY_TRACE",
+        "x.json|{\"evidence\": {\"attempts\": []}}|RETRY_TRACE",
+        "x.json|{\"format\": \"retry-trace\"}|RETRY_TRACE",
+        "x.json|{\"resourceSpans\": []}|OTLP",
+        "traces.jsonl|{\"resourceSpans\": []}|OTLP",
+        "<stdin>|{\"log\": {\"version\": \"1.2\", \"entries\": []}}|HAR",
+        "x.json|{\"_exporter\": \"x\", \"log\": {}}|HAR",
+        "x.HAR|{\"_exporter\": \"x\"}|HAR",
+        "x.har|{\"resourceSpans\": []}|OTLP",
+    })
+    void aKeyThatNamesAFormatDecidesElseTheExtension(String name, String content, InputFormat expected) {
+        assertThat(format(name, content)).isEqualTo(expected);
+    }
+
+    @Test
+    void jsonLinesOfOtlpExportsAreOtlpWhateverTheName() {
+        String lines = OTLP_LINE + "\n" + OTLP_LINE + "\n";
+        assertThat(format("export.jsonl", lines)).isEqualTo(InputFormat.OTLP);
+        assertThat(format("<stdin>", lines)).isEqualTo(InputFormat.OTLP);
+        assertThat(format("export.json", "\uFEFF" + lines)).isEqualTo(InputFormat.OTLP);
+    }
+
+    @Test
+    void spanLinesWithoutADecisiveKeyAreSpansOnlyAsJsonLines() {
+        String line = "{\"type\": \"attempt\", \"idempotency_key\": \"k\"}";
+        assertThat(format("<stdin>", line + "\n" + line + "\n")).isEqualTo(InputFormat.SPANS);
+        assertThat(format("x.jsonl", line)).isEqualTo(InputFormat.SPANS);
+        assertThat(format("<stdin>", line)).isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "x.json|{\"hello\": 1}",
+        "<stdin>|[1, 2]",
+        "<stdin>|{}",
+        "x.json|\"operations\"",
+        "x.jsonl|{\"version\": 1, \"operations\": []}",
+    })
+    void ambiguousInputHasNoFormat(String name, String content) {
+        assertThat(format(name, content)).isNull();
+    }
+
+    @Test
+    void emptyInputIsToldApart() {
+        assertThat(detect("x.json", "").empty()).isTrue();
+        assertThat(detect("x.har", " \n\t").empty()).isTrue();
+        assertThat(detect("<stdin>", "\uFEFF").empty()).isTrue();
+        assertThat(detect("x.json", "{").empty()).isFalse();
+    }
+
+    @Test
+    void aFirstValueLongerThanTheHeadFallsBackOnTheKeysSeenAndTheExtension() {
+        String preamble = "{\"_comment\": \"" + "x".repeat(FormatDetector.HEAD_BYTES) + "\", \"log\": {}}";
+        assertThat(format("big.har", preamble)).isEqualTo(InputFormat.HAR);
+        assertThat(format("big.json", preamble)).isNull();
+        String operations = "{\"version\": 1, \"operations\": [" + "{}, ".repeat(FormatDetector.HEAD_BYTES / 4) + "{}]}";
+        assertThat(format("big.json", operations)).isEqualTo(InputFormat.OPERATIONS);
+    }
+
+    @Test
+    void malformedContentStillDecidesOnTheKeysBeforeTheFault() {
+        assertThat(format("<stdin>", "{\"resourceSpans\": [}")).isEqualTo(InputFormat.OTLP);
+        assertThat(format("<stdin>", "{\"log\" 1}")).isNull();
+        assertThat(format("x.har", "not json")).isEqualTo(InputFormat.HAR);
+    }
+}
