@@ -151,9 +151,13 @@ class ForeignFormatRulesTest {
         String same = har(post("2026-09-07T14:02:00Z", 422, "k-1", "{\\\"qty\\\": -1}"),
                 post("2026-09-07T14:02:05Z", 422, "k-1", "{\\\"qty\\\": -1}"));
         assertThat(findings(same, 2)).containsExactly("validation-repeat/identical <stdin>#/log/entries/0 2");
-        String corrected = har(post("2026-09-07T14:02:00Z", 422, "k-1", "{\\\"qty\\\": -1}"),
-                post("2026-09-07T14:02:05Z", 201, "k-1", "{\\\"qty\\\": 1}"));
+        String corrected = har(post("2026-09-07T14:02:00Z", 422, null, "{\\\"qty\\\": -1}"),
+                post("2026-09-07T14:02:05Z", 201, null, "{\\\"qty\\\": 1}"));
         assertThat(findings(corrected, 0)).isEmpty();
+        // Correcting the body under the same key is a different fault: the key now names two payloads.
+        String reused = har(post("2026-09-07T14:02:00Z", 422, "k-1", "{\\\"qty\\\": -1}"),
+                post("2026-09-07T14:02:05Z", 201, "k-1", "{\\\"qty\\\": 1}"));
+        assertThat(findings(reused, 2)).containsExactly("effect-verification/key-reused <stdin>#/log/entries/0 2");
     }
 
     @Test
