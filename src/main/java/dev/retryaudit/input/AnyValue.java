@@ -31,6 +31,12 @@ final class AnyValue {
         }
     }
 
+    /** Where the span of an attribute stands, asked only when there is an error to place. */
+    interface Span {
+        /** The span's JSON Pointer within its export. */
+        String pointer();
+    }
+
     private final Kind kind;
     private final String text;
     private final long number;
@@ -38,14 +44,17 @@ final class AnyValue {
     private final String source;
     private final long line;
     private final long column;
-    private final String path;
+    /** Where the value stands within its attribute ({@code value.arrayValue.values[0]}), and in it, if anywhere. */
+    private final String within;
+    private final String member;
+    private int attribute;
 
-    private AnyValue(Kind kind, String text, long number, AnyValue first, JsonCursor at) {
-        this(kind, text, number, first, at.source(), at.line(), at.column(), at.path());
+    private AnyValue(Kind kind, String text, long number, AnyValue first, JsonCursor at, String within, String member) {
+        this(kind, text, number, first, at.source(), at.line(), at.column(), within, member);
     }
 
     private AnyValue(Kind kind, String text, long number, AnyValue first, String source, long line, long column,
-            String path) {
+            String within, String member) {
         this.kind = kind;
         this.text = text;
         this.number = number;
@@ -53,18 +62,28 @@ final class AnyValue {
         this.source = source;
         this.line = line;
         this.column = column;
-        this.path = path;
+        this.within = within;
+        this.member = member;
     }
 
-    /** Captures the AnyValue at the cursor (its start token) and moves past it; never fails on its shape. */
-    static AnyValue read(JsonCursor c) throws IOException, InputException {
+    /**
+     * Captures the AnyValue of attribute number {@code attribute} of a span at the cursor (its start
+     * token) and moves past it; never fails on its shape.
+     */
+    static AnyValue read(JsonCursor c, int attribute) throws IOException, InputException {
+        AnyValue v = read(c, "value");
+        v.attribute = attribute;
+        return v;
+    }
+
+    private static AnyValue read(JsonCursor c, String within) throws IOException, InputException {
         if (c.token() != JsonToken.START_OBJECT) {
-            AnyValue bad = invalid(c, "expected an AnyValue object such as {\"stringValue\": \"...\"}, found "
+            AnyValue bad = invalid(c, within, null, "expected an AnyValue object such as {\"stringValue\": \"...\"}, found "
                     + JsonCursor.describe(c.token()));
             c.skip();
             return bad;
         }
-        AnyValue value = new AnyValue(Kind.EMPTY, null, 0, null, c);
+        AnyValue value = new AnyValue(Kind.EMPTY, null, 0, null, c, within, null);
         boolean set = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String member = c.parser().currentName();
@@ -72,12 +91,12 @@ final class AnyValue {
             if (c.isNull()) {
                 continue;
             }
-            AnyValue v = member(member, c);
+            AnyValue v = member(member, c, within);
             if (v == null) {
                 continue;
             }
             if (set && value.kind != Kind.INVALID) {
-                value = invalid(c, "an AnyValue holds exactly one value, this one holds several");
+                value = invalid(c, within, member, "an AnyValue holds exactly one value, this one holds several");
             } else if (!set) {
                 value = v;
             }
@@ -86,23 +105,23 @@ final class AnyValue {
         return value;
     }
 
-    private static AnyValue member(String member, JsonCursor c) throws IOException, InputException {
+    private static AnyValue member(String member, JsonCursor c, String within) throws IOException, InputException {
         JsonToken t = c.token();
         return switch (member) {
             case "stringValue" -> t == JsonToken.VALUE_STRING
-                    ? new AnyValue(Kind.STRING, c.optString(), 0, null, c)
-                    : wrongType(c, "stringValue", "a string");
-            case "intValue" -> intValue(c);
+                    ? new AnyValue(Kind.STRING, c.optString(), 0, null, c, within, member)
+                    : wrongType(c, within, member, "a string");
+            case "intValue" -> intValue(c, within);
             case "boolValue" -> t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE
-                    ? new AnyValue(Kind.BOOL, null, t == JsonToken.VALUE_TRUE ? 1 : 0, null, c)
-                    : wrongType(c, "boolValue", "true or false");
+                    ? new AnyValue(Kind.BOOL, null, t == JsonToken.VALUE_TRUE ? 1 : 0, null, c, within, member)
+                    : wrongType(c, within, member, "true or false");
             case "doubleValue" -> t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT
                     || t == JsonToken.VALUE_STRING
-                    ? new AnyValue(Kind.DOUBLE, null, 0, null, c)
-                    : wrongType(c, "doubleValue", "a number");
-            case "arrayValue" -> arrayValue(c);
-            case "kvlistValue" -> skipped(c, Kind.KVLIST);
-            case "bytesValue" -> skipped(c, Kind.BYTES);
+                    ? new AnyValue(Kind.DOUBLE, null, 0, null, c, within, member)
+                    : wrongType(c, within, member, "a number");
+            case "arrayValue" -> arrayValue(c, within);
+            case "kvlistValue" -> skipped(c, Kind.KVLIST, within, member);
+            case "bytesValue" -> skipped(c, Kind.BYTES, within, member);
             default -> {
                 c.skip();
                 yield null;
@@ -111,34 +130,36 @@ final class AnyValue {
     }
 
     /** A 64-bit integer, as a decimal string or a JSON integer, never through a double. */
-    private static AnyValue intValue(JsonCursor c) throws IOException, InputException {
+    private static AnyValue intValue(JsonCursor c, String within) throws IOException, InputException {
         JsonToken t = c.token();
+        String member = "intValue";
         if (t == JsonToken.VALUE_NUMBER_INT) {
             if (c.parser().getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                return invalid(c, "intValue out of range: an intValue is a 64-bit integer");
+                return invalid(c, within, member, "intValue out of range: an intValue is a 64-bit integer");
             }
-            return new AnyValue(Kind.INT, null, c.parser().getLongValue(), null, c);
+            return new AnyValue(Kind.INT, null, c.parser().getLongValue(), null, c, within, member);
         }
         if (t != JsonToken.VALUE_STRING) {
-            return wrongType(c, "intValue", "an integer or a decimal string");
+            return wrongType(c, within, member, "an integer or a decimal string");
         }
         String s = c.optString();
-        if (!s.matches("-?[0-9]{1,19}")) {
-            return invalid(c, "intValue must be a decimal integer");
+        int digits = s.startsWith("-") ? s.length() - 1 : s.length();
+        if (digits < 1 || digits > 19 || !Decimal.isDigits(s, s.length() - digits)) {
+            return invalid(c, within, member, "intValue must be a decimal integer");
         }
         try {
-            return new AnyValue(Kind.INT, null, Long.parseLong(s), null, c);
+            return new AnyValue(Kind.INT, null, Long.parseLong(s), null, c, within, member);
         } catch (NumberFormatException e) {
-            return invalid(c, "intValue out of range: an intValue is a 64-bit integer");
+            return invalid(c, within, member, "intValue out of range: an intValue is a 64-bit integer");
         }
     }
 
     /** An array, of which only the first element is kept (a header's first value). */
-    private static AnyValue arrayValue(JsonCursor c) throws IOException, InputException {
+    private static AnyValue arrayValue(JsonCursor c, String within) throws IOException, InputException {
         if (c.token() != JsonToken.START_OBJECT) {
-            return wrongType(c, "arrayValue", "an object {\"values\": [...]}");
+            return wrongType(c, within, "arrayValue", "an object {\"values\": [...]}");
         }
-        AnyValue array = new AnyValue(Kind.ARRAY, null, 0, null, c);
+        AnyValue array = new AnyValue(Kind.ARRAY, null, 0, null, c, within, "arrayValue");
         AnyValue firstElement = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -148,18 +169,19 @@ final class AnyValue {
                 continue;
             }
             if (c.token() != JsonToken.START_ARRAY) {
-                return skipRest(c, wrongType(c, "values", "an array"));
+                return skipRest(c, wrongType(c, within + ".arrayValue", "values", "an array"));
             }
             while (c.next() != JsonToken.END_ARRAY) {
                 if (firstElement == null) {
-                    firstElement = read(c);
+                    firstElement = read(c, within + ".arrayValue.values[0]");
                 } else {
                     c.skip();
                 }
             }
         }
         return firstElement == null ? array
-                : new AnyValue(Kind.ARRAY, null, 0, firstElement, array.source, array.line, array.column, array.path);
+                : new AnyValue(Kind.ARRAY, null, 0, firstElement, array.source, array.line, array.column, within,
+                        "arrayValue");
     }
 
     private static AnyValue skipRest(JsonCursor c, AnyValue value) throws IOException {
@@ -170,54 +192,56 @@ final class AnyValue {
         return value;
     }
 
-    private static AnyValue skipped(JsonCursor c, Kind kind) throws IOException {
-        AnyValue v = new AnyValue(kind, null, 0, null, c);
+    private static AnyValue skipped(JsonCursor c, Kind kind, String within, String member) throws IOException {
+        AnyValue v = new AnyValue(kind, null, 0, null, c, within, member);
         c.skip();
         return v;
     }
 
-    private static AnyValue wrongType(JsonCursor c, String member, String expected) throws IOException {
-        AnyValue v = invalid(c, member + " must be " + expected + ", found " + JsonCursor.describe(c.token()));
+    private static AnyValue wrongType(JsonCursor c, String within, String member, String expected) throws IOException {
+        AnyValue v = invalid(c, within, member, member + " must be " + expected + ", found " + JsonCursor.describe(c.token()));
         c.skip();
         return v;
     }
 
-    private static AnyValue invalid(JsonCursor c, String why) {
-        return new AnyValue(Kind.INVALID, why, 0, null, c);
+    private static AnyValue invalid(JsonCursor c, String within, String member, String why) {
+        return new AnyValue(Kind.INVALID, why, 0, null, c, within, member);
     }
+
+    // The accessors check the value against what attribute {@code key} needs; {@code span} places errors.
 
     /** The value of attribute {@code key} as a string; null when empty. */
-    String string(String key) throws InputException {
+    String string(String key, Span span) throws InputException {
         return switch (kind) {
             case EMPTY -> null;
             case STRING -> text;
-            default -> throw mismatch(key, Kind.STRING.description);
+            default -> throw mismatch(key, Kind.STRING.description, span);
         };
     }
 
     /** The value of attribute {@code key} as an integer in [min, max]; null when empty. */
-    Long integer(String key, long min, long max) throws InputException {
+    Long integer(String key, long min, long max, Span span) throws InputException {
         if (kind == Kind.EMPTY) {
             return null;
         }
         if (kind != Kind.INT) {
-            throw mismatch(key, Kind.INT.description);
+            throw mismatch(key, Kind.INT.description, span);
         }
         if (number < min || number > max) {
-            throw error("attribute " + key + ": out of range: must be between " + min + " and " + max);
+            throw error("attribute " + key + ": out of range: must be between " + min + " and " + max, span);
         }
         return number;
     }
 
     /** One of an enum's lower-case wire names; null when empty. */
-    <E extends Enum<E>> E enumValue(String key, Class<E> type) throws InputException {
-        String s = string(key);
+    <E extends Enum<E>> E enumValue(String key, Class<E> type, Span span) throws InputException {
+        String s = string(key, span);
         if (s == null) {
             return null;
         }
         E e = Wire.parse(type, s, '_');
         if (e == null) {
-            throw error("attribute " + key + ": expected one of " + String.join(", ", Wire.names(type, '_')));
+            throw error("attribute " + key + ": expected one of " + String.join(", ", Wire.names(type, '_')), span);
         }
         return e;
     }
@@ -226,29 +250,37 @@ final class AnyValue {
      * The value of a recorded HTTP header: semantic conventions make it an array of strings, of which
      * the first counts; a plain string (and, for numeric headers, an integer) is accepted too.
      */
-    String header(String key, boolean numeric) throws InputException {
+    String header(String key, boolean numeric, Span span) throws InputException {
         return switch (kind) {
             case EMPTY -> null;
             case STRING -> text;
             case INT -> {
                 if (!numeric) {
-                    throw mismatch(key, "a string array");
+                    throw mismatch(key, "a string array", span);
                 }
                 yield Long.toString(number);
             }
-            case ARRAY -> first == null ? null : first.header(key, numeric);
-            default -> throw mismatch(key, "a string array");
+            case ARRAY -> first == null ? null : first.in(attribute).header(key, numeric, span);
+            default -> throw mismatch(key, "a string array", span);
         };
     }
 
-    private InputException mismatch(String key, String expected) {
-        if (kind == Kind.INVALID) {
-            return error("attribute " + key + ": " + text);
-        }
-        return error("attribute " + key + ": expected " + expected + ", found " + kind.description);
+    private AnyValue in(int index) {
+        attribute = index;
+        return this;
     }
 
-    private InputException error(String detail) {
+    private InputException mismatch(String key, String expected, Span span) {
+        if (kind == Kind.INVALID) {
+            return error("attribute " + key + ": " + text, span);
+        }
+        return error("attribute " + key + ": expected " + expected + ", found " + kind.description, span);
+    }
+
+    /** An error at this value, in {@code span}. */
+    private InputException error(String detail, Span span) {
+        String path = JsonPointers.toPath(span.pointer()) + ".attributes[" + attribute + "]." + within
+                + (member == null ? "" : "." + member);
         return InputException.rejected(source, line, column, path, detail);
     }
 }

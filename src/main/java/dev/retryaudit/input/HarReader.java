@@ -18,7 +18,6 @@ import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Reads HAR 1.2 ({@code log.entries[]}): entries are ordered by {@code startedDateTime} (stably,
@@ -57,7 +56,7 @@ public final class HarReader implements TraceReader {
             String name = c.parser().currentName();
             c.value();
             if (name.equals("log")) {
-                entries = readLog(c, ctx);
+                entries = readLog(c, ctx, new StringPool(1 << 16));
             } else {
                 c.skip();
             }
@@ -72,7 +71,7 @@ public final class HarReader implements TraceReader {
         emit(entries, ctx);
     }
 
-    private static List<Entry> readLog(JsonCursor c, ReadContext ctx) throws IOException, InputException {
+    private static List<Entry> readLog(JsonCursor c, ReadContext ctx, StringPool strings) throws IOException, InputException {
         c.expectObject("the HAR log");
         Location at = ctx.location(c, "/log");
         List<Entry> entries = null;
@@ -86,7 +85,7 @@ public final class HarReader implements TraceReader {
             c.expectArray("the HAR entries");
             entries = new ArrayList<>();
             while (c.next() != JsonToken.END_ARRAY) {
-                entries.add(readEntry(c, ctx, entries.size()));
+                entries.add(readEntry(c, ctx, entries.size(), strings));
             }
         }
         if (entries == null) {
@@ -95,7 +94,8 @@ public final class HarReader implements TraceReader {
         return entries;
     }
 
-    private static Entry readEntry(JsonCursor c, ReadContext ctx, int index) throws IOException, InputException {
+    private static Entry readEntry(JsonCursor c, ReadContext ctx, int index, StringPool strings)
+            throws IOException, InputException {
         c.expectObject("a HAR entry");
         Entry e = new Entry(index);
         Location at = ctx.location(c, "/log/entries/" + index);
@@ -107,7 +107,7 @@ public final class HarReader implements TraceReader {
             switch (name) {
                 case "startedDateTime" -> e.hop.startedAt = c.optTimestamp();
                 case "time" -> e.hop.durationMs = time(c);
-                case "pageref" -> e.pageref = c.optString();
+                case "pageref" -> e.pageref = strings.share(c.optString());
                 case "request" -> request = readRequest(c, e);
                 case "response" -> readResponse(c, e.hop);
                 default -> c.skip();
@@ -122,6 +122,8 @@ public final class HarReader implements TraceReader {
         if (e.hop.outcome == null) {
             e.hop.outcome = Outcome.CONNECTION_ERROR;
         }
+        e.method = strings.share(e.method);
+        e.url = strings.share(e.url);
         return e;
     }
 
@@ -291,7 +293,7 @@ public final class HarReader implements TraceReader {
     private static Operation operation(List<Entry> run, String key, ReadContext ctx) {
         Entry first = run.get(0);
         List<Hop> hops = new ArrayList<>(run.size());
-        Set<Field> carried = EnumSet.of(Field.IDEMPOTENCY_KEY);
+        EnumSet<Field> carried = EnumSet.of(Field.IDEMPOTENCY_KEY);
         for (Entry e : run) {
             hops.add(e.hop);
             if (e.hop.requestHash != null) {
@@ -302,6 +304,6 @@ public final class HarReader implements TraceReader {
         Location at = first.hop.location;
         return new Operation(ctx.source() + "#" + at.pointer(), Http.toolName(first.method, Http.host(first.url)),
                 null, first.method, first.url, attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key,
-                first.pageref, null, null, null, Clock.CLIENT, attempts, List.of(), null, at, Set.copyOf(carried));
+                first.pageref, null, null, null, Clock.CLIENT, attempts, List.of(), null, at, CarriedFields.of(carried));
     }
 }

@@ -111,7 +111,7 @@ final class OtlpGrouping {
             List<OtlpSpan> spans = g.spans();
             List<Hop> hops = new ArrayList<>(spans.size());
             for (OtlpSpan s : spans) {
-                s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer : null);
+                s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer() : null);
                 hops.add(s.hop);
             }
             List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
@@ -192,7 +192,7 @@ final class OtlpGrouping {
         String toolName = null;
         OtlpSpan runFrom = null;
         OtlpSpan effectFrom = null;
-        Set<Field> carried = EnumSet.of(Field.SPAN_ID);
+        EnumSet<Field> carried = EnumSet.of(Field.SPAN_ID);
         for (OtlpSpan s : spans) {
             if (s.runId != null) {
                 if (runId != null && !runId.equals(s.runId)) {
@@ -239,12 +239,12 @@ final class OtlpGrouping {
         return new Operation(b.id(), toolName, effect, first.method, first.url, key,
                 runId != null ? runId : first.traceId, parentRef, null, null,
                 first.server ? Clock.SERVER : Clock.CLIENT, b.attempts(), List.of(), null, first.hop.location,
-                Set.copyOf(carried));
+                CarriedFields.of(carried));
     }
 
     private static InputException disagreement(OtlpSpan s, String attribute, OtlpSpan earlier) {
         Location l = s.hop.location;
-        return InputException.rejected(l.source(), l.line(), l.column(), JsonPointers.toPath(s.pointer) + ".attributes",
+        return InputException.rejected(l.source(), l.line(), l.column(), JsonPointers.toPath(s.pointer()) + ".attributes",
                 attribute + " disagrees with the span at line " + earlier.line + " of the same operation");
     }
 }

@@ -125,9 +125,9 @@ public final class OtlpReader implements TraceReader {
             }
             c.expectArray("spans");
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
-                scratch.reset(c);
+                scratch.reset(c, pointer, i);
                 readSpan(c, scratch);
-                OtlpSpan span = attempt(scratch, ctx, pointer, i);
+                OtlpSpan span = attempt(scratch, ctx);
                 if (span != null) {
                     grouping.add(span);
                 }
@@ -136,7 +136,7 @@ public final class OtlpReader implements TraceReader {
     }
 
     /** What one span said, reused from span to span. */
-    private static final class Scratch {
+    private static final class Scratch implements AnyValue.Span {
         final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
         final OtlpAttribute.Match[] keys = new OtlpAttribute.Match[values.length];
         final String[] ids = new String[3];
@@ -146,12 +146,19 @@ public final class OtlpReader implements TraceReader {
         long line;
         long column;
         long order;
+        String scopePointer;
+        int index;
+        private String pointer;
+        final StringPool strings = new StringPool(1 << 16);
         String name;
         int spanKind;
         int statusCode;
         boolean requestHeaders;
 
-        void reset(JsonCursor c) {
+        void reset(JsonCursor c, String scopePointer, int index) {
+            this.scopePointer = scopePointer;
+            this.index = index;
+            pointer = null;
             Arrays.fill(values, null);
             Arrays.fill(keys, null);
             Arrays.fill(ids, null);
@@ -163,6 +170,14 @@ public final class OtlpReader implements TraceReader {
             spanKind = 0;
             statusCode = 0;
             requestHeaders = false;
+        }
+
+        @Override
+        public String pointer() {
+            if (pointer == null) {
+                pointer = scopePointer + "/spans/" + index;
+            }
+            return pointer;
         }
 
         /** Whether a value under {@code m}'s key should replace what is held: it is the first, or its key takes precedence. */
@@ -182,22 +197,22 @@ public final class OtlpReader implements TraceReader {
 
         String string(OtlpAttribute a) throws InputException {
             AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.string(keys[a.ordinal()].key());
+            return v == null ? null : v.string(keys[a.ordinal()].key(), this);
         }
 
         Long integer(OtlpAttribute a, long min, long max) throws InputException {
             AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max);
+            return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max, this);
         }
 
         <E extends Enum<E>> E enumValue(OtlpAttribute a, Class<E> type) throws InputException {
             AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type);
+            return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type, this);
         }
 
         String header(OtlpAttribute a, boolean numeric) throws InputException {
             AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.header(keys[a.ordinal()].key(), numeric);
+            return v == null ? null : v.header(keys[a.ordinal()].key(), numeric, this);
         }
     }
 
@@ -245,7 +260,7 @@ public final class OtlpReader implements TraceReader {
             s.nanos[which] = 0;
         } else if (t == JsonToken.VALUE_STRING) {
             String v = c.optString();
-            if (!v.matches("[0-9]{1,20}")) {
+            if (v.isEmpty() || v.length() > 20 || !Decimal.isDigits(v, 0)) {
                 throw c.error("expected a count of nanoseconds since the epoch as a decimal string");
             }
             try {
@@ -290,7 +305,7 @@ public final class OtlpReader implements TraceReader {
             return;
         }
         c.expectArray("the attributes");
-        while (c.next() != JsonToken.END_ARRAY) {
+        for (int index = 0; c.next() != JsonToken.END_ARRAY; index++) {
             c.expectObject("an attribute {\"key\": ..., \"value\": ...}");
             String key = null;
             OtlpAttribute.Match match = null;
@@ -302,9 +317,9 @@ public final class OtlpReader implements TraceReader {
                     key = c.optString();
                     match = key == null ? null : OtlpAttribute.find(key);
                 } else if (name.equals("value") && key == null) {
-                    early = AnyValue.read(c);
+                    early = AnyValue.read(c, index);
                 } else if (name.equals("value") && match != null && s.wants(match)) {
-                    s.put(match, AnyValue.read(c));
+                    s.put(match, AnyValue.read(c, index));
                 } else {
                     c.skip();
                 }
@@ -323,8 +338,7 @@ public final class OtlpReader implements TraceReader {
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
      * (the server span of a request repeats what the client span records).
      */
-    private static OtlpSpan attempt(Scratch s, ReadContext ctx, String scopePointer, int index)
-            throws InputException {
+    private static OtlpSpan attempt(Scratch s, ReadContext ctx) throws InputException {
         OtlpSpan.Kind kind = attemptKind(s);
         if (kind == null) {
             return null;
@@ -334,25 +348,28 @@ public final class OtlpReader implements TraceReader {
         span.order = s.order;
         span.line = s.line;
         span.column = s.column;
-        span.pointer = scopePointer + "/spans/" + index;
-        span.traceId = hexId(s, 0, "traceId", 32, span.pointer, ctx, true);
-        span.spanId = hexId(s, 1, "spanId", 16, span.pointer, ctx, true);
-        span.parentSpanId = hexId(s, 2, "parentSpanId", 16, span.pointer, ctx, false);
-        span.name = s.name;
+        span.scopePointer = s.scopePointer;
+        span.index = s.index;
+        StringPool strings = s.strings;
+        span.traceId = strings.share(hexId(s, 0, "traceId", 32, ctx, true));
+        span.spanId = hexId(s, 1, "spanId", 16, ctx, true);
+        span.parentSpanId = strings.share(hexId(s, 2, "parentSpanId", 16, ctx, false));
+        span.name = strings.share(s.name);
         span.server = s.spanKind == SPAN_KIND_SERVER;
         span.startNanos = s.nanos[0];
         span.operationId = s.string(OtlpAttribute.OPERATION_ID);
         if (span.operationId != null && span.operationId.isEmpty()) {
-            throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(span.pointer),
+            throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(s.pointer()),
                     "attribute retry_audit.operation_id must not be empty");
         }
-        span.runId = s.string(OtlpAttribute.RUN_ID);
+        span.runId = strings.share(s.string(OtlpAttribute.RUN_ID));
         span.effect = s.enumValue(OtlpAttribute.EFFECT, Effect.class);
-        span.method = method(s);
-        span.url = s.string(OtlpAttribute.URL);
+        span.method = strings.share(method(s));
+        span.url = strings.share(s.string(OtlpAttribute.URL));
         String address = s.string(OtlpAttribute.SERVER_ADDRESS);
-        span.host = span.url != null && Http.host(span.url) != null ? Http.host(span.url) : address;
-        span.toolName = emptyToNull(s.string(OtlpAttribute.TOOL_NAME));
+        String host = span.url == null ? null : Http.host(span.url);
+        span.host = strings.share(host != null ? host : address);
+        span.toolName = strings.share(emptyToNull(s.string(OtlpAttribute.TOOL_NAME)));
         span.toolCallId = emptyToNull(s.string(OtlpAttribute.TOOL_CALL_ID));
         span.requestHeaders = s.requestHeaders;
 
@@ -364,7 +381,7 @@ public final class OtlpReader implements TraceReader {
         hop.spanId = span.spanId;
         String key = s.string(OtlpAttribute.IDEMPOTENCY_KEY);
         hop.idempotencyKey = key != null ? key : s.header(OtlpAttribute.IDEMPOTENCY_HEADER, false);
-        times(s, hop, span.pointer, ctx);
+        times(s, hop, ctx);
         Long status = s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
         hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == OtlpSpan.Kind.TOOL);
@@ -407,14 +424,15 @@ public final class OtlpReader implements TraceReader {
      * A lower-case hex id of {@code digits} digits; an absent or empty optional id (a root span's
      * parent) is "", and so is an all-zero parent id.
      */
-    private static String hexId(Scratch s, int which, String field, int digits, String pointer, ReadContext ctx,
-            boolean required) throws InputException {
+    private static String hexId(Scratch s, int which, String field, int digits, ReadContext ctx, boolean required)
+            throws InputException {
+        String pointer = s.pointer();
         String id = s.ids[which];
         boolean absent = id == null || id.isEmpty();
         long line = id == null ? s.line : s.idPlaces[2 * which];
         long column = id == null ? s.column : s.idPlaces[2 * which + 1];
-        String path = JsonPointers.toPath(pointer + "/" + field);
         if (absent) {
+            String path = JsonPointers.toPath(pointer + "/" + field);
             if (required) {
                 throw InputException.rejected(ctx.source(), line, column, path, (id == null ? "missing required field " + field : field + " is empty")
                         + ": an attempt span needs its " + field);
@@ -429,23 +447,24 @@ public final class OtlpReader implements TraceReader {
             zero &= ch == '0';
         }
         if (!hex) {
-            throw InputException.rejected(ctx.source(), line, column, path, "expected " + digits + " hexadecimal digits ("
+            throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer + "/" + field), "expected " + digits + " hexadecimal digits ("
                     + digits / 2 + " bytes)");
         }
         if (zero) {
             if (required) {
-                throw InputException.rejected(ctx.source(), line, column, path, "an all-zero " + field + " is invalid");
+                throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer + "/" + field),
+                        "an all-zero " + field + " is invalid");
             }
             return "";
         }
         return id.toLowerCase(Locale.ROOT);
     }
 
-    private static void times(Scratch s, Hop hop, String pointer, ReadContext ctx) throws InputException {
+    private static void times(Scratch s, Hop hop, ReadContext ctx) throws InputException {
         long start = s.nanos[0];
         long end = s.nanos[1];
         if (start != 0 && end != 0 && Long.compareUnsigned(end, start) < 0) {
-            throw InputException.rejected(ctx.source(), s.nanoPlaces[2], s.nanoPlaces[3], JsonPointers.toPath(pointer + "/endTimeUnixNano"),
+            throw InputException.rejected(ctx.source(), s.nanoPlaces[2], s.nanoPlaces[3], JsonPointers.toPath(s.pointer() + "/endTimeUnixNano"),
                     "endTimeUnixNano is before startTimeUnixNano");
         }
         hop.startedAt = start == 0 ? Times.NONE : Long.divideUnsigned(start, 1_000_000);

@@ -22,8 +22,9 @@ final class OtlpSpan {
     long startNanos;
     long line;
     long column;
-    /** The span's JSON Pointer within its export. */
-    String pointer;
+    /** The JSON Pointer of the span's scope within its export, and the span's index in it. */
+    String scopePointer;
+    int index;
     String traceId;
     String spanId;
     /** The parent span's id, or "" for a root span. */
@@ -40,6 +41,11 @@ final class OtlpSpan {
     String toolCallId;
     /** Whether the span records request headers at all, so that a missing Idempotency-Key header means none was sent. */
     boolean requestHeaders;
+
+    /** The span's JSON Pointer within its export. */
+    String pointer() {
+        return scopePointer + "/spans/" + index;
+    }
 
     /** The resend count, 0 for a first send. */
     int resends() {
