@@ -184,6 +184,17 @@ class ForeignFormatsCliTest {
     }
 
     @Test
+    void theShippedExamplesAuditAsTheReadmeSays() throws IOException {
+        for (String example : List.of("examples/checkout-otlp.json", "examples/checkout.har")) {
+            CliRunner.Result r = CliRunner.run("audit", example);
+            assertThat(r.exit()).as(example).isEqualTo(2);
+            JsonNode report = JSON.readTree(r.out());
+            assertThat(rules(report)).as(example).containsExactly("timeout-replay/unreconciled");
+            assertThat(findingOf(report, "timeout-replay/unreconciled").get("attempt").asInt()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void helpListsTheForeignFormats() {
         assertThat(CliRunner.run("audit", "--help").out()).contains("otlp", "har");
     }
