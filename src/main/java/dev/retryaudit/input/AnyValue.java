@@ -78,8 +78,8 @@ final class AnyValue {
 
     private static AnyValue read(JsonCursor c, String within) throws IOException, InputException {
         if (c.token() != JsonToken.START_OBJECT) {
-            AnyValue bad = invalid(c, within, null, "expected an AnyValue object such as {\"stringValue\": \"...\"}, found "
-                    + JsonCursor.describe(c.token()));
+            AnyValue bad = invalid(c, within, null, "expected an AnyValue object such as {\"stringValue\": \"...\"}, "
+                    + "found " + JsonCursor.describe(c.token()));
             c.skip();
             return bad;
         }
@@ -199,7 +199,8 @@ final class AnyValue {
     }
 
     private static AnyValue wrongType(JsonCursor c, String within, String member, String expected) throws IOException {
-        AnyValue v = invalid(c, within, member, member + " must be " + expected + ", found " + JsonCursor.describe(c.token()));
+        String found = JsonCursor.describe(c.token());
+        AnyValue v = invalid(c, within, member, member + " must be " + expected + ", found " + found);
         c.skip();
         return v;
     }

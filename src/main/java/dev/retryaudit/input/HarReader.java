@@ -71,7 +71,8 @@ public final class HarReader implements TraceReader {
         emit(entries, ctx);
     }
 
-    private static List<Entry> readLog(JsonCursor c, ReadContext ctx, StringPool strings) throws IOException, InputException {
+    private static List<Entry> readLog(JsonCursor c, ReadContext ctx, StringPool strings)
+            throws IOException, InputException {
         c.expectObject("the HAR log");
         Location at = ctx.location(c, "/log");
         List<Entry> entries = null;
@@ -302,8 +303,9 @@ public final class HarReader implements TraceReader {
         }
         List<Attempt> attempts = Hop.attempts(hops, false);
         Location at = first.hop.location;
+        String firstKey = attempts.get(0).idempotencyKey();
         return new Operation(ctx.source() + "#" + at.pointer(), Http.toolName(first.method, Http.host(first.url)),
-                null, first.method, first.url, attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key,
-                first.pageref, null, null, null, Clock.CLIENT, attempts, List.of(), null, at, CarriedFields.of(carried));
+                null, first.method, first.url, firstKey != null ? firstKey : key, first.pageref, null, null, null,
+                Clock.CLIENT, attempts, List.of(), null, at, CarriedFields.of(carried));
     }
 }

@@ -3,7 +3,10 @@ package dev.retryaudit.input;
 import dev.retryaudit.model.Outcome;
 import java.util.Locale;
 
-/** HTTP facts that the foreign-format readers share: what a status or an error type says about an attempt, and a URL's host. */
+/**
+ * HTTP facts that the foreign-format readers share: what a status or an error type says about an
+ * attempt, and a URL's host.
+ */
 final class Http {
     private Http() {
     }
@@ -13,7 +16,7 @@ final class Http {
         return status < 400 ? Outcome.SUCCESS : Outcome.ERROR;
     }
 
-    /** Whether a status sends the client on to another request that is part of the same attempt (a redirect; 304 is final). */
+    /** Whether a status sends the client on to a request of the same attempt (a redirect; 304 is final). */
     static boolean isRedirect(int status) {
         return status >= 300 && status < 400 && status != 304;
     }

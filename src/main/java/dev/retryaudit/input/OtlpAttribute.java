@@ -66,7 +66,8 @@ enum OtlpAttribute {
     /** The attribute an attribute key names, or null; header keys match whatever their case. */
     static Match find(String key) {
         Match m = BY_KEY.get(key);
-        if (m == null && (startsWithIgnoreCase(key, REQUEST_HEADER_PREFIX) || startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX))) {
+        if (m == null && (startsWithIgnoreCase(key, REQUEST_HEADER_PREFIX)
+                || startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX))) {
             m = BY_KEY.get(key.toLowerCase(Locale.ROOT));
         }
         return m;

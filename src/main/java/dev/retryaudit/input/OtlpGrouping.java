@@ -73,7 +73,7 @@ final class OtlpGrouping {
         return map.computeIfAbsent(key, k -> new ArrayList<>(2));
     }
 
-    /** Hands every operation to the sink, in the order of their first span in the source; pointers only for a single document. */
+    /** Hands every operation to the sink in the order of its first span; with pointers only for a single document. */
     void emit(ReadContext ctx, boolean pointers) throws InputException {
         List<Group> groups = new ArrayList<>();
         for (List<OtlpSpan> spans : explicit.values()) {
@@ -117,8 +117,9 @@ final class OtlpGrouping {
             List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
             if (attempts.size() > limit) {
                 Location l = attempts.get(limit).location();
-                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), "operation has more than " + limit
-                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l),
+                        "operation has more than " + limit
+                                + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
             }
             OtlpSpan first = spans.get(0);
             String id = first.operationId != null ? first.operationId
@@ -244,7 +245,8 @@ final class OtlpGrouping {
 
     private static InputException disagreement(OtlpSpan s, String attribute, OtlpSpan earlier) {
         Location l = s.hop.location;
-        return InputException.rejected(l.source(), l.line(), l.column(), JsonPointers.toPath(s.pointer()) + ".attributes",
+        String path = JsonPointers.toPath(s.pointer()) + ".attributes";
+        return InputException.rejected(l.source(), l.line(), l.column(), path,
                 attribute + " disagrees with the span at line " + earlier.line + " of the same operation");
     }
 }

@@ -180,7 +180,7 @@ public final class OtlpReader implements TraceReader {
             return pointer;
         }
 
-        /** Whether a value under {@code m}'s key should replace what is held: it is the first, or its key takes precedence. */
+        /** Whether a value under {@code m}'s key replaces the one held: none is, or its key takes precedence. */
         boolean wants(OtlpAttribute.Match m) {
             OtlpAttribute.Match held = keys[m.attribute().ordinal()];
             return held == null || m.precedence() < held.precedence();
@@ -410,7 +410,7 @@ public final class OtlpReader implements TraceReader {
         return null;
     }
 
-    /** The request method; semantic conventions write {@code _OTHER} for a method they do not know, and keep the original. */
+    /** The request method; semantic conventions write {@code _OTHER} for an unknown one and keep the original. */
     private static String method(Scratch s) throws InputException {
         String method = emptyToNull(s.string(OtlpAttribute.METHOD));
         if ("_OTHER".equals(method)) {
@@ -426,16 +426,11 @@ public final class OtlpReader implements TraceReader {
      */
     private static String hexId(Scratch s, int which, String field, int digits, ReadContext ctx, boolean required)
             throws InputException {
-        String pointer = s.pointer();
         String id = s.ids[which];
-        boolean absent = id == null || id.isEmpty();
-        long line = id == null ? s.line : s.idPlaces[2 * which];
-        long column = id == null ? s.column : s.idPlaces[2 * which + 1];
-        if (absent) {
-            String path = JsonPointers.toPath(pointer + "/" + field);
+        if (id == null || id.isEmpty()) {
             if (required) {
-                throw InputException.rejected(ctx.source(), line, column, path, (id == null ? "missing required field " + field : field + " is empty")
-                        + ": an attempt span needs its " + field);
+                String what = id == null ? "missing required field " + field : field + " is empty";
+                throw idError(s, which, field, ctx, what + ": an attempt span needs its " + field);
             }
             return "";
         }
@@ -447,24 +442,28 @@ public final class OtlpReader implements TraceReader {
             zero &= ch == '0';
         }
         if (!hex) {
-            throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer + "/" + field), "expected " + digits + " hexadecimal digits ("
-                    + digits / 2 + " bytes)");
+            throw idError(s, which, field, ctx,
+                    "expected " + digits + " hexadecimal digits (" + digits / 2 + " bytes)");
         }
-        if (zero) {
-            if (required) {
-                throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer + "/" + field),
-                        "an all-zero " + field + " is invalid");
-            }
-            return "";
+        if (zero && required) {
+            throw idError(s, which, field, ctx, "an all-zero " + field + " is invalid");
         }
-        return id.toLowerCase(Locale.ROOT);
+        return zero ? "" : id.toLowerCase(Locale.ROOT);
+    }
+
+    /** An error at id {@code which} of the span, or at the span itself when the id is absent. */
+    private static InputException idError(Scratch s, int which, String field, ReadContext ctx, String detail) {
+        boolean absent = s.ids[which] == null;
+        return InputException.rejected(ctx.source(), absent ? s.line : s.idPlaces[2 * which],
+                absent ? s.column : s.idPlaces[2 * which + 1], JsonPointers.toPath(s.pointer() + "/" + field), detail);
     }
 
     private static void times(Scratch s, Hop hop, ReadContext ctx) throws InputException {
         long start = s.nanos[0];
         long end = s.nanos[1];
         if (start != 0 && end != 0 && Long.compareUnsigned(end, start) < 0) {
-            throw InputException.rejected(ctx.source(), s.nanoPlaces[2], s.nanoPlaces[3], JsonPointers.toPath(s.pointer() + "/endTimeUnixNano"),
+            throw InputException.rejected(ctx.source(), s.nanoPlaces[2], s.nanoPlaces[3],
+                    JsonPointers.toPath(s.pointer() + "/endTimeUnixNano"),
                     "endTimeUnixNano is before startTimeUnixNano");
         }
         hop.startedAt = start == 0 ? Times.NONE : Long.divideUnsigned(start, 1_000_000);

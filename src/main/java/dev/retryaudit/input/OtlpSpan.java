@@ -39,7 +39,7 @@ final class OtlpSpan {
     String host;
     String toolName;
     String toolCallId;
-    /** Whether the span records request headers at all, so that a missing Idempotency-Key header means none was sent. */
+    /** Whether the span records request headers at all: then a missing Idempotency-Key header was not sent. */
     boolean requestHeaders;
 
     /** The span's JSON Pointer within its export. */
