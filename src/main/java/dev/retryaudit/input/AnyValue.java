@@ -77,6 +77,9 @@ final class AnyValue {
     }
 
     private static AnyValue read(JsonCursor c, String within) throws IOException, InputException {
+        if (c.isNull()) {
+            return new AnyValue(Kind.EMPTY, null, 0, null, c, within, null);
+        }
         if (c.token() != JsonToken.START_OBJECT) {
             AnyValue bad = invalid(c, within, null, "expected an AnyValue object such as {\"stringValue\": \"...\"}, "
                     + "found " + JsonCursor.describe(c.token()));

@@ -45,8 +45,11 @@ final class OtlpGrouping {
     private final Map<String, List<OtlpSpan>> http = new LinkedHashMap<>();
     private final Map<String, List<OtlpSpan>> other = new LinkedHashMap<>();
 
-    /** One operation's spans in the order they were sent, and how to number its attempts. */
-    private record Group(List<OtlpSpan> spans, boolean byResendCount) {
+    /** One operation's spans, how to number its attempts, and where its first span stands in the source. */
+    private record Group(List<OtlpSpan> spans, boolean byResendCount, long firstOrder) {
+        Group(List<OtlpSpan> spans, boolean byResendCount) {
+            this(spans, byResendCount, spans.stream().mapToLong(s -> s.order).min().orElseThrow());
+        }
     }
 
     /** An operation's id, spans and attempts, built before its parent can be looked up among all operations. */
@@ -94,7 +97,7 @@ final class OtlpGrouping {
         tools.clear();
         http.clear();
         other.clear();
-        groups.sort(Comparator.comparingLong(g -> g.spans().stream().mapToLong(s -> s.order).min().orElse(0)));
+        groups.sort(Comparator.comparingLong(Group::firstOrder));
 
         Set<String> parents = new HashSet<>();
         for (Group g : groups) {

@@ -418,8 +418,12 @@ class OtlpReaderTest {
         String numeric = "{\"key\":\"http.response.header.retry-after\",\"value\":{\"intValue\":\"5\"}}";
         Attempt a = read(export(span("1111aaaa2222bb01", 0, concat(get("https://a.example/x"), reversed, numeric,
                 "{\"key\":\"unused\",\"value\":{\"kvlistValue\":{\"values\":[]}}}",
-                "{\"key\":\"unused.too\",\"value\":\"not even an AnyValue\"}")))).get(0).attempts().get(0);
+                "{\"key\":\"unused.too\",\"value\":\"not even an AnyValue\"}",
+                "{\"key\":\"error.type\",\"value\":null}",
+                "{\"key\":\"http.response.header.date\",\"value\":{\"stringValue\":null}}")))).get(0).attempts().get(0);
         assertThat(a.status()).isEqualTo(503);
+        assertThat(a.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(a.responseDate()).isNull();
         assertThat(a.retryAfter()).isEqualTo("5");
     }
 
