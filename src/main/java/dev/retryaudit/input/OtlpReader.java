@@ -382,7 +382,9 @@ public final class OtlpReader implements TraceReader {
         String key = s.string(OtlpAttribute.IDEMPOTENCY_KEY);
         hop.idempotencyKey = key != null ? key : s.header(OtlpAttribute.IDEMPOTENCY_HEADER, false);
         times(s, hop, ctx);
-        Long status = s.integer(OtlpAttribute.STATUS, 100, 599);
+        // Some instrumentations record status 0 for a request that got no response: that is no status.
+        Long recorded = s.integer(OtlpAttribute.STATUS, Long.MIN_VALUE, Long.MAX_VALUE);
+        Long status = recorded == null || recorded == 0 ? null : s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
         hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == OtlpSpan.Kind.TOOL);
         hop.retryAfter = s.header(OtlpAttribute.RETRY_AFTER, true);

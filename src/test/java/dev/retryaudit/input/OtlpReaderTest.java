@@ -384,7 +384,7 @@ class OtlpReaderTest {
     void outcomesComeFromErrorTypeThenStatusThenSpanStatus() throws Exception {
         String ok = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb09\",\"status\":{\"code\":1},"
                 + "\"attributes\":[" + str("http.request.method", "GET") + "]}";
-        String failed = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb08\",\"status\":{\"code\":2,\"message\":\"x\"},"
+        String failed = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb0a\",\"status\":{\"code\":2,\"message\":\"x\"},"
                 + "\"attributes\":[" + str("http.request.method", "GET") + "]}";
         List<Operation> ops = read(export(
                 span("1111aaaa2222bb01", 0, concat(get("https://a.example/1"), str("error.type", "timeout"))),
@@ -394,10 +394,12 @@ class OtlpReaderTest {
                 span("1111aaaa2222bb05", 4, withStatus(429, get("https://a.example/5"))),
                 span("1111aaaa2222bb06", 5, withStatus(302, get("https://a.example/6"))),
                 span("1111aaaa2222bb07", 6, get("https://a.example/7")),
+                span("1111aaaa2222bb08", 7, withStatus(0, get("https://a.example/8", str("error.type", "ECONNREFUSED")))),
                 failed, ok));
         assertThat(ops).extracting(op -> op.attempts().get(0).outcome()).containsExactly(
                 Outcome.TIMEOUT, Outcome.CONNECTION_ERROR, Outcome.CANCELLED, Outcome.ERROR, Outcome.ERROR,
-                Outcome.SUCCESS, null, Outcome.ERROR, Outcome.SUCCESS);
+                Outcome.SUCCESS, null, Outcome.CONNECTION_ERROR, Outcome.ERROR, Outcome.SUCCESS);
+        assertThat(ops.get(7).attempts().get(0).status()).isNull();
     }
 
     @Test
