@@ -17,7 +17,6 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Reads HAR 1.2 ({@code log.entries[]}): entries are ordered by {@code startedDateTime} (stably,
@@ -193,7 +192,7 @@ public final class HarReader implements TraceReader {
         }
     }
 
-    /** The first value of each wanted header (lower-case names; header names match case-insensitively). */
+    /** The first value of each wanted header; header names match whatever their case. */
     private static String[] headers(JsonCursor c, String[] wanted) throws IOException, InputException {
         String[] values = new String[wanted.length];
         if (c.isNull()) {
@@ -221,7 +220,10 @@ public final class HarReader implements TraceReader {
                     c.skip();
                 }
             }
-            int i = name == null ? -1 : List.of(wanted).indexOf(name.toLowerCase(Locale.ROOT));
+            int i = wanted.length - 1;
+            while (i >= 0 && (name == null || !name.equalsIgnoreCase(wanted[i]))) {
+                i--;
+            }
             if (i >= 0) {
                 if (badValue != null) {
                     throw badValue;
