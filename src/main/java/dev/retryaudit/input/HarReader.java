@@ -141,7 +141,6 @@ public final class HarReader implements TraceReader {
             return false;
         }
         c.expectObject("the request");
-        String path = c.path();
         long line = c.line();
         long column = c.column();
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -156,6 +155,7 @@ public final class HarReader implements TraceReader {
             }
         }
         if (e.method == null || e.url == null) {
+            String path = JsonPointers.toPath("/log/entries/" + e.index + "/request");
             throw InputException.rejected(c.source(), line, column, path,
                     "missing required field " + (e.method == null ? "method" : "url"));
         }
