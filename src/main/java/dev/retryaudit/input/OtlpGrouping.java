@@ -52,10 +52,6 @@ final class OtlpGrouping {
         }
     }
 
-    /** An operation's id, spans and attempts, built before its parent can be looked up among all operations. */
-    private record Built(String id, List<OtlpSpan> spans, List<Attempt> attempts) {
-    }
-
     void add(OtlpSpan s) {
         if (s.operationId != null) {
             bucket(explicit, s.operationId).add(s);
@@ -107,10 +103,14 @@ final class OtlpGrouping {
                 parents.add(first.traceId + "/" + first.parentSpanId);
             }
         }
-        List<Built> built = new ArrayList<>(groups.size());
+        // Operations are built first without their parents, dropping spans as they go; a parent needs
+        // the attempt numbers of every operation, so parents are filled in as operations are handed on.
+        List<Operation> ops = new ArrayList<>(groups.size());
+        String[] parentKeys = new String[groups.size()];
         Map<String, ParentRef> attemptsBySpan = new HashMap<>();
         int limit = ctx.limits().attemptsPerOperation();
-        for (Group g : groups) {
+        for (int i = 0; i < groups.size(); i++) {
+            Group g = groups.set(i, null);
             List<OtlpSpan> spans = g.spans();
             List<Hop> hops = new ArrayList<>(spans.size());
             for (OtlpSpan s : spans) {
@@ -128,7 +128,8 @@ final class OtlpGrouping {
             String id = first.operationId != null ? first.operationId
                     : first.traceId + "/" + (first.kind == OtlpSpan.Kind.TOOL && first.toolCallId != null
                             ? first.toolCallId : first.spanId);
-            built.add(new Built(id, spans, attempts));
+            ops.add(operation(id, spans, attempts));
+            parentKeys[i] = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
             for (OtlpSpan s : spans) {
                 String spanKey = s.traceId + "/" + s.spanId;
                 if (parents.contains(spanKey)) {
@@ -140,10 +141,17 @@ final class OtlpGrouping {
                 }
             }
         }
-        for (int i = 0; i < built.size(); i++) {
-            ctx.sink().accept(operation(built.get(i), attemptsBySpan));
-            built.set(i, null);
+        for (int i = 0; i < ops.size(); i++) {
+            Operation op = ops.set(i, null);
+            ParentRef parent = parentKeys[i] == null ? null : attemptsBySpan.get(parentKeys[i]);
+            ctx.sink().accept(parent == null || parent.operation().equals(op.id()) ? op : withParent(op, parent));
         }
+    }
+
+    private static Operation withParent(Operation op, ParentRef parent) {
+        return new Operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
+                op.runId(), parent, op.deadlineMs(), op.reportedOutcome(), op.clock(), op.attempts(), op.checks(),
+                op.attributes(), op.location(), op.carried());
     }
 
     /**
@@ -188,8 +196,8 @@ final class OtlpGrouping {
         return chain.get(chain.size() - 1);
     }
 
-    private static Operation operation(Built b, Map<String, ParentRef> attemptsBySpan) throws InputException {
-        List<OtlpSpan> spans = b.spans();
+    /** The operation of {@code spans}, but for its parent. */
+    private static Operation operation(String id, List<OtlpSpan> spans, List<Attempt> attempts) throws InputException {
         OtlpSpan first = spans.get(0);
         String runId = null;
         Effect effect = null;
@@ -232,17 +240,12 @@ final class OtlpGrouping {
                     : first.name != null && !first.name.isEmpty() ? first.name : "span";
         }
         String key = null;
-        for (Attempt a : b.attempts()) {
+        for (Attempt a : attempts) {
             key = key != null ? key : a.idempotencyKey();
         }
-        ParentRef parentRef = first.parentSpanId.isEmpty() ? null
-                : attemptsBySpan.get(first.traceId + "/" + first.parentSpanId);
-        if (parentRef != null && parentRef.operation().equals(b.id())) {
-            parentRef = null;
-        }
-        return new Operation(b.id(), toolName, effect, first.method, first.url, key,
-                runId != null ? runId : first.traceId, parentRef, null, null,
-                first.server ? Clock.SERVER : Clock.CLIENT, b.attempts(), List.of(), null, first.hop.location,
+        return new Operation(id, toolName, effect, first.method, first.url, key,
+                runId != null ? runId : first.traceId, null, null, null,
+                first.server ? Clock.SERVER : Clock.CLIENT, attempts, List.of(), null, first.hop.location,
                 CarriedFields.of(carried));
     }
 
