@@ -1,5 +1,8 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.retryafter.Early;
+import dev.retryaudit.rules.retryafter.Excessive;
+import dev.retryaudit.rules.retryafter.Invalid;
 import dev.retryaudit.rules.trace.AttemptSequence;
 import dev.retryaudit.rules.trace.ClockOrder;
 import dev.retryaudit.rules.trace.Overlap;
@@ -14,6 +17,9 @@ import java.util.Set;
 /** The one explicit list of built-in rules, in catalogue order (RULES.md). */
 public final class RuleRegistry {
     private static final List<Rule> ALL = List.of(
+            new Early(),
+            new Invalid(),
+            new Excessive(),
             new AttemptSequence(),
             new RetryReason(),
             new SpanReuse(),
