@@ -4,6 +4,9 @@ import dev.retryaudit.rules.retryafter.Early;
 import dev.retryaudit.rules.retryafter.Excessive;
 import dev.retryaudit.rules.retryafter.Invalid;
 import dev.retryaudit.rules.trace.AttemptSequence;
+import dev.retryaudit.rules.validationrepeat.Identical;
+import dev.retryaudit.rules.validationrepeat.Loop;
+import dev.retryaudit.rules.validationrepeat.Unverifiable;
 import dev.retryaudit.rules.trace.ClockOrder;
 import dev.retryaudit.rules.trace.Overlap;
 import dev.retryaudit.rules.trace.RetryReason;
@@ -20,6 +23,9 @@ public final class RuleRegistry {
             new Early(),
             new Invalid(),
             new Excessive(),
+            new Identical(),
+            new Unverifiable(),
+            new Loop(),
             new AttemptSequence(),
             new RetryReason(),
             new SpanReuse(),
