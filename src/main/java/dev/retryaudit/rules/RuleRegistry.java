@@ -1,5 +1,10 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.budget.Amplification;
+import dev.retryaudit.rules.budget.Deadline;
+import dev.retryaudit.rules.budget.MaxAttempts;
+import dev.retryaudit.rules.budget.NoBackoff;
+import dev.retryaudit.rules.budget.RetryRatio;
 import dev.retryaudit.rules.retryafter.Early;
 import dev.retryaudit.rules.retryafter.Excessive;
 import dev.retryaudit.rules.retryafter.Invalid;
@@ -26,6 +31,11 @@ public final class RuleRegistry {
             new Identical(),
             new Unverifiable(),
             new Loop(),
+            new MaxAttempts(),
+            new RetryRatio(),
+            new Deadline(),
+            new NoBackoff(),
+            new Amplification(),
             new AttemptSequence(),
             new RetryReason(),
             new SpanReuse(),
