@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
+/** Fingerprints: stable per operation and attempt, distinct per run for findings about a whole run. */
 class FindingTest {
     private static final Location AT = new Location("a.jsonl", 0, 1, 1, null);
 

@@ -59,7 +59,7 @@ public final class NoBackoff implements Rule {
 
     /** The transient failure of {@code a} in words, or null when it is none or carried a valid Retry-After. */
     private static String transientFailure(Attempt a) {
-        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), 0L) != null) {
+        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) != null) {
             return null;
         }
         if (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR) {
