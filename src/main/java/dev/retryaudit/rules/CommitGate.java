@@ -81,7 +81,7 @@ public enum CommitGate {
 
     private static CommitGate row(Operation op, int i, Attempt prior, Attempt next, boolean firstReconciled,
             Policy policy) {
-        if (isValidationFailure(prior, policy)) {
+        if (NonRetryableFailure.is(prior, policy)) {
             return VALIDATION;
         }
         CommitState state = prior.commitState();
@@ -123,12 +123,6 @@ public enum CommitGate {
         }
         return !op.carries(Field.COMMIT_STATE)
                 && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
-    }
-
-    /** Whether the attempt failed non-retryably: a status in {@code non_retryable_statuses}, or error_class validation. */
-    public static boolean isValidationFailure(Attempt a, Policy policy) {
-        return (a.status() != null && policy.nonRetryableStatuses().contains(a.status()))
-                || a.errorClass() == ErrorClass.VALIDATION;
     }
 
     /** The list position of the first attempt whose commit_state is committed, or -1. */
