@@ -4,7 +4,6 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
-import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
