@@ -1,13 +1,13 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.BaselineReader;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.Readers;
-import dev.retryaudit.model.Policy;
-import dev.retryaudit.input.BaselineReader;
 import dev.retryaudit.model.Baseline;
+import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.Report;
