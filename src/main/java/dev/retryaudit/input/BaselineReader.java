@@ -110,7 +110,10 @@ public final class BaselineReader {
                             throw c.error("expected a fingerprint of the form sha256:<64 lower-case hex digits>");
                         }
                     }
-                    case "rule" -> rule = c.string() != null;
+                    case "rule" -> {
+                        c.string();
+                        rule = true;
+                    }
                     case "severity" -> {
                         if (c.optEnum(Severity.class) == null) {
                             throw c.error("must not be null");
