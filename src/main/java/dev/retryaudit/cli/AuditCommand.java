@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.ErrorReport;
@@ -52,6 +53,10 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
     Path output;
 
+    @Option(names = "--policy", paramLabel = "FILE",
+            description = "Thresholds, per-tool settings and rule severities (a JSON policy file; default: built-in).")
+    Path policyFile;
+
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
             completionCandidates = FailOns.class,
             description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -94,11 +99,11 @@ final class AuditCommand implements Callable<Integer> {
         checkRuleNames(enable, "--enable");
         checkRuleNames(disable, "--disable");
         List<InputSet.Source> sources = sources();
-        Policy policy = Policy.DEFAULTS;
-        Auditor auditor = new Auditor(inFormat, limits, policy, RuleSelection.of(policy, enable, disable), threshold);
         ReportOutput out = new ReportOutput(output, io);
         Report report;
         try {
+            Policy policy = policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.ids(), limits);
+            Auditor auditor = new Auditor(inFormat, limits, policy, RuleSelection.of(policy, enable, disable), threshold);
             report = auditor.audit(sources, io.stdin());
         } catch (InputException e) {
             return inputError(e, outFormat, out);
