@@ -1,9 +1,13 @@
 package dev.retryaudit.input;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.text.Escaping;
 import java.io.BufferedInputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -15,6 +19,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads every source of one audit in order as one input set: opens each file (or stdin), chooses
@@ -24,6 +30,8 @@ import java.util.function.Consumer;
 public final class InputSet {
     /** The name under which standard input is reported. */
     public static final String STDIN = "<stdin>";
+
+    private static final Pattern FIRST_NUMBER = Pattern.compile("\\((\\d+)\\)");
 
     private final Limits limits;
     private final InputFormat format;
@@ -65,8 +73,7 @@ public final class InputSet {
         return summaries;
     }
 
-    /** Opens a file source; a missing, unreadable or directory path is an unreadable input (exit 66). */
-    static InputStream open(Source s) throws InputException {
+    private InputStream open(Source s) throws InputException {
         Path p = s.path();
         if (Files.isDirectory(p)) {
             throw InputException.unreadable(s.name(), "is a directory, not a file");
@@ -106,12 +113,15 @@ public final class InputSet {
         ReadContext ctx = new ReadContext(s.name(), index, in, json, limits, sink);
         try {
             reader.read(ctx);
-        } catch (IOException e) {
-            InputException translated = StreamErrors.translate(e, s.name(), ctx.cursor(), budget.limit());
-            if (translated == null) {
-                throw e;
-            }
-            throw translated;
+        } catch (ByteBudget.ExceededException e) {
+            throw streamError(ctx, s, null, "input exceeds the byte limit: more than " + budget.limit()
+                    + " bytes read (raise it with --limit-bytes)");
+        } catch (StreamConstraintsException e) {
+            throw streamError(ctx, s, e.getLocation(), limitMessage(e.getOriginalMessage()));
+        } catch (JsonProcessingException e) {
+            throw streamError(ctx, s, e.getLocation(), "malformed JSON: " + jacksonMessage(e.getOriginalMessage()));
+        } catch (CharConversionException e) {
+            throw streamError(ctx, s, null, "not valid UTF-8: " + jacksonMessage(e.getMessage()));
         }
         return new InputSummary(s.name(), chosen.id(), counts[0], counts[1]);
     }
@@ -145,5 +155,34 @@ public final class InputSet {
         var l = op.location();
         String path = l.pointer() == null ? "$" : JsonPointers.toPath(l.pointer());
         return InputException.rejected(l.source(), l.line(), l.column(), path, detail);
+    }
+
+    private static InputException streamError(ReadContext ctx, Source s, JsonLocation where, String detail) {
+        JsonCursor c = ctx.cursor();
+        long line = 1;
+        long column = 1;
+        String path = null;
+        if (c != null) {
+            JsonLocation l = where != null ? where : c.parser().currentLocation();
+            line = Math.max(1, l.getLineNr());
+            column = Math.max(1, l.getColumnNr());
+            path = JsonCursor.path(c.parser().getParsingContext());
+        }
+        return InputException.rejected(s.name(), line, column, path, detail);
+    }
+
+    private static String limitMessage(String jackson) {
+        Matcher m = FIRST_NUMBER.matcher(jackson == null ? "" : jackson);
+        String reached = m.find() ? m.group(1) : "?";
+        if (jackson != null && jackson.contains("nesting depth")) {
+            return "input nests deeper than the depth limit (depth " + reached
+                    + " reached; raise it with --limit-depth)";
+        }
+        return "a string of at least " + reached + " characters exceeds the string limit (raise it with --limit-string)";
+    }
+
+    private static String jacksonMessage(String m) {
+        String first = m == null ? "" : m.lines().findFirst().orElse("");
+        return Escaping.shortened(first, 200);
     }
 }

@@ -84,9 +84,6 @@ public final class JsonCursor {
         StringBuilder b = new StringBuilder("$");
         for (JsonStreamContext c : chain) {
             if (c.inArray()) {
-                if (c.getEntryCount() == 0) {
-                    continue; // at the array's own opening bracket: no element yet
-                }
                 b.append('[').append(Math.max(0, c.getCurrentIndex())).append(']');
             } else if (c.getCurrentName() != null) {
                 String name = Escaping.shortened(c.getCurrentName(), 80);
