@@ -1,12 +1,16 @@
 package dev.retryaudit.input;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -48,6 +52,8 @@ public final class PolicyReader {
     private int validationLoop = Policy.DEFAULTS.validationLoop();
     private final Map<String, Policy.ToolPolicy> tools = new LinkedHashMap<>();
     private final Map<String, Policy.RuleSetting> rules = new LinkedHashMap<>();
+    private long nameLine;
+    private long nameColumn;
 
     private PolicyReader(JsonCursor c, Set<String> ruleIds) {
         this.c = c;
@@ -71,17 +77,27 @@ public final class PolicyReader {
     public static Policy read(InputStream raw, String source, Set<String> ruleIds, Limits limits)
             throws IOException, InputException {
         ByteBudget budget = new ByteBudget(limits.bytes());
-        JsonCursor cursor = null;
         try (JsonParser p = new StrictJson(limits).parser(budget.wrap(raw))) {
-            cursor = new JsonCursor(p, source, limits);
-            return new PolicyReader(cursor, ruleIds).document();
-        } catch (IOException e) {
-            InputException translated = StreamErrors.translate(e, source, cursor, budget.limit());
-            if (translated == null) {
-                throw e;
+            try {
+                return new PolicyReader(new JsonCursor(p, source, limits), ruleIds).document();
+            } catch (ByteBudget.ExceededException e) {
+                throw at(source, p, null, "input exceeds the byte limit: more than " + budget.limit()
+                        + " bytes read (raise it with --limit-bytes)");
+            } catch (StreamConstraintsException e) {
+                throw at(source, p, e.getLocation(), InputSet.limitMessage(e.getOriginalMessage()));
+            } catch (JsonProcessingException e) {
+                throw at(source, p, e.getLocation(), "malformed JSON: " + InputSet.jacksonMessage(e.getOriginalMessage()));
+            } catch (CharConversionException e) {
+                throw at(source, p, null, "not valid UTF-8: " + InputSet.jacksonMessage(e.getMessage()));
             }
-            throw translated;
         }
+    }
+
+    /** An error found by the parser, at its location (or the parser's position) and the path it was reading. */
+    private static InputException at(String source, JsonParser p, JsonLocation where, String detail) {
+        JsonLocation l = where != null ? where : p.currentLocation();
+        return InputException.rejected(source, Math.max(1, l.getLineNr()), Math.max(1, l.getColumnNr()),
+                JsonCursor.path(p.getParsingContext()), detail);
     }
 
     /** Reads the fields of one object, one call of {@code field} per field, positioned at its value. */
@@ -167,7 +183,8 @@ public final class PolicyReader {
     private void rule(String id) throws IOException, InputException {
         if (!ruleIds.contains(id)) {
             List<String> close = Suggestions.closestAll(id, ruleIds, 3);
-            throw c.error("unknown rule id" + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
+            throw InputException.rejected(c.source(), nameLine, nameColumn, c.path(),
+                    "unknown rule id" + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
         }
         Severity[] severity = {null};
         Boolean[] enabled = {null};
@@ -215,6 +232,8 @@ public final class PolicyReader {
     private void fields(FieldReader field) throws IOException, InputException {
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
+            nameLine = c.line();
+            nameColumn = c.column();
             c.value();
             field.read(name);
         }

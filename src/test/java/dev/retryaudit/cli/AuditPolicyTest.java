@@ -77,7 +77,7 @@ class AuditPolicyTest {
         String policy = write("policy.json", "{\n  \"max_attempt\": 3\n}\n");
         CliRunner.Result r = CliRunner.run("audit", "--policy", policy, input);
         assertThat(r.exit()).isEqualTo(65);
-        assertThat(r.err()).isEqualTo(policy + ":2:18: error: $.max_attempt: unknown field (did you mean max_attempts?)\n");
+        assertThat(r.err()).isEqualTo(policy + ":2:3: error: $.max_attempt: unknown field (did you mean max_attempts?)\n");
         assertThat(r.out()).contains("\"code\": 65", "\"path\": \"$.max_attempt\"", "\"line\": 2");
     }
 
@@ -86,7 +86,7 @@ class AuditPolicyTest {
         String policy = write("policy.json", "{\"rules\": {\"trace/overlapp\": {\"severity\": \"error\"}}}");
         CliRunner.Result r = CliRunner.run("audit", "--policy", policy, input);
         assertThat(r.exit()).isEqualTo(65);
-        assertThat(r.err()).isEqualTo(policy + ":1:30: error: $.rules['trace/overlapp']: unknown rule id"
+        assertThat(r.err()).isEqualTo(policy + ":1:12: error: $.rules['trace/overlapp']: unknown rule id"
                 + " (did you mean trace/overlap?)\n");
         assertThat(r.out()).contains("\"code\": 65");
     }

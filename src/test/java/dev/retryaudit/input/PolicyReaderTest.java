@@ -107,9 +107,9 @@ class PolicyReaderTest {
     @Test
     void anUnknownFieldNamesTheClosestKnownOne() {
         assertThat(rejection("{\n  \"max_attempt\": 3\n}"))
-                .isEqualTo("policy.json:2:18: error: $.max_attempt: unknown field (did you mean max_attempts?)");
+                .isEqualTo("policy.json:2:3: error: $.max_attempt: unknown field (did you mean max_attempts?)");
         assertThat(rejection("{\"retry_budget\": {\"ratoi\": 0.2}}"))
-                .isEqualTo("policy.json:1:28: error: $.retry_budget.ratoi: unknown field (did you mean ratio?)");
+                .isEqualTo("policy.json:1:19: error: $.retry_budget.ratoi: unknown field (did you mean ratio?)");
         assertThat(rejection("{\"retry_after\": {\"tolerance\": 5}}"))
                 .endsWith("$.retry_after.tolerance: unknown field (did you mean tolerance_ms?)");
         assertThat(rejection("{\"tools\": {\"charge\": {\"dedupe_by_key\": true}}}"))
@@ -122,7 +122,7 @@ class PolicyReaderTest {
     @Test
     void anUnknownRuleIdNamesTheClosestIds() {
         assertThat(rejection("{\"rules\": {\"budget/retry-ratoi\": {\"severity\": \"error\"}}}"))
-                .isEqualTo("policy.json:1:34: error: $.rules['budget/retry-ratoi']: unknown rule id "
+                .isEqualTo("policy.json:1:12: error: $.rules['budget/retry-ratoi']: unknown rule id "
                         + "(did you mean budget/retry-ratio?)");
         assertThat(rejection("{\"rules\": {\"budget\": {\"enabled\": false}}}"))
                 .endsWith("$.rules.budget: unknown rule id (did you mean budget/retry-ratio, budget/max-attempts?)");
