@@ -49,7 +49,7 @@ class RulesCommandTest {
             assertThat(rules.get(i)).containsExactly(Map.entry("id", info.id()), Map.entry("family", info.family()),
                     Map.entry("severity", info.severity().id()), Map.entry("summary", info.summary()));
         }
-        assertThat(r.out()).startsWith("[\n  {\n    \"id\": \"trace/attempt-sequence\",\n").endsWith("}\n]\n");
+        assertThat(r.out()).startsWith("[\n  {\n    \"id\": \"" + RULES.get(0).id() + "\",\n").endsWith("}\n]\n");
     }
 
     @Test
