@@ -27,7 +27,7 @@ import java.util.Set;
  */
 public final class PolicyReader {
     /** The largest millisecond or second value a policy may hold: large enough for any real setting, far from overflow. */
-    static final long MAX_DURATION = 1_000_000_000_000_000L;
+    private static final long MAX_DURATION = 1_000_000_000_000_000L;
 
     private static final List<String> TOP_FIELDS = List.of("version", "max_attempts", "min_backoff_ms", "retry_budget",
             "retry_after", "non_retryable_statuses", "retryable_rejections", "validation_loop", "tools", "rules",

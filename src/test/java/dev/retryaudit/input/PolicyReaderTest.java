@@ -213,6 +213,16 @@ class PolicyReaderTest {
     }
 
     @Test
+    void invalidUtf8IsRejected() {
+        byte[] bad = {'{', '"', 't', 'o', 'o', 'l', 's', '"', ':', '{', '"', (byte) 0xC3, '(', '"', ':', '{', '}', '}', '}'};
+        assertThatThrownBy(() -> PolicyReader.read(new ByteArrayInputStream(bad), "p.json", RULES, Limits.DEFAULTS))
+                .isInstanceOfSatisfying(InputException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(InputException.Kind.REJECTED);
+                    assertThat(e.diagnostic()).startsWith("p.json:1:").contains("UTF-8");
+                });
+    }
+
+    @Test
     void inputLimitsApply() {
         Limits tight = new Limits(1L << 30, 10, 10, 8, 3);
         assertThatThrownBy(() -> PolicyReader.read(new ByteArrayInputStream(
