@@ -5,6 +5,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Policy;
@@ -55,6 +56,10 @@ final class AuditCommand implements Callable<Integer> {
 
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
     Path output;
+
+    @Option(names = "--policy", paramLabel = "FILE",
+            description = "Thresholds, per-tool settings and rule severities (a JSON policy file; default: built-in).")
+    Path policyFile;
 
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
             completionCandidates = FailOns.class,
@@ -109,7 +114,6 @@ final class AuditCommand implements Callable<Integer> {
         checkRuleNames(enable, "--enable");
         checkRuleNames(disable, "--disable");
         List<InputSet.Source> sources = sources();
-        Policy policy = Policy.DEFAULTS;
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
@@ -118,6 +122,7 @@ final class AuditCommand implements Callable<Integer> {
                 && colorMode.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
         Report report;
         try {
+            Policy policy = policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.ids(), limits);
             Baseline accepted = baseline == null ? null : BaselineReader.read(baseline, limits);
             Auditor auditor = new Auditor(inFormat, limits, policy, RuleSelection.of(policy, enable, disable),
                     threshold, accepted);

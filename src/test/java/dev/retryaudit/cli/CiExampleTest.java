@@ -38,7 +38,7 @@ class CiExampleTest {
         assertThat(new ObjectMapper().readTree(sarif.toFile()).get("runs").get(0).get("results")).hasSize(3);
 
         CliRunner.Result clean = CliRunner.run("audit", "--format", "sarif", "--output", sarif.toString(),
-                "examples/traces/checkout.json");
+                "examples/checkout-operations.json");
         assertThat(clean.exit()).isZero();
 
         CliRunner.Result annotate = CliRunner.run("audit", "--format", "github", "--fail-on", "never",
