@@ -3,23 +3,49 @@ package dev.retryaudit.report;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.RuleInfo;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Everything a report format prints: the inputs, the findings in their one order, and the verdict
- * against {@code --fail-on}. Every writer renders this record and nothing else.
+ * against {@code --fail-on}. Every writer renders this record and nothing else. {@code rules} are the
+ * enabled rules, each at the severity its findings get; {@code baseline} is the {@code --baseline}
+ * report's name (null without one) and {@code suppressed} how many findings it accepted, which are
+ * not in {@code findings}.
  */
 public record Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
-        FailOn failOn) {
+        FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed) {
 
     public Report {
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(failOn, "failOn");
         inputs = List.copyOf(inputs);
         findings = List.copyOf(findings);
+        rules = List.copyOf(rules);
+        if (suppressed < 0 || (baseline == null && suppressed != 0)) {
+            throw new IllegalArgumentException("suppressed findings need a baseline: " + suppressed);
+        }
+        Set<String> ids = rules.stream().map(RuleInfo::id).collect(Collectors.toSet());
+        for (Finding f : findings) {
+            if (!ids.contains(f.rule())) {
+                throw new IllegalArgumentException("a finding of rule " + f.rule() + ", which is not enabled");
+            }
+        }
+    }
+
+    /** The position of a rule in {@link #rules}, or -1. */
+    public int ruleIndex(String id) {
+        for (int i = 0; i < rules.size(); i++) {
+            if (rules.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     public long operations() {

@@ -4,7 +4,6 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
-import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
@@ -81,7 +80,7 @@ public enum CommitGate {
 
     private static CommitGate row(Operation op, int i, Attempt prior, Attempt next, boolean firstReconciled,
             Policy policy) {
-        if (isValidationFailure(prior, policy)) {
+        if (NonRetryableFailure.is(prior, policy)) {
             return VALIDATION;
         }
         CommitState state = prior.commitState();
@@ -123,12 +122,6 @@ public enum CommitGate {
         }
         return !op.carries(Field.COMMIT_STATE)
                 && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
-    }
-
-    /** Whether the attempt failed non-retryably: a status in {@code non_retryable_statuses}, or error_class validation. */
-    public static boolean isValidationFailure(Attempt a, Policy policy) {
-        return (a.status() != null && policy.nonRetryableStatuses().contains(a.status()))
-                || a.errorClass() == ErrorClass.VALIDATION;
     }
 
     /** The list position of the first attempt whose commit_state is committed, or -1. */

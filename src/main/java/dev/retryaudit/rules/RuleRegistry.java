@@ -1,5 +1,10 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.budget.Amplification;
+import dev.retryaudit.rules.budget.Deadline;
+import dev.retryaudit.rules.budget.MaxAttempts;
+import dev.retryaudit.rules.budget.NoBackoff;
+import dev.retryaudit.rules.budget.RetryRatio;
 import dev.retryaudit.rules.effectverification.DuplicateCommit;
 import dev.retryaudit.rules.effectverification.KeyChanged;
 import dev.retryaudit.rules.effectverification.KeyReused;
@@ -8,6 +13,9 @@ import dev.retryaudit.rules.effectverification.RetryAfterCommit;
 import dev.retryaudit.rules.effectverification.RetryAfterReject;
 import dev.retryaudit.rules.effectverification.UntrustedState;
 import dev.retryaudit.rules.effectverification.UnverifiedSuccess;
+import dev.retryaudit.rules.retryafter.Early;
+import dev.retryaudit.rules.retryafter.Excessive;
+import dev.retryaudit.rules.retryafter.Invalid;
 import dev.retryaudit.rules.timeoutreplay.Keyless;
 import dev.retryaudit.rules.timeoutreplay.RepeatedUnknown;
 import dev.retryaudit.rules.timeoutreplay.Unreconciled;
@@ -16,6 +24,9 @@ import dev.retryaudit.rules.trace.ClockOrder;
 import dev.retryaudit.rules.trace.Overlap;
 import dev.retryaudit.rules.trace.RetryReason;
 import dev.retryaudit.rules.trace.SpanReuse;
+import dev.retryaudit.rules.validationrepeat.Identical;
+import dev.retryaudit.rules.validationrepeat.Loop;
+import dev.retryaudit.rules.validationrepeat.Unverifiable;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,6 +36,17 @@ import java.util.Set;
 /** The one explicit list of built-in rules, in catalogue order (RULES.md). */
 public final class RuleRegistry {
     private static final List<Rule> ALL = List.of(
+            new Early(),
+            new Invalid(),
+            new Excessive(),
+            new Identical(),
+            new Unverifiable(),
+            new Loop(),
+            new MaxAttempts(),
+            new RetryRatio(),
+            new Deadline(),
+            new NoBackoff(),
+            new Amplification(),
             new Unreconciled(),
             new RepeatedUnknown(),
             new Keyless(),

@@ -74,6 +74,11 @@ public final class RuleFixtures {
 
     /** Runs only {@code ruleId} over the case's inputs and renders its findings like expected.txt lines. */
     public static List<String> run(Case c, Policy policy) throws InputException {
+        return findings(c, policy).stream().map(RuleFixtures::line).toList();
+    }
+
+    /** Runs only {@code ruleId} over the case's inputs and returns its findings, for tests of messages and evidence. */
+    public static List<Finding> findings(Case c, Policy policy) throws InputException {
         List<String> families = new ArrayList<>(RuleRegistry.families());
         RuleSelection only = RuleSelection.of(policy, List.of(c.ruleId()), families);
         Engine engine = new Engine(policy, only);
@@ -81,7 +86,7 @@ public final class RuleFixtures {
                 .map(p -> new InputSet.Source(p.getFileName().toString(), p)).toList();
         new InputSet(InputFormat.AUTO, Limits.DEFAULTS).readAll(sources, new ByteArrayInputStream(new byte[0]),
                 engine::accept);
-        return engine.finish().stream().map(RuleFixtures::line).toList();
+        return engine.finish();
     }
 
     static String line(Finding f) {
