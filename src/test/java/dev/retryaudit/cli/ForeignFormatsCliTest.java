@@ -195,6 +195,21 @@ class ForeignFormatsCliTest {
     }
 
     @Test
+    void theInputLimitsApplyToForeignFormats() throws IOException {
+        String otlp = copy("/input/otlp/agent-checkout.json", "agent.json");
+        CliRunner.Result deep = CliRunner.run("audit", "--limit-depth", "5", otlp);
+        assertThat(deep.exit()).isEqualTo(65);
+        assertThat(deep.err()).contains("depth limit", "--limit-depth");
+        CliRunner.Result many = CliRunner.run("audit", "--limit-operations", "2", otlp);
+        assertThat(many.exit()).isEqualTo(65);
+        assertThat(many.err()).contains("more than 2 operations", "--limit-operations");
+        String har = copy("/input/har/checkout.har", "checkout.har");
+        CliRunner.Result longString = CliRunner.run("audit", "--limit-string", "20", har);
+        assertThat(longString.exit()).isEqualTo(65);
+        assertThat(longString.err()).contains("--limit-string");
+    }
+
+    @Test
     void helpListsTheForeignFormats() {
         assertThat(CliRunner.run("audit", "--help").out()).contains("otlp", "har");
     }
