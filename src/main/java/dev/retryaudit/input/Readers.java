@@ -10,7 +10,8 @@ public final class Readers {
         return switch (format) {
             case OPERATIONS -> new OperationsReader();
             case SPANS -> new SpansReader();
-            case RETRY_TRACE, OTLP, HAR, AUTO -> null;
+            case RETRY_TRACE -> new RetryTraceReader();
+            case OTLP, HAR, AUTO -> null;
         };
     }
 }
