@@ -36,6 +36,7 @@ public final class Main {
     static CommandLine commandLine(Streams io) {
         CommandLine cl = new CommandLine(new RetryAuditCommand(io));
         cl.addSubcommand(new AuditCommand(io));
+        cl.addSubcommand(ProbeCommand.commandLine(io));
         cl.setOut(io.out());
         cl.setErr(io.err());
         cl.setCaseInsensitiveEnumValuesAllowed(false);

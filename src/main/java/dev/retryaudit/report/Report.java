@@ -10,16 +10,28 @@ import java.util.Objects;
 
 /**
  * Everything a report format prints: the inputs, the findings in their one order, and the verdict
- * against {@code --fail-on}. Every writer renders this record and nothing else.
+ * against {@code --fail-on}; for {@code probe}, also what the probe observed ({@code probe} is
+ * null otherwise). Every writer renders this record and nothing else.
  */
 public record Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
-        FailOn failOn) {
+        FailOn failOn, ProbeFacts probe) {
 
     public Report {
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(failOn, "failOn");
         inputs = List.copyOf(inputs);
         findings = List.copyOf(findings);
+    }
+
+    /** A report of an audit, with no probe facts. */
+    public Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
+            FailOn failOn) {
+        this(toolName, toolVersion, inputs, findings, failOn, null);
+    }
+
+    /** This report with what {@code probe} observed (null for none). */
+    public Report withProbe(ProbeFacts facts) {
+        return new Report(toolName, toolVersion, inputs, findings, failOn, facts);
     }
 
     public long operations() {
