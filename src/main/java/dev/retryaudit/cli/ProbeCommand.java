@@ -58,9 +58,6 @@ final class ProbeCommand implements Callable<Integer> {
 
     private final Streams io;
 
-    @Mixin
-    ReportOptions report;
-
     @Option(names = "--status", paramLabel = "STATUS", defaultValue = "429",
             description = "Status of the failing responses: 429 or 503 (default: ${DEFAULT-VALUE}).")
     int status;
@@ -99,6 +96,9 @@ final class ProbeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "COMMAND", arity = "0..*",
             description = "The client to run, with its arguments; {url} is replaced by the probe URL.")
     List<String> command = new ArrayList<>();
+
+    @Mixin
+    ReportOptions report;
 
     ProbeCommand(Streams io) {
         this.io = io;

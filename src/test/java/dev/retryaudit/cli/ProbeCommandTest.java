@@ -1,0 +1,154 @@
+package dev.retryaudit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ProbeCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--status|404|invalid value for option '--status': expected 429 or 503",
+        "--failures|0|invalid value for option '--failures': must be between 1 and 10",
+        "--failures|11|invalid value for option '--failures': must be between 1 and 10",
+        "--delay|-1|invalid value for option '--delay': must be between 0 and 600",
+        "--delay|601|invalid value for option '--delay': must be between 0 and 600",
+        "--header-format|date|invalid value for option '--header-format': expected one of seconds, http-date",
+        "--max-requests|2|invalid value for option '--max-requests': must be between 3 and 10000 (more than --failures)",
+        "--max-requests|10001|invalid value for option '--max-requests': must be between 3 and 10000 (more than --failures)",
+        "--timeout|0|invalid value for option '--timeout': must be between 1 and 86400",
+        "--port|65536|invalid value for option '--port': must be between 0 and 65535",
+        "--format|xml|invalid value for option '--format': expected one of json",
+        "--fail-on|fatal|invalid value for option '--fail-on': expected one of error, warning, note, never",
+        "--enable|retry-afte|unknown rule or family for option '--enable'",
+        "--failures|two|Invalid value for option '--failures': 'two' is not an int",
+    })
+    void outOfRangeValuesAreUsageErrors(String option, String value, String message) {
+        CliRunner.Result r = CliRunner.run("probe", option, value, "--", "true");
+
+        assertThat(r.exit()).isEqualTo(64);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).startsWith("retry-audit: error: " + message).endsWith("Try 'retry-audit --help'\n");
+    }
+
+    @Test
+    void aCommandThatCannotBeStartedIsAUsageError() {
+        CliRunner.Result r = CliRunner.run("probe", "--", "/nonexistent/retry-audit-client", "{url}");
+
+        assertThat(r.exit()).isEqualTo(64);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("retry-audit: error: cannot run /nonexistent/retry-audit-client: ");
+    }
+
+    @Test
+    void aBusyPortIsAUsageError() throws IOException {
+        try (ServerSocket busy = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            CliRunner.Result r = CliRunner.run("probe", "--port", Integer.toString(busy.getLocalPort()), "--", "true");
+
+            assertThat(r.exit()).isEqualTo(64);
+            assertThat(r.err()).startsWith("retry-audit: error: cannot listen on 127.0.0.1:" + busy.getLocalPort());
+        }
+    }
+
+    @Test
+    void helpDescribesTheOptionsAndTheExitCodes() {
+        CliRunner.Result r = CliRunner.run("probe", "--help");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("Usage: retry-audit probe", "--status=STATUS", "--failures=N", "--delay=SECONDS",
+                "--header-format=FORMAT", "seconds, http-date", "--max-requests=N", "--timeout=SECONDS", "--port=PORT",
+                "--trace-out=FILE", "--format=FORMAT", "--fail-on=SEVERITY", "--enable=RULE", "RETRY_AUDIT_PROBE_URL",
+                "{url}", "Exit codes:");
+        for (ExitCode c : ExitCode.values()) {
+            assertThat(r.out()).contains(String.format("%3d", c.code()) + "   " + c.meaning().substring(0, 20));
+        }
+    }
+
+    @Test
+    void theTopLevelHelpListsProbe() {
+        assertThat(CliRunner.run("--help").out()).contains("probe");
+    }
+
+    @Test
+    void optionsAfterTheCommandBelongToTheCommand() throws Exception {
+        CliRunner.Result r = CliRunner.run("probe", "--timeout", "5", "sh", "-c", "exit 3", "--failures", "99");
+
+        assertThat(r.exit()).isZero();
+        JsonNode probe = JSON.readTree(r.out()).get("probe");
+        assertThat(probe.get("command").toString()).isEqualTo("[\"sh\",\"-c\",\"exit 3\",\"--failures\",\"99\"]");
+        assertThat(probe.get("exit_code").asInt()).isEqualTo(3);
+        assertThat(probe.get("attempts").asInt()).isZero();
+        assertThat(probe.get("honoured_retry_after").isNull()).isTrue();
+        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 3",
+                "warning: no request reached http://127.0.0.1:");
+    }
+
+    @Test
+    void withoutACommandItServesUntilTheTimeoutThenReports() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = s.getLocalPort();
+        }
+        String url = "http://127.0.0.1:" + port + "/retry-after-probe";
+        CompletableFuture<List<Integer>> client = CompletableFuture.supplyAsync(() -> callTwice(url));
+
+        CliRunner.Result r = CliRunner.run("probe", "--port", Integer.toString(port), "--timeout", "2",
+                "--failures", "1", "--delay", "0");
+
+        assertThat(client.get()).containsExactly(429, 200);
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).startsWith("retry-audit: probe: serving " + url + " for 2 s\n");
+        JsonNode report = JSON.readTree(r.out());
+        JsonNode probe = report.get("probe");
+        assertThat(probe.get("url").asText()).isEqualTo(url);
+        assertThat(probe.get("command").size()).isZero();
+        assertThat(probe.get("exit_code").isNull()).isTrue();
+        assertThat(probe.get("timed_out").asBoolean()).isFalse();
+        assertThat(probe.get("attempts").asInt()).isEqualTo(2);
+        assertThat(probe.get("reached_success").asBoolean()).isTrue();
+        assertThat(report.get("inputs").get(0).get("source").asText()).isEqualTo("<probe>");
+        assertThat(report.get("inputs").get(0).get("format").asText()).isEqualTo("retry-trace");
+    }
+
+    /** Calls the probe until it answers twice, for at most five seconds. */
+    private static List<Integer> callTwice(String url) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        List<Integer> statuses = new ArrayList<>();
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (statuses.size() < 2 && System.nanoTime() < end) {
+            try {
+                statuses.add(http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(1)).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode());
+            } catch (IOException e) {
+                sleep();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return statuses;
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
