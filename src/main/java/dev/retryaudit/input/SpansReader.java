@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -205,7 +204,7 @@ public final class SpansReader implements TraceReader {
             }
             attempts.sort(Comparator.comparingInt(Attempt::attemptId));
             return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),
-                    Objects.requireNonNullElse(attempts.get(0).idempotencyKey(), key), runId, operation.parent(),
+                    attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key, runId, operation.parent(),
                     operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), attempts, checks, null,
                     first, Field.ALL);
         }

@@ -1,6 +1,12 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.retryafter.Early;
+import dev.retryaudit.rules.retryafter.Excessive;
+import dev.retryaudit.rules.retryafter.Invalid;
 import dev.retryaudit.rules.trace.AttemptSequence;
+import dev.retryaudit.rules.validationrepeat.Identical;
+import dev.retryaudit.rules.validationrepeat.Loop;
+import dev.retryaudit.rules.validationrepeat.Unverifiable;
 import dev.retryaudit.rules.trace.ClockOrder;
 import dev.retryaudit.rules.trace.Overlap;
 import dev.retryaudit.rules.trace.RetryReason;
@@ -14,6 +20,12 @@ import java.util.Set;
 /** The one explicit list of built-in rules, in catalogue order (RULES.md). */
 public final class RuleRegistry {
     private static final List<Rule> ALL = List.of(
+            new Early(),
+            new Invalid(),
+            new Excessive(),
+            new Identical(),
+            new Unverifiable(),
+            new Loop(),
             new AttemptSequence(),
             new RetryReason(),
             new SpanReuse(),

@@ -1,0 +1,84 @@
+package dev.retryaudit.rules.retryafter;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Times;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.text.Escaping;
+import java.util.List;
+
+/**
+ * A client that comes back before the server's Retry-After adds load exactly when the server asked
+ * for less. The wait counts from the response time of the attempt that carried the header (on a
+ * server-clock trace, its arrival); an HTTP-date is moved by the response's Date header when there
+ * is one, and on a client clock without one it gets the policy's clock-skew allowance.
+ */
+public final class Early implements Rule {
+    static final RuleInfo INFO = new RuleInfo("retry-after/early", Severity.ERROR,
+            "attempt n carried Retry-After and attempt n+1 started before it allowed");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prev = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            if (prev.retryAfter() != null && Times.present(next.startedAt())) {
+                check(op, prev, next, ctx);
+            }
+        }
+    }
+
+    private static void check(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        Policy policy = ctx.policy();
+        long responseAt = prev.responseTime();
+        RetryAfterValue value = RetryAfterValue.parse(prev.retryAfter(), Times.present(responseAt) ? responseAt : 0L);
+        if (value == null || value.form() == RetryAfterValue.Form.DELAY_SECONDS && !Times.present(responseAt)) {
+            return;
+        }
+        long responseDate = prev.responseDate() == null ? Times.NONE
+                : HttpDate.parse(prev.responseDate(), Times.present(responseAt) ? responseAt : 0L);
+        boolean corrected = value.form() == RetryAfterValue.Form.HTTP_DATE && Times.present(responseDate)
+                && Times.present(responseAt);
+        boolean skewed = value.form() == RetryAfterValue.Form.HTTP_DATE && !corrected && op.clock() != Clock.SERVER;
+        long until = value.waitUntil(responseAt, responseDate);
+        long allowed = until - policy.retryAfterToleranceMs() - (skewed ? policy.httpDateSkewMs() : 0);
+        if (next.startedAt() >= allowed) {
+            return;
+        }
+        // a delay beyond 64 bits saturated: there is no time to print, only the fact that the client came back
+        boolean forever = until == Long.MAX_VALUE;
+        Long early = forever ? null : until - next.startedAt();
+        Evidence evidence = Evidence.of()
+                .put("retry_after", prev.retryAfter())
+                .put("retry_after_form", value.form().id())
+                .put("retry_after_attempt", prev.attemptId());
+        if (corrected) {
+            evidence.put("response_date", prev.responseDate());
+        }
+        evidence.put("retry_after_until", forever ? null : Times.format(until))
+                .put("tolerance_ms", policy.retryAfterToleranceMs());
+        if (skewed) {
+            evidence.put("http_date_skew_ms", policy.httpDateSkewMs());
+        }
+        evidence.put("allowed_at", forever ? null : Times.format(allowed))
+                .put("started_at", Times.format(next.startedAt()))
+                .put("early_ms", early);
+        String header = "Retry-After: " + Escaping.shortened(HttpDate.stripOws(prev.retryAfter()), 40) + " on attempt "
+                + prev.attemptId();
+        ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + (forever
+                ? " came back although the server asked for a wait too long to count (" + header + ")"
+                : " came back " + early + " ms before Retry-After allowed (" + header + ")"), evidence);
+    }
+}

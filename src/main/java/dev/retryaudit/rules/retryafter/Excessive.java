@@ -1,0 +1,60 @@
+package dev.retryaudit.rules.retryafter;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Times;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.text.Escaping;
+
+/**
+ * A Retry-After longer than the policy's {@code max_seconds}: many clients cap, overflow or ignore
+ * such values. An HTTP-date's delay counts from the response's Date header, else from the response
+ * time; with neither, the delay is unknown and the rule stays silent.
+ */
+public final class Excessive implements Rule {
+    static final RuleInfo INFO = new RuleInfo("retry-after/excessive", Severity.NOTE,
+            "a Retry-After above max_seconds: many clients cap, overflow or ignore such values");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        long max = ctx.policy().retryAfterMaxSeconds();
+        for (Attempt a : op.attempts()) {
+            if (a.retryAfter() == null) {
+                continue;
+            }
+            long responseAt = a.responseTime();
+            long reference = Times.present(responseAt) ? responseAt : 0L;
+            RetryAfterValue value = RetryAfterValue.parse(a.retryAfter(), reference);
+            long seconds = value == null ? -1 : delaySeconds(value, a, responseAt, reference);
+            if (seconds > max) {
+                ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " got Retry-After: "
+                        + Escaping.shortened(HttpDate.stripOws(a.retryAfter()), 40) + ", a wait of "
+                        + (seconds == Long.MAX_VALUE ? "more seconds than 64 bits hold" : seconds + " s")
+                        + ", above the " + max + " s that many clients accept: they cap, overflow or ignore it",
+                        Evidence.of().put("retry_after", a.retryAfter())
+                                .put("retry_after_form", value.form().id())
+                                .put("delay_seconds", seconds == Long.MAX_VALUE ? null : seconds)
+                                .put("max_seconds", max));
+            }
+        }
+    }
+
+    /** The wait in whole seconds, or -1 when a date has no time to count from. */
+    private static long delaySeconds(RetryAfterValue value, Attempt a, long responseAt, long reference) {
+        if (value.form() == RetryAfterValue.Form.DELAY_SECONDS) {
+            return value.seconds();
+        }
+        long responseDate = a.responseDate() == null ? Times.NONE : HttpDate.parse(a.responseDate(), reference);
+        long from = Times.present(responseDate) ? responseDate : responseAt;
+        return Times.present(from) ? Math.floorDiv(value.date() - from, 1000) : -1;
+    }
+}

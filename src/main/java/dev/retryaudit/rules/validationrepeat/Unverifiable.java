@@ -1,0 +1,58 @@
+package dev.retryaudit.rules.validationrepeat;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A retry after a validation failure where a request_hash is missing: nothing shows the request was
+ * corrected. An error for writes, where an uncorrected repeat may land a bad side effect; silent
+ * where the format cannot carry request_hash at all.
+ */
+public final class Unverifiable implements Rule {
+    static final RuleInfo INFO = new RuleInfo("validation-repeat/unverifiable", Severity.WARNING,
+            "attempt n failed non-retryably and request_hash is missing on attempt n or n+1, so no correction shows");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        if (!op.carries(Field.REQUEST_HASH)) {
+            return;
+        }
+        boolean write = ctx.policy().isWrite(op);
+        List<Attempt> attempts = op.attempts();
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prev = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
+                continue;
+            }
+            List<Integer> missing = new ArrayList<>();
+            for (Attempt a : List.of(prev, next)) {
+                if (a.requestHash() == null) {
+                    missing.add(a.attemptId());
+                }
+            }
+            String failure = NonRetryableFailure.describe(prev, ctx.policy());
+            String where = missing.size() == 2 ? "either attempt" : "attempt " + missing.get(0);
+            ctx.report(write ? Severity.ERROR : null, op, next, "attempt " + next.attemptId() + " of "
+                    + (write ? "write " : "") + op.id() + " retries attempt " + prev.attemptId() + ", which failed with "
+                    + failure + ", and " + where + " has no request_hash: nothing shows the request was corrected",
+                    Evidence.of().put("prior_attempt", prev.attemptId())
+                            .put("prior_failure", failure)
+                            .put("request_hash_missing_on", missing)
+                            .put("write", write));
+        }
+    }
+}

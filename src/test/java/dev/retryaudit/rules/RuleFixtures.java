@@ -1,0 +1,97 @@
+package dev.retryaudit.rules;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Policy;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The rule fixtures on disk: {@code src/test/resources/rules/<family>/<name>/<case>/} holds the input
+ * files of one case, {@code expected.txt} with one line per expected finding of that rule
+ * ({@code SOURCE:LINE:COL SEVERITY OPERATION ATTEMPT}, "-" for none; '#' starts a comment), and
+ * optionally {@code policy.json}. Cases named {@code fail-*} must expect findings, {@code pass-*} none.
+ */
+public final class RuleFixtures {
+    public static final Path ROOT = Path.of("src/test/resources/rules");
+    static final String EXPECTED = "expected.txt";
+    static final String POLICY = "policy.json";
+
+    private RuleFixtures() {
+    }
+
+    /** One case directory of one rule. */
+    public record Case(String ruleId, Path dir) {
+        public String name() {
+            return dir.getFileName().toString();
+        }
+
+        public List<Path> inputs() {
+            try (Stream<Path> files = Files.list(dir)) {
+                return files.filter(p -> !p.getFileName().toString().equals(EXPECTED)
+                        && !p.getFileName().toString().equals(POLICY)).sorted().toList();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        public List<String> expected() {
+            try {
+                return Files.readAllLines(dir.resolve(EXPECTED)).stream()
+                        .map(l -> l.replaceFirst("#.*", "").strip()).filter(l -> !l.isEmpty()).toList();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        public Path policy() {
+            Path p = dir.resolve(POLICY);
+            return Files.exists(p) ? p : null;
+        }
+    }
+
+    /** Every case of a rule, by directory name; empty when the rule has no fixtures. */
+    public static List<Case> cases(String ruleId) {
+        Path dir = ROOT.resolve(ruleId);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> dirs = Files.list(dir)) {
+            return dirs.filter(Files::isDirectory).sorted().map(d -> new Case(ruleId, d)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs only {@code ruleId} over the case's inputs and renders its findings like expected.txt lines. */
+    public static List<String> run(Case c, Policy policy) throws InputException {
+        return findings(c, policy).stream().map(RuleFixtures::line).toList();
+    }
+
+    /** Runs only {@code ruleId} over the case's inputs and returns its findings, for tests of messages and evidence. */
+    public static List<Finding> findings(Case c, Policy policy) throws InputException {
+        List<String> families = new ArrayList<>(RuleRegistry.families());
+        RuleSelection only = RuleSelection.of(policy, List.of(c.ruleId()), families);
+        Engine engine = new Engine(policy, only);
+        List<InputSet.Source> sources = c.inputs().stream()
+                .map(p -> new InputSet.Source(p.getFileName().toString(), p)).toList();
+        new InputSet(InputFormat.AUTO, Limits.DEFAULTS).readAll(sources, new ByteArrayInputStream(new byte[0]),
+                engine::accept);
+        return engine.finish();
+    }
+
+    static String line(Finding f) {
+        return f.location().source() + ":" + f.location().line() + ":" + f.location().column() + " "
+                + f.severity().id() + " " + (f.operation() == null ? "-" : f.operation()) + " "
+                + (f.attempt() == null ? "-" : f.attempt());
+    }
+}

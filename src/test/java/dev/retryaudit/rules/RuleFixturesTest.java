@@ -1,0 +1,24 @@
+package dev.retryaudit.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.retryaudit.model.Policy;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/** Runs every rule fixture: each case's findings of its rule must be exactly those in expected.txt. */
+class RuleFixturesTest {
+    @TestFactory
+    Stream<DynamicTest> everyFixture() {
+        return RuleRegistry.all().stream()
+                .flatMap(r -> RuleFixtures.cases(r.info().id()).stream())
+                .map(c -> DynamicTest.dynamicTest(c.ruleId() + " " + c.name(), () -> {
+                    Policy policy = PolicyFixtures.load(c.policy());
+                    List<String> found = RuleFixtures.run(c, policy);
+                    assertThat(found).as("findings of %s in %s", c.ruleId(), c.dir())
+                            .containsExactlyElementsOf(c.expected());
+                }));
+    }
+}
