@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -61,8 +62,8 @@ class ProbeClientsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"seconds", "http-date"})
-    void aClientThatDoesNotWaitFailsWithRetryAfterEarly(String headerFormat) throws Exception {
+    @CsvSource({"seconds, delay-seconds", "http-date, http-date"})
+    void aClientThatDoesNotWaitFailsWithRetryAfterEarly(String headerFormat, String form) throws Exception {
         CliRunner.Result r = CliRunner.run("probe", "--failures", "1", "--delay", "1", "--header-format", headerFormat,
                 "--timeout", "20", "--", "sh", "-c", IMPATIENT);
 
@@ -76,8 +77,11 @@ class ProbeClientsTest {
         JsonNode early = only(report, "retry-after/early");
         assertThat(early.get("severity").asText()).isEqualTo("error");
         assertThat(early.get("attempt").asInt()).isEqualTo(2);
-        assertThat(early.get("message").asText()).contains("early");
-        assertThat(early.get("evidence").toString()).contains("early");
+        long earlyMs = early.get("evidence").get("early_ms").asLong();
+        assertThat(earlyMs).isPositive();
+        assertThat(early.get("message").asText()).matches("attempt 2 of \\S+ came back " + earlyMs
+                + " ms before Retry-After allowed \\(Retry-After: .+ on attempt 1\\)");
+        assertThat(early.get("evidence").get("retry_after_form").asText()).isEqualTo(form);
     }
 
     @Test
