@@ -113,7 +113,7 @@ final class AuditCommand implements Callable<Integer> {
         if (outFormat != ReportFormat.JSON) {
             return code;
         }
-        return out.write(o -> ErrorReport.write(o, code, e.message(), e.source(), e.line(), e.column(), e.path()), code);
+        return out.write(o -> ErrorReport.write(o, code, e.detail(), e.source(), e.line(), e.column(), e.path()), code);
     }
 
     private List<InputSet.Source> sources() {

@@ -12,7 +12,7 @@ public enum ExitCode {
     /** 64: usage error: unknown option, bad option value, missing argument. */
     USAGE(64, "usage error: unknown option, bad option value, missing argument"),
     /** 65: input rejected: malformed JSON, schema violation, unknown field, limit exceeded (raise with --limit-*), ambiguous format. */
-    DATA(65, "input rejected: malformed JSON, schema violation, unknown field, limit exceeded, ambiguous format"),
+    DATA(65, "input rejected: malformed JSON, schema violation, limit exceeded, unclear format"),
     /** 66: an input file, {@code --policy} or {@code --baseline} does not exist or cannot be read. */
     NO_INPUT(66, "an input file (or --policy, --baseline) does not exist or cannot be read"),
     /** 70: internal error: a bug; {@code --debug} shows the stack trace. */

@@ -25,7 +25,6 @@ final class AttemptDraft {
     long endedAt = Times.NONE;
     long endedAtLine;
     long endedAtColumn;
-    String endedAtPath;
     double durationMs = Double.NaN;
     Outcome outcome;
     Integer status;
@@ -49,7 +48,6 @@ final class AttemptDraft {
                 endedAt = c.optTimestamp();
                 endedAtLine = c.line();
                 endedAtColumn = c.column();
-                endedAtPath = c.path();
             }
             case "duration_ms" -> durationMs = c.optNumber(0);
             case "outcome" -> outcome = c.optEnum(Outcome.class);
@@ -69,13 +67,13 @@ final class AttemptDraft {
         return true;
     }
 
-    /** Builds the attempt found at {@code at} (whose JSON path is {@code path}), or says which field is wrong. */
-    Attempt build(Location at, String path) throws InputException {
+    /** Builds the attempt found at {@code at}, or says which field is wrong. */
+    Attempt build(Location at) throws InputException {
         if (attemptId == null) {
-            throw Drafts.missing(at, path, "attempt_id");
+            throw Drafts.missing(at, "attempt_id");
         }
         if (Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt) {
-            throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, endedAtPath,
+            throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
         return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,

@@ -8,6 +8,7 @@ import java.io.InputStream;
 public final class ByteBudget {
     private final long limit;
     private long used;
+    private boolean exceeded;
 
     public ByteBudget(long limit) {
         this.limit = limit;
@@ -26,6 +27,11 @@ public final class ByteBudget {
         return limit;
     }
 
+    /** Whether a read found more input than the limit allows. */
+    public boolean exceeded() {
+        return exceeded;
+    }
+
     /** Wraps a stream so that its reads count against this budget. */
     public InputStream wrap(InputStream in) {
         return new FilterInputStream(in) {
@@ -40,9 +46,19 @@ public final class ByteBudget {
 
             @Override
             public int read(byte[] buf, int off, int len) throws IOException {
+                if (exceeded) {
+                    throw new ExceededException(limit);
+                }
                 int n = super.read(buf, off, len);
+                if (n > 0 && used + n > limit) {
+                    // Hand on the bytes up to the limit; the next read reports that more followed.
+                    exceeded = true;
+                    n = (int) (limit - used);
+                    used = limit;
+                    return n > 0 ? n : read(buf, off, len);
+                }
                 if (n > 0) {
-                    charge(n);
+                    used += n;
                 }
                 return n;
             }
@@ -59,6 +75,7 @@ public final class ByteBudget {
     private void charge(long n) throws ExceededException {
         used += n;
         if (used > limit) {
+            exceeded = true;
             throw new ExceededException(limit);
         }
     }

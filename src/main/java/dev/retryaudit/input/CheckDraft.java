@@ -33,12 +33,12 @@ final class CheckDraft {
     }
 
     /** Builds the check, or names the first required field that is missing. */
-    Check build(Location location, String path) throws InputException {
+    Check build(Location location) throws InputException {
         if (afterAttempt == null) {
-            throw Drafts.missing(location, path, "after_attempt");
+            throw Drafts.missing(location, "after_attempt");
         }
         if (result == null) {
-            throw Drafts.missing(location, path, "result");
+            throw Drafts.missing(location, "result");
         }
         return new Check(afterAttempt, at, kind, result, count, location);
     }

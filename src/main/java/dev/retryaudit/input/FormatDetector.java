@@ -33,6 +33,7 @@ public final class FormatDetector {
         boolean several = false;
         boolean empty = true;
         try (JsonParser p = json.parser(head, length)) {
+            p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             JsonToken t = p.nextToken();
             empty = t == null;
             if (t == JsonToken.START_OBJECT) {
@@ -71,6 +72,9 @@ public final class FormatDetector {
         }
         if (keys.contains("attempts")) {
             return InputFormat.RETRY_TRACE;
+        }
+        if (keys.contains("version") && !lines) {
+            return InputFormat.OPERATIONS;
         }
         return null;
     }

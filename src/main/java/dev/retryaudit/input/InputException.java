@@ -63,6 +63,11 @@ public final class InputException extends Exception {
         return path;
     }
 
+    /** What is wrong, without the location or the path. */
+    public String detail() {
+        return detail;
+    }
+
     /** The message without the location: the path, then what is wrong. */
     public String message() {
         return path == null ? detail : path + ": " + detail;

@@ -114,8 +114,7 @@ public final class InputSet {
         try {
             reader.read(ctx);
         } catch (ByteBudget.ExceededException e) {
-            throw streamError(ctx, s, null, "input exceeds the byte limit: more than " + budget.limit()
-                    + " bytes read (raise it with --limit-bytes)");
+            throw streamError(ctx, s, null, bytesExceeded());
         } catch (StreamConstraintsException e) {
             throw streamError(ctx, s, e.getLocation(), limitMessage(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
@@ -140,15 +139,22 @@ public final class InputSet {
         }
         in.reset();
         FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
+        if (g.format() == null && budget.exceeded()) {
+            throw InputException.rejected(s.name(), 1, 1, null, bytesExceeded());
+        }
         if (g.empty()) {
-            throw InputException.rejected(s.name(), 1, 1, "$", "empty input: expected a JSON document or JSON Lines");
+            throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
         }
         if (g.format() == null) {
-            throw InputException.rejected(s.name(), 1, 1, "$",
-                    "cannot tell the input format from the content; name it with --input-format ("
-                            + String.join("|", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
+            throw InputException.rejected(s.name(), 1, 1, null,
+                    "cannot tell the input format from the content; name it with --input-format (one of "
+                            + String.join(", ", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
         }
         return g.format();
+    }
+
+    private String bytesExceeded() {
+        return "input exceeds the byte limit: more than " + budget.limit() + " bytes read (raise it with --limit-bytes)";
     }
 
     private static InputException at(Operation op, String detail) {
@@ -183,6 +189,7 @@ public final class InputSet {
 
     private static String jacksonMessage(String m) {
         String first = m == null ? "" : m.lines().findFirst().orElse("");
+        first = first.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "");
         return Escaping.shortened(first, 200);
     }
 }

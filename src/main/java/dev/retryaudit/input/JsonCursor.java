@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A strict reader's view of a {@link JsonParser}: typed reads of the current value that refuse
@@ -28,6 +30,8 @@ public final class JsonCursor {
     private final JsonParser p;
     private final String source;
     private final Limits limits;
+    private long nameLine = 1;
+    private long nameColumn = 1;
 
     public JsonCursor(JsonParser p, String source, Limits limits) {
         this.p = p;
@@ -84,7 +88,9 @@ public final class JsonCursor {
         StringBuilder b = new StringBuilder("$");
         for (JsonStreamContext c : chain) {
             if (c.inArray()) {
-                b.append('[').append(Math.max(0, c.getCurrentIndex())).append(']');
+                if (c.getEntryCount() > 0) {
+                    b.append('[').append(c.getCurrentIndex()).append(']');
+                }
             } else if (c.getCurrentName() != null) {
                 String name = Escaping.shortened(c.getCurrentName(), 80);
                 if (name.matches("[A-Za-z_$][A-Za-z0-9_$]*")) {
@@ -121,14 +127,17 @@ public final class JsonCursor {
         }
     }
 
-    /** An unknown field of one of our strict formats, with the closest known name as a hint. */
+    /** An unknown field of one of our strict formats, at its name, with the closest known name as a hint. */
     public InputException unknownField(String name, Collection<String> known) {
         String hint = Suggestions.closest(name, known).map(k -> " (did you mean " + k + "?)").orElse("");
-        return error("unknown field" + hint);
+        return InputException.rejected(source, nameLine, nameColumn, path(), "unknown field" + hint);
     }
 
-    /** Moves to the value of the current field. */
+    /** Moves from a field name to its value, remembering where the name stood. */
     public JsonToken value() throws IOException {
+        JsonLocation name = p.currentTokenLocation();
+        nameLine = Math.max(1, name.getLineNr());
+        nameColumn = Math.max(1, name.getColumnNr());
         return p.nextToken();
     }
 
@@ -246,9 +255,38 @@ public final class JsonCursor {
         StringWriter w = new StringWriter();
         try (JsonGenerator g = COPIER.createGenerator(w)) {
             g.setRootValueSeparator(new SerializedString(""));
-            g.copyCurrentStructure(p);
+            copy(g);
         }
         return new RawJson(w.toString());
+    }
+
+    /** Copies the current value, refusing duplicate keys at any depth and over-long strings. */
+    private void copy(JsonGenerator g) throws IOException, InputException {
+        switch (p.currentToken()) {
+            case START_OBJECT -> {
+                g.writeStartObject();
+                Set<String> names = new HashSet<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    if (!names.add(name)) {
+                        throw error("duplicate field: the object already has it");
+                    }
+                    g.writeFieldName(name);
+                    p.nextToken();
+                    copy(g);
+                }
+                g.writeEndObject();
+            }
+            case START_ARRAY -> {
+                g.writeStartArray();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    copy(g);
+                }
+                g.writeEndArray();
+            }
+            case VALUE_STRING -> g.writeString(checkedText());
+            default -> g.copyCurrentEvent(p);
+        }
     }
 
     /** Skips the current value (and its children), as foreign formats do with fields they do not use. */

@@ -18,6 +18,7 @@ final class OperationDraft {
     static final List<String> FIELDS = List.of("tool", "effect", "method", "target", "deadline_ms",
             "reported_outcome", "clock", "parent");
     private static final List<String> PARENT_FIELDS = List.of("operation", "attempt");
+    private static final FieldMask PARENT_MASK = new FieldMask(PARENT_FIELDS);
 
     final Object[] values = new Object[FIELDS.size()];
 
@@ -100,8 +101,10 @@ final class OperationDraft {
         long column = c.column();
         String operation = null;
         Integer attempt = null;
+        long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
+            seen = PARENT_MASK.mark(seen, name, c);
             c.value();
             switch (name) {
                 case "operation" -> operation = c.optString();

@@ -19,10 +19,14 @@ public final class OperationsReader implements TraceReader {
     private static final List<String> OPERATION_FIELDS = Stream.concat(
             Stream.of("id", "idempotency_key", "run_id", "attempts", "checks", "attributes"),
             OperationDraft.FIELDS.stream()).toList();
+    private static final FieldMask TOP_MASK = new FieldMask(TOP_FIELDS);
+    private static final FieldMask OPERATION_MASK = new FieldMask(OPERATION_FIELDS);
+    private static final FieldMask ATTEMPT_MASK = new FieldMask(AttemptDraft.FIELDS);
+    private static final FieldMask CHECK_MASK = new FieldMask(CheckDraft.FIELDS);
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        JsonCursor c = ctx.open();
+        JsonCursor c = ctx.openCheckingDuplicatesItself();
         if (c.next() == null) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected an operations document");
         }
@@ -30,8 +34,10 @@ public final class OperationsReader implements TraceReader {
         Location root = ctx.location(c, "");
         boolean version = false;
         boolean operations = false;
+        long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
+            seen = TOP_MASK.mark(seen, name, c);
             c.value();
             switch (name) {
                 case "version" -> {
@@ -54,7 +60,7 @@ public final class OperationsReader implements TraceReader {
             }
         }
         if (!version || !operations) {
-            throw Drafts.missing(root, "$", version ? "operations" : "version");
+            throw Drafts.missing(root, version ? "operations" : "version");
         }
         if (c.next() != null) {
             throw c.error("$", "trailing content after the JSON document");
@@ -65,7 +71,6 @@ public final class OperationsReader implements TraceReader {
         c.expectObject("an operation");
         String pointer = "/operations/" + index;
         Location at = ctx.location(c, pointer);
-        String path = c.path();
         OperationDraft common = new OperationDraft();
         String id = null;
         String key = null;
@@ -73,8 +78,10 @@ public final class OperationsReader implements TraceReader {
         RawJson attributes = null;
         List<Attempt> attempts = null;
         List<Check> checks = List.of();
+        long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
+            seen = OPERATION_MASK.mark(seen, name, c);
             c.value();
             if (common.bind(name, c)) {
                 continue;
@@ -90,10 +97,10 @@ public final class OperationsReader implements TraceReader {
             }
         }
         if (id == null || common.tool() == null || attempts == null) {
-            throw Drafts.missing(at, path, id == null ? "id" : common.tool() == null ? "tool" : "attempts");
+            throw Drafts.missing(at, id == null ? "id" : common.tool() == null ? "tool" : "attempts");
         }
         if (attempts.isEmpty()) {
-            throw InputException.rejected(at.source(), at.line(), at.column(), path + ".attempts",
+            throw InputException.rejected(at.source(), at.line(), at.column(), Drafts.pathOf(at) + ".attempts",
                     "an operation needs at least one attempt");
         }
         attempts.sort(Comparator.comparingInt(Attempt::attemptId));
@@ -117,16 +124,17 @@ public final class OperationsReader implements TraceReader {
             }
             c.expectObject("an attempt");
             Location at = ctx.location(c, opPointer + "/attempts/" + attempts.size());
-            String path = c.path();
             AttemptDraft d = new AttemptDraft();
+            long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
+                seen = ATTEMPT_MASK.mark(seen, name, c);
                 c.value();
                 if (!d.bind(name, c)) {
                     throw c.unknownField(name, AttemptDraft.FIELDS);
                 }
             }
-            attempts.add(d.build(at, path));
+            attempts.add(d.build(at));
         }
         return attempts;
     }
@@ -141,16 +149,17 @@ public final class OperationsReader implements TraceReader {
         while (c.next() != JsonToken.END_ARRAY) {
             c.expectObject("a check");
             Location at = ctx.location(c, opPointer + "/checks/" + checks.size());
-            String path = c.path();
             CheckDraft d = new CheckDraft();
+            long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
+                seen = CHECK_MASK.mark(seen, name, c);
                 c.value();
                 if (!d.bind(name, c)) {
                     throw c.unknownField(name, CheckDraft.FIELDS);
                 }
             }
-            checks.add(d.build(at, path));
+            checks.add(d.build(at));
         }
         return checks;
     }

@@ -29,6 +29,16 @@ public final class ReadContext {
         return cursor;
     }
 
+    /**
+     * Opens the parser without Jackson's duplicate-key detection, for readers whose objects have only
+     * known fields and check duplicates themselves with a {@link FieldMask}; call once.
+     */
+    JsonCursor openCheckingDuplicatesItself() throws IOException {
+        JsonCursor c = open();
+        c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        return c;
+    }
+
     /** The cursor opened last, or null: where an error from the stream itself happened. */
     JsonCursor cursor() {
         return cursor;

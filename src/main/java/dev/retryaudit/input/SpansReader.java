@@ -24,10 +24,11 @@ public final class SpansReader implements TraceReader {
     private static final List<String> LINE_FIELDS = Stream.of(
             Stream.of("type", "operation_id", "parent_run_id"), OperationDraft.FIELDS.stream(),
             AttemptDraft.FIELDS.stream(), CheckDraft.FIELDS.stream()).flatMap(s -> s).distinct().toList();
+    private static final FieldMask LINE_MASK = new FieldMask(LINE_FIELDS);
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        JsonCursor c = ctx.open();
+        JsonCursor c = ctx.openCheckingDuplicatesItself();
         Map<String, Group> groups = new LinkedHashMap<>();
         long previousEnd = 0;
         JsonToken t;
@@ -69,8 +70,10 @@ public final class SpansReader implements TraceReader {
 
     private static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
         Line line = new Line();
+        long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
+            seen = LINE_MASK.mark(seen, name, c);
             c.value();
             switch (name) {
                 case "type" -> {
@@ -169,7 +172,7 @@ public final class SpansReader implements TraceReader {
                 runIdLine = at.line();
             }
             if (line.isCheck) {
-                checks.add(line.check.build(at, "$"));
+                checks.add(line.check.build(at));
                 return;
             }
             if (attempts.size() == limits.attemptsPerOperation()) {
@@ -185,7 +188,7 @@ public final class SpansReader implements TraceReader {
                     a.idempotencyKey = key;
                 }
             }
-            attempts.add(a.build(at, "$"));
+            attempts.add(a.build(at));
         }
 
         private static InputException disagreement(Location at, String field, long earlierLine) {

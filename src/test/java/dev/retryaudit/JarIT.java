@@ -1,0 +1,82 @@
+package dev.retryaudit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Runs the built jar as a user would: {@code java -jar target/retry-audit.jar ...}, with real pipes. */
+class JarIT {
+    private static final Path JAR = Path.of("target/retry-audit.jar");
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(byte[] stdin, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", JAR.toString()));
+        cmd.addAll(List.of(args));
+        return exec(stdin, cmd);
+    }
+
+    private static Run exec(byte[] stdin, List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).start();
+        p.getOutputStream().write(stdin);
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void auditsTheShippedExamples() throws Exception {
+        Run failing = run(new byte[0], "audit", "examples/checkout-spans.jsonl");
+        assertThat(failing.exit()).isEqualTo(2);
+        assertThat(failing.out()).contains("\"passed\": false", "cart-c-1844");
+        Run passing = run(new byte[0], "audit", "examples/checkout-operations.json");
+        assertThat(passing.err()).isEmpty();
+        assertThat(passing.out()).contains("\"format\": \"operations\"");
+    }
+
+    @Test
+    void readsAPipeOnStdin() throws Exception {
+        byte[] spans = Files.readAllBytes(Path.of("examples/checkout-spans.jsonl"));
+        Run r = run(spans, "audit", "-");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).contains("\"source\": \"<stdin>\"");
+    }
+
+    @Test
+    void versionIsTheManifestVersion() throws Exception {
+        Run r = run(new byte[0], "--version");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().strip()).isEqualTo("retry-audit " + System.getProperty("project.version"));
+    }
+
+    @Test
+    void badInputAndUsageExitWithTheirCodesAndNoStackTrace() throws Exception {
+        Run bad = run("{\"operation_id\":\"a\"".getBytes(StandardCharsets.UTF_8), "audit", "--input-format", "spans");
+        assertThat(bad.exit()).isEqualTo(65);
+        assertThat(bad.err()).startsWith("<stdin>:1:").doesNotContain("Exception", "\tat ");
+        Run usage = run(new byte[0], "audit", "--bogus");
+        assertThat(usage.exit()).isEqualTo(64);
+        Run missing = run(new byte[0], "audit", "no/such/file.json");
+        assertThat(missing.exit()).isEqualTo(66);
+    }
+
+    @Test
+    void aReaderClosingThePipeEarlyIsNoError() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Run r = exec(new byte[0], List.of("sh", "-c",
+                "'" + java + "' -jar " + JAR + " audit examples/checkout-spans.jsonl | head -c 5; echo \" exit=${PIPESTATUS:-$?}\""));
+        assertThat(r.err()).doesNotContain("Exception", "\tat ");
+        assertThat(r.out()).startsWith("{");
+    }
+}
