@@ -94,7 +94,6 @@ final class RetryTraceDraft {
             throws IOException, InputException {
         c.expectObject("an attempt");
         Location at = ctx.location(c, pointer);
-        String path = c.path();
         Integer sequence = null;
         long received = Times.NONE;
         Integer status = null;
@@ -114,7 +113,7 @@ final class RetryTraceDraft {
         String missing = sequence == null ? "sequence" : !Times.present(received) ? "received"
                 : status == null ? "status" : null;
         if (missing != null) {
-            throw Drafts.missing(at, path, missing);
+            throw Drafts.missing(at, missing);
         }
         Outcome outcome = status < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         return new Attempt(sequence, null, null, received, Times.NONE, Double.NaN, outcome, status, null,

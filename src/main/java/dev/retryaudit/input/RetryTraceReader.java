@@ -57,18 +57,18 @@ public final class RetryTraceReader implements TraceReader {
             RetryTraceDraft evidence, String id, String format, List<Operation> observations) throws InputException {
         if (format != null || observations != null) {
             if (format == null || observations == null) {
-                throw Drafts.missing(root, "$", format == null ? "format" : "observations");
+                throw Drafts.missing(root, format == null ? "format" : "observations");
             }
             return observations;
         }
         if (evidence != null) {
             if (id == null) {
-                throw Drafts.missing(root, "$", "id");
+                throw Drafts.missing(root, "id");
             }
             return single(evidence.build(id, root));
         }
         if (top.runId == null || !top.hasAttempts()) {
-            throw Drafts.missing(root, "$", top.runId == null ? "run_id" : "attempts");
+            throw Drafts.missing(root, top.runId == null ? "run_id" : "attempts");
         }
         return single(top.build(top.runId, root));
     }
@@ -83,7 +83,6 @@ public final class RetryTraceReader implements TraceReader {
         }
         c.expectObject("the evidence of a finding record");
         Location at = ctx.location(c, "/evidence");
-        String path = c.path();
         RetryTraceDraft d = new RetryTraceDraft();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -93,7 +92,7 @@ public final class RetryTraceReader implements TraceReader {
             }
         }
         if (!d.hasAttempts()) {
-            throw Drafts.missing(at, path, "attempts");
+            throw Drafts.missing(at, "attempts");
         }
         return d;
     }
@@ -118,8 +117,7 @@ public final class RetryTraceReader implements TraceReader {
             c.expectObject("an observation");
             String pointer = "/observations/" + index;
             Location at = ctx.location(c, pointer);
-            String path = c.path();
-            RetryTraceDraft d = new RetryTraceDraft();
+                RetryTraceDraft d = new RetryTraceDraft();
             String mode = null;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
@@ -131,7 +129,7 @@ public final class RetryTraceReader implements TraceReader {
                 }
             }
             if (!d.hasAttempts()) {
-                throw Drafts.missing(at, path, "attempts");
+                throw Drafts.missing(at, "attempts");
             }
             String id = ctx.source() + "#" + (mode != null ? mode : "observation-" + (index + 1));
             Operation op = d.build(id, at);

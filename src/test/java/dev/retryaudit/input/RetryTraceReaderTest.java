@@ -150,11 +150,11 @@ class RetryTraceReaderTest {
         "{\"run_id\": \"r\", \"attempts\": []} {}|1|33|$|trailing content after the JSON document",
         "{\"evidence\": {\"attempts\": []}}|1|1|$|missing required field id",
         "{\"id\": \"f\", \"evidence\": {\"status\": 429}}|1|25|$.evidence|missing required field attempts",
-        "{\"id\": \"f\", \"evidence\": [1]}|1|25|$.evidence[0]|expected the evidence of a finding record (a JSON object), found an array",
+        "{\"id\": \"f\", \"evidence\": [1]}|1|25|$.evidence|expected the evidence of a finding record (a JSON object), found an array",
         "{\"format\": \"retry-trace-curl-comparison-v2\", \"observations\": []}|1|12|$.format|unsupported format: this reader reads retry-trace-curl-comparison-v1",
         "{\"format\": \"retry-trace-curl-comparison-v1\"}|1|1|$|missing required field observations",
         "{\"format\": \"retry-trace-curl-comparison-v1\", \"observations\": [{\"mode\": \"default\"}]}|1|63|$.observations[0]|missing required field attempts",
-        "[]|1|1|$[0]|expected a retry trace (a JSON object), found an array",
+        "[]|1|1|$|expected a retry trace (a JSON object), found an array",
     })
     void badValuesOfUsedFieldsAreRejectedWithLineColumnAndPath(String json, long line, long column, String path,
             String message) {
