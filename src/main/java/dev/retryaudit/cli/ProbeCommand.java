@@ -133,7 +133,6 @@ final class ProbeCommand implements Callable<Integer> {
             }
             trace = server.trace();
         }
-        say(trace, client, url);
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TraceWriter.write(trace, bytes);
@@ -146,7 +145,9 @@ final class ProbeCommand implements Callable<Integer> {
         }
         Report result = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
                 new ByteArrayInputStream(bytes.toByteArray()));
-        Report withFacts = result.withProbe(facts(trace, client, url, rules, result));
+        ProbeFacts facts = facts(trace, client, url, rules, result);
+        say(client, facts);
+        Report withFacts = result.withProbe(facts);
         int verdict = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return report.output(io).write(o -> outFormat.writer(false).write(withFacts, o), verdict);
     }
@@ -194,20 +195,15 @@ final class ProbeCommand implements Callable<Integer> {
     }
 
     /** Tells the person at the terminal what happened, since stdout holds the report. */
-    private void say(RecordedTrace trace, ClientRun.Result client, String url) {
+    private void say(ClientRun.Result client, ProbeFacts facts) {
         String prefix = VersionInfo.NAME + ": probe: ";
         if (client != null && client.timedOut()) {
             io.err().println(prefix + "the client was still running after " + timeout
                     + " s (--timeout) and was killed with its child processes");
-        } else if (client != null) {
-            io.err().println(prefix + "the client exited with code " + client.exitCode());
         }
-        int gets = trace.attempts().size();
-        io.err().println(prefix + gets + (gets == 1 ? " GET" : " GETs")
-                + (trace.otherRequests().isEmpty() ? "" : " and " + trace.otherRequests().size() + " other requests")
-                + (trace.reachedSuccess() ? ", reached success" : ", did not reach success"));
-        if (gets == 0 && trace.otherRequests().isEmpty()) {
-            io.err().println(prefix + "warning: no request reached " + url + "; nothing was tested");
+        io.err().println(prefix + facts.describe());
+        if (facts.attempts() == 0 && facts.otherRequests() == 0) {
+            io.err().println(prefix + "warning: no request reached " + facts.url() + "; nothing was tested");
         }
     }
 

@@ -18,4 +18,26 @@ public record ProbeFacts(String url, int status, int failures, long delaySeconds
         Objects.requireNonNull(headerFormat, "headerFormat");
         command = List.copyOf(command);
     }
+
+    /** One line for people: how the client ended, what it did, and whether it honoured Retry-After. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        if (command.isEmpty()) {
+            b.append("served for ").append(timeoutSeconds).append(" s: ");
+        } else if (timedOut) {
+            b.append("the client was killed at the ").append(timeoutSeconds).append(" s timeout: ");
+        } else {
+            b.append("the client exited with code ").append(exitCode).append(": ");
+        }
+        b.append(attempts).append(attempts == 1 ? " GET" : " GETs");
+        if (otherRequests > 0) {
+            b.append(" and ").append(otherRequests).append(otherRequests == 1 ? " request" : " requests")
+                    .append(" of other methods");
+        }
+        b.append(reachedSuccess ? ", reached success" : ", did not reach success");
+        if (honouredRetryAfter != null) {
+            b.append(honouredRetryAfter ? ", honoured Retry-After" : ", came back before Retry-After allowed");
+        }
+        return b.toString();
+    }
 }

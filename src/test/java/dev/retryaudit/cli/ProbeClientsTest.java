@@ -61,10 +61,14 @@ class ProbeClientsTest {
         assertThat(attempts.get(1).get("gap_from_previous_ms").asLong()).isGreaterThanOrEqualTo(2000);
     }
 
+    /**
+     * A delay of 2 s: an HTTP-date counts from the receipt time truncated to whole seconds, so with
+     * 1 s a request arriving late in its second could be allowed back almost at once.
+     */
     @ParameterizedTest
     @CsvSource({"seconds, delay-seconds", "http-date, http-date"})
     void aClientThatDoesNotWaitFailsWithRetryAfterEarly(String headerFormat, String form) throws Exception {
-        CliRunner.Result r = CliRunner.run("probe", "--failures", "1", "--delay", "1", "--header-format", headerFormat,
+        CliRunner.Result r = CliRunner.run("probe", "--failures", "1", "--delay", "2", "--header-format", headerFormat,
                 "--timeout", "20", "--", "sh", "-c", IMPATIENT);
 
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
@@ -82,6 +86,8 @@ class ProbeClientsTest {
         assertThat(early.get("message").asText()).matches("attempt 2 of \\S+ came back " + earlyMs
                 + " ms before Retry-After allowed \\(Retry-After: .+ on attempt 1\\)");
         assertThat(early.get("evidence").get("retry_after_form").asText()).isEqualTo(form);
+        assertThat(r.err()).contains("the client exited with code 0: 2 GETs, reached success,"
+                + " came back before Retry-After allowed\n");
     }
 
     @Test
@@ -95,7 +101,8 @@ class ProbeClientsTest {
         assertThat(probe.get("attempts").asInt()).isEqualTo(2);
         assertThat(probe.get("reached_success").asBoolean()).isFalse();
         assertThat(probe.get("honoured_retry_after").asBoolean()).isTrue();
-        assertThat(r.err()).contains("the client exited with code 22", "2 GETs, did not reach success");
+        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 22: 2 GETs, did not reach success,"
+                + " honoured Retry-After\n");
     }
 
     @Test
@@ -108,7 +115,8 @@ class ProbeClientsTest {
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(tookMillis).isLessThan(10_000);
-        assertThat(r.err()).contains("the client was still running after 1 s (--timeout) and was killed");
+        assertThat(r.err()).contains("the client was still running after 1 s (--timeout) and was killed",
+                "retry-audit: probe: the client was killed at the 1 s timeout: 1 GET, did not reach success\n");
         JsonNode probe = JSON.readTree(r.out()).get("probe");
         assertThat(probe.get("timed_out").asBoolean()).isTrue();
         assertThat(probe.get("exit_code").isNull()).isTrue();

@@ -94,7 +94,7 @@ class ProbeCommandTest {
         assertThat(probe.get("exit_code").asInt()).isEqualTo(3);
         assertThat(probe.get("attempts").asInt()).isZero();
         assertThat(probe.get("honoured_retry_after").isNull()).isTrue();
-        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 3",
+        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 3: 0 GETs, did not reach success\n",
                 "warning: no request reached http://127.0.0.1:");
     }
 
@@ -112,7 +112,8 @@ class ProbeCommandTest {
 
         assertThat(client.get()).containsExactly(429, 200);
         assertThat(r.exit()).isZero();
-        assertThat(r.err()).startsWith("retry-audit: probe: serving " + url + " for 2 s\n");
+        assertThat(r.err()).isEqualTo("retry-audit: probe: serving " + url + " for 2 s\n"
+                + "retry-audit: probe: served for 2 s: 2 GETs, reached success, honoured Retry-After\n");
         JsonNode report = JSON.readTree(r.out());
         JsonNode probe = report.get("probe");
         assertThat(probe.get("url").asText()).isEqualTo(url);
