@@ -119,6 +119,9 @@ final class ProbeCommand implements Callable<Integer> {
         Policy policy = Policy.DEFAULTS;
         RuleSelection rules = report.rules(policy);
         Limits limits = Limits.DEFAULTS;
+        if (traceOut != null && !traceOutPlace()) {
+            return ExitCode.CANT_WRITE.code();
+        }
 
         ClientRun.Result client = null;
         String url;
@@ -207,6 +210,21 @@ final class ProbeCommand implements Callable<Integer> {
         }
     }
 
+    /** Refuses a --trace-out that cannot be written before the client runs, not after. */
+    private boolean traceOutPlace() {
+        if (traceOut.toString().equals("-")) {
+            throw report.usage("--trace-out names a file; the report itself goes to standard output");
+        }
+        Path dir = traceOut.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return cannotWriteTrace("no such directory");
+        }
+        if (Files.isDirectory(traceOut)) {
+            return cannotWriteTrace("is a directory");
+        }
+        return true;
+    }
+
     private boolean writeTrace(byte[] bytes) {
         Path tmp = null;
         try {
@@ -223,10 +241,14 @@ final class ProbeCommand implements Callable<Integer> {
             } catch (IOException ignored) {
                 // The write already failed; the message below says why.
             }
-            io.err().println(VersionInfo.NAME + ": error: cannot write the trace to "
-                    + Escaping.controls(traceOut.toString()) + ": " + Escaping.controls(String.valueOf(e.getMessage())));
-            return false;
+            return cannotWriteTrace(String.valueOf(e.getMessage()));
         }
+    }
+
+    private boolean cannotWriteTrace(String why) {
+        io.err().println(VersionInfo.NAME + ": error: cannot write the trace to " + Escaping.controls(traceOut.toString())
+                + ": " + Escaping.controls(why));
+        return false;
     }
 
     private Report audit(Auditor auditor, InputSet.Source source, InputStream trace) {

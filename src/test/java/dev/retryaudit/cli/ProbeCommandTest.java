@@ -5,16 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -57,12 +60,45 @@ class ProbeCommandTest {
 
     @Test
     void aBusyPortIsAUsageError() throws IOException {
-        try (ServerSocket busy = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             CliRunner.Result r = CliRunner.run("probe", "--port", Integer.toString(busy.getLocalPort()), "--", "true");
 
             assertThat(r.exit()).isEqualTo(64);
             assertThat(r.err()).startsWith("retry-audit: error: cannot listen on 127.0.0.1:" + busy.getLocalPort());
         }
+    }
+
+    @Test
+    void aTraceOutThatCannotBeWrittenExits74BeforeTheClientRuns(@TempDir Path dir)
+            throws IOException {
+        Path marker = dir.resolve("ran");
+        String missing = dir.resolve("no-such-dir").resolve("trace.json").toString();
+
+        CliRunner.Result r = CliRunner.run("probe", "--trace-out", missing, "--", "touch", marker.toString());
+
+        assertThat(r.exit()).isEqualTo(74);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("retry-audit: error: cannot write the trace to " + missing + ": no such directory\n");
+        assertThat(marker).doesNotExist();
+    }
+
+    @Test
+    void traceOutToStdoutIsAUsageError() {
+        CliRunner.Result r = CliRunner.run("probe", "--trace-out", "-", "--", "true");
+
+        assertThat(r.exit()).isEqualTo(64);
+        assertThat(r.err()).startsWith("retry-audit: error: --trace-out names a file; the report itself goes to standard output\n");
+    }
+
+    @Test
+    void theReportCanGoToAFile(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("report.json");
+
+        CliRunner.Result r = CliRunner.run("probe", "--output", out.toString(), "--timeout", "5", "--", "true");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEmpty();
+        assertThat(JSON.readTree(out.toFile()).get("probe").get("exit_code").asInt()).isZero();
     }
 
     @Test
@@ -101,7 +137,7 @@ class ProbeCommandTest {
     @Test
     void withoutACommandItServesUntilTheTimeoutThenReports() throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = s.getLocalPort();
         }
         String url = "http://127.0.0.1:" + port + "/retry-after-probe";

@@ -61,6 +61,19 @@ class ProbeServerTest {
     }
 
     @Test
+    void headIsAnotherMethodAndGetsNoBody() throws Exception {
+        try (ProbeServer server = ProbeServer.start(new Scenario(429, 1, 1, HeaderFormat.SECONDS, 32), 0, 100)) {
+            HttpResponse<String> head = HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(head.statusCode()).isEqualTo(405);
+            assertThat(head.body()).isEmpty();
+            assertThat(server.trace().otherRequests()).extracting(RecordedRequest::method).containsExactly("HEAD");
+            assertThat(server.trace().attempts()).isEmpty();
+        }
+    }
+
+    @Test
     void anHttpDateIsTheReceiptSecondPlusTheDelay() throws Exception {
         try (ProbeServer server = ProbeServer.start(new Scenario(429, 1, 3, HeaderFormat.HTTP_DATE, 32), 0, 100)) {
             HttpResponse<String> r = get(server.url());
