@@ -261,7 +261,8 @@ final class ProbeCommand implements Callable<Integer> {
 
     private ProbeFacts facts(RecordedTrace trace, ClientRun.Result client, String url, RuleSelection rules,
             Report result) {
-        return new ProbeFacts(url, status, failures, delay, HeaderFormat.parse(headerFormat).id(),
+        Scenario s = trace.scenario();
+        return new ProbeFacts(url, s.status(), s.failures(), s.delaySeconds(), s.headerFormat().id(),
                 client == null ? List.of() : ClientRun.expand(command, url),
                 client == null ? null : client.exitCode(), client != null && client.timedOut(), timeout,
                 trace.attempts().size(), trace.otherRequests().size(), trace.reachedSuccess(),
