@@ -132,7 +132,7 @@ public final class Bench {
             int op = 0;
             while (written < attempts) {
                 int t = rnd.nextInt(tools.length);
-                int n = Math.min(attempts - written, rnd.nextInt(10) < 7 ? 1 : 2 + rnd.nextInt(2));
+                int n = Math.min(attempts - written, rnd.nextInt(100) < 88 ? 1 : 2 + rnd.nextInt(2));
                 boolean write = methods[t].equals("POST");
                 String id = String.format(Locale.ROOT, "op-%07d", op);
                 String run = String.format(Locale.ROOT, "run-%05d", op / 40);

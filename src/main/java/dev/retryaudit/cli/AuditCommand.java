@@ -1,17 +1,22 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.BaselineReader;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.input.Readers;
+import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.ErrorReport;
 import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.RuleRegistry;
 import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.text.ColorMode;
 import dev.retryaudit.text.Suggestions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,10 +57,24 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
     Path output;
 
+    @Option(names = "--policy", paramLabel = "FILE",
+            description = "Thresholds, per-tool settings and rule severities (a JSON policy file; default: built-in).")
+    Path policyFile;
+
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
             completionCandidates = FailOns.class,
             description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     String failOn;
+
+    @Option(names = "--baseline", paramLabel = "REPORT",
+            description = "A previous JSON report (--format json): findings whose fingerprint it holds are left out "
+                    + "of the report and do not count towards the exit code; the summary says how many.")
+    String baseline;
+
+    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto", completionCandidates = ColorModes.class,
+            description = "Colour in the text format: ${COMPLETION-CANDIDATES}; auto colours only a terminal, "
+                    + "and never when NO_COLOR is set (default: ${DEFAULT-VALUE}).")
+    String color;
 
     @Option(names = "--enable", paramLabel = "RULE", description = "Enable a rule id or a whole family; repeatable.")
     List<String> enable = new ArrayList<>();
@@ -90,30 +109,37 @@ final class AuditCommand implements Callable<Integer> {
         InputFormat inFormat = supportedInputFormat(inputFormat);
         ReportFormat outFormat = choice("--format", format, ReportFormat.parse(format), ReportFormat.ids());
         FailOn threshold = choice("--fail-on", failOn, FailOn.parse(failOn), FailOn.ids());
+        ColorMode colorMode = choice("--color", color, ColorMode.parse(color), ColorMode.ids());
         Limits limits = limits();
         checkRuleNames(enable, "--enable");
         checkRuleNames(disable, "--disable");
         List<InputSet.Source> sources = sources();
-        Policy policy = Policy.DEFAULTS;
-        Auditor auditor = new Auditor(inFormat, limits, policy, RuleSelection.of(policy, enable, disable), threshold);
+        if ("-".equals(baseline)) {
+            throw usage("--baseline reads a report file, not standard input");
+        }
         ReportOutput out = new ReportOutput(output, io);
+        ReportWriter writer = outFormat.writer(output == null
+                && colorMode.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
         Report report;
         try {
+            Policy policy = policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.ids(), limits);
+            Baseline accepted = baseline == null ? null : BaselineReader.read(baseline, limits);
+            Auditor auditor = new Auditor(inFormat, limits, policy, RuleSelection.of(policy, enable, disable),
+                    threshold, accepted);
             report = auditor.audit(sources, io.stdin());
         } catch (InputException e) {
-            return inputError(e, outFormat, out);
+            return inputError(e, writer, out);
         }
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        return out.write(o -> outFormat.writer(false).write(report, o), verdict);
+        return out.write(o -> writer.write(report, o), verdict);
     }
 
-    private int inputError(InputException e, ReportFormat outFormat, ReportOutput out) {
+    /** The diagnostic on stderr in every format; on stdout what the format prints for an input error. */
+    private int inputError(InputException e, ReportWriter writer, ReportOutput out) {
         io.err().println(e.diagnostic());
         int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
-        if (outFormat != ReportFormat.JSON) {
-            return code;
-        }
-        return out.write(o -> ErrorReport.write(o, code, e.detail(), e.source(), e.line(), e.column(), e.path()), code);
+        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, e);
+        return out.write(o -> writer.writeError(failure, o), code);
     }
 
     private List<InputSet.Source> sources() {
@@ -188,6 +214,14 @@ final class AuditCommand implements Callable<Integer> {
         @Override
         public java.util.Iterator<String> iterator() {
             return ReportFormat.ids().iterator();
+        }
+    }
+
+    /** The --color values, for help. */
+    static final class ColorModes implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ColorMode.ids().iterator();
         }
     }
 

@@ -4,21 +4,46 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Baseline;
+import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.Engine;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.RuleSelection;
 import java.io.InputStream;
 import java.util.List;
 
-/** The audit pipeline, input set to engine to report: the one place where the three meet, for {@code audit} and {@code probe}. */
-record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn) {
+/**
+ * The audit pipeline, input set to engine to report: the one place where the three meet, for {@code audit} and
+ * {@code probe}. Findings that {@code baseline} (null for none) holds are left out of the report and counted.
+ */
+record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn,
+        Baseline baseline) {
+
+    Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn) {
+        this(format, limits, policy, rules, failOn, null);
+    }
 
     Report audit(List<InputSet.Source> sources, InputStream stdin) throws InputException {
         Engine engine = new Engine(policy, rules);
         List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, engine::accept);
-        return new Report(VersionInfo.NAME, VersionInfo.version(), inputs, engine.finish(), failOn);
+        List<Finding> all = engine.finish();
+        List<Finding> kept = baseline == null ? all : baseline.unsuppressed(all);
+        return new Report(VersionInfo.NAME, VersionInfo.version(), inputs, kept, failOn, enabledRules(),
+                baseline == null ? null : baseline.source(), all.size() - kept.size());
+    }
+
+    /** The enabled rules, each at the severity the policy gives its findings. */
+    private List<RuleInfo> enabledRules() {
+        return rules.enabled().stream().map(this::configured).toList();
+    }
+
+    private RuleInfo configured(Rule rule) {
+        RuleInfo info = rule.info();
+        return new RuleInfo(info.id(), rules.severityOf(rule), info.summary());
     }
 }

@@ -36,6 +36,9 @@ public final class Main {
     static CommandLine commandLine(Streams io) {
         CommandLine cl = new CommandLine(new RetryAuditCommand(io));
         cl.addSubcommand(new AuditCommand(io));
+        cl.addSubcommand(new RulesCommand(io));
+        cl.addSubcommand(new ExplainCommand(io));
+        cl.addSubcommand(new SchemaCommand(io));
         cl.addSubcommand(ProbeCommand.commandLine(io));
         cl.setOut(io.out());
         cl.setErr(io.err());

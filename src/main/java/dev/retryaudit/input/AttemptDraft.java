@@ -51,7 +51,7 @@ final class AttemptDraft {
             }
             case "duration_ms" -> durationMs = c.optNumber(0);
             case "outcome" -> outcome = c.optEnum(Outcome.class);
-            case "status" -> status = c.optInt(100, 599);
+            case "status" -> status = shared(c.optInt(100, 599));
             case "error_class" -> errorClass = c.optEnum(ErrorClass.class);
             case "retry_after" -> retryAfter = retryAfter(c);
             case "response_date" -> responseDate = c.optString();
@@ -79,6 +79,19 @@ final class AttemptDraft {
         return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
                 errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
                 attributes, at);
+    }
+
+    /** One Integer per status code, so that held attempts do not each box their own. */
+    private static final Integer[] STATUSES = new Integer[600];
+
+    static {
+        for (int i = 100; i < STATUSES.length; i++) {
+            STATUSES[i] = i;
+        }
+    }
+
+    private static Integer shared(Integer status) {
+        return status == null ? null : STATUSES[status];
     }
 
     /** Retry-After as given: a string is kept raw for the rules to judge; an integer must be at least 0. */

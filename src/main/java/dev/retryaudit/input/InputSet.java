@@ -73,7 +73,8 @@ public final class InputSet {
         return summaries;
     }
 
-    private InputStream open(Source s) throws InputException {
+    /** Opens a named file, or says why it cannot be read (exit 66). */
+    static InputStream open(Source s) throws InputException {
         Path p = s.path();
         if (Files.isDirectory(p)) {
             throw InputException.unreadable(s.name(), "is a directory, not a file");
@@ -159,8 +160,7 @@ public final class InputSet {
 
     private static InputException at(Operation op, String detail) {
         var l = op.location();
-        String path = l.pointer() == null ? "$" : JsonPointers.toPath(l.pointer());
-        return InputException.rejected(l.source(), l.line(), l.column(), path, detail);
+        return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
     }
 
     private static InputException streamError(ReadContext ctx, Source s, JsonLocation where, String detail) {
@@ -177,7 +177,7 @@ public final class InputSet {
         return InputException.rejected(s.name(), line, column, path, detail);
     }
 
-    private static String limitMessage(String jackson) {
+    static String limitMessage(String jackson) {
         Matcher m = FIRST_NUMBER.matcher(jackson == null ? "" : jackson);
         String reached = m.find() ? m.group(1) : "?";
         if (jackson != null && jackson.contains("nesting depth")) {
@@ -187,7 +187,7 @@ public final class InputSet {
         return "a string of at least " + reached + " characters exceeds the string limit (raise it with --limit-string)";
     }
 
-    private static String jacksonMessage(String m) {
+    static String jacksonMessage(String m) {
         String first = m == null ? "" : m.lines().findFirst().orElse("");
         first = first.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "");
         return Escaping.shortened(first, 200);

@@ -82,15 +82,6 @@ final class OperationDraft {
         return -1;
     }
 
-    /** Takes the fields that this draft lacks from {@code other}. */
-    void fillFrom(OperationDraft other) {
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] == null) {
-                values[i] = other.values[i];
-            }
-        }
-    }
-
     private static ParentRef parent(JsonCursor c) throws IOException, InputException {
         if (c.isNull()) {
             return null;

@@ -9,7 +9,7 @@ import dev.retryaudit.model.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -29,7 +29,7 @@ public final class SpansReader implements TraceReader {
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.openCheckingDuplicatesItself();
-        Map<String, Group> groups = new LinkedHashMap<>();
+        Groups groups = new Groups();
         long previousEnd = 0;
         JsonToken t;
         while ((t = c.next()) != null) {
@@ -51,9 +51,17 @@ public final class SpansReader implements TraceReader {
         if (previousEnd == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
         }
-        for (Group g : groups.values()) {
+        for (Group g : groups.inOrder) {
             ctx.sink().accept(g.build());
         }
+    }
+
+    /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
+    private static final class Groups {
+        final Map<String, Group> byOperationId = new HashMap<>();
+        final Map<String, Group> byKey = new HashMap<>();
+        final List<Group> inOrder = new ArrayList<>();
+        final StringPool strings = new StringPool(1 << 16);
     }
 
     /** One line's fields, before it is known whether it is an attempt or a check. */
@@ -112,28 +120,31 @@ public final class SpansReader implements TraceReader {
         return line;
     }
 
-    private static void add(Map<String, Group> groups, Line line, Location at, ReadContext ctx)
-            throws InputException {
+    private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
         String key = line.attempt.idempotencyKey;
-        String groupKey;
+        Map<String, Group> index;
+        String id;
         if (line.operationId != null) {
-            groupKey = "o:" + line.operationId;
+            index = groups.byOperationId;
+            id = line.operationId;
         } else if (key != null) {
-            groupKey = "k:" + key;
+            index = groups.byKey;
+            id = key;
         } else {
             throw InputException.rejected(at.source(), at.line(), at.column(), "$",
                     "a span line needs operation_id or idempotency_key to be grouped into an operation");
         }
-        Group g = groups.get(groupKey);
+        Group g = index.get(id);
         if (g == null) {
-            if (groups.size() >= ctx.limits().operations()) {
+            if (groups.inOrder.size() >= ctx.limits().operations()) {
                 throw InputException.rejected(at.source(), at.line(), at.column(), "$", "more than "
                         + ctx.limits().operations() + " operations, the operations limit (raise it with --limit-operations)");
             }
-            g = new Group(line.operationId != null ? line.operationId : key, at);
-            groups.put(groupKey, g);
+            g = new Group(id, at);
+            index.put(id, g);
+            groups.inOrder.add(g);
         }
-        g.merge(line, at, ctx.limits());
+        g.merge(line, at, ctx.limits(), groups.strings);
     }
 
     /** The lines of one operation so far. */
@@ -141,37 +152,44 @@ public final class SpansReader implements TraceReader {
         final String id;
         final Location first;
         final OperationDraft operation = new OperationDraft();
-        final long[] fieldLines = new long[OperationDraft.FIELDS.size()];
+        /** The line that set each operation field; null while the first line set them all. */
+        int[] fieldLines;
         String runId;
-        long runIdLine;
+        int runIdLine;
         String key;
         final List<Attempt> attempts = new ArrayList<>(2);
-        final List<Check> checks = new ArrayList<>(0);
+        List<Check> checks = List.of();
 
         Group(String id, Location first) {
             this.id = id;
             this.first = first;
         }
 
-        void merge(Line line, Location at, Limits limits) throws InputException {
+        void merge(Line line, Location at, Limits limits, StringPool strings) throws InputException {
             int i = line.operation.firstDisagreement(operation);
             if (i >= 0) {
-                throw disagreement(at, OperationDraft.FIELDS.get(i), fieldLines[i]);
+                throw disagreement(at, OperationDraft.FIELDS.get(i), fieldLines == null ? first.line() : fieldLines[i]);
             }
             if (line.runId != null && runId != null && !runId.equals(line.runId)) {
                 throw disagreement(at, "parent_run_id", runIdLine);
             }
-            for (int f = 0; f < fieldLines.length; f++) {
-                if (operation.values[f] == null && line.operation.values[f] != null) {
-                    fieldLines[f] = at.line();
+            for (int f = 0; f < operation.values.length; f++) {
+                Object v = line.operation.values[f];
+                if (operation.values[f] == null && v != null) {
+                    if (at.line() != first.line()) {
+                        lineSetsField(f, at.line());
+                    }
+                    operation.values[f] = v instanceof String s ? strings.share(s) : v;
                 }
             }
-            operation.fillFrom(line.operation);
             if (runId == null && line.runId != null) {
-                runId = line.runId;
-                runIdLine = at.line();
+                runId = strings.share(line.runId);
+                runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
             }
             if (line.isCheck) {
+                if (checks.isEmpty()) {
+                    checks = new ArrayList<>(1);
+                }
                 checks.add(line.check.build(at));
                 return;
             }
@@ -181,6 +199,9 @@ public final class SpansReader implements TraceReader {
                         + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
             }
             AttemptDraft a = line.attempt;
+            a.retryReason = strings.share(a.retryReason);
+            a.retryAfter = strings.share(a.retryAfter);
+            a.responseDate = strings.share(a.responseDate);
             if (a.idempotencyKey != null) {
                 if (key == null) {
                     key = a.idempotencyKey;
@@ -189,6 +210,14 @@ public final class SpansReader implements TraceReader {
                 }
             }
             attempts.add(a.build(at));
+        }
+
+        private void lineSetsField(int field, long line) {
+            if (fieldLines == null) {
+                fieldLines = new int[operation.values.length];
+                java.util.Arrays.fill(fieldLines, (int) Math.min(Integer.MAX_VALUE, first.line()));
+            }
+            fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
         }
 
         private static InputException disagreement(Location at, String field, long earlierLine) {

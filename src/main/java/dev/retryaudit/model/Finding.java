@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * One unsafe event found by one rule. {@code operation} is null for a finding about a whole run,
  * {@code attempt} null for one about a whole operation. The fingerprint depends only on the rule,
- * the source name, the operation and the attempt, so it survives lines moving in the input.
+ * the source name, the operation and the attempt (for a finding about a whole run, also the run),
+ * so it survives lines moving in the input.
  */
 public record Finding(
         String rule,
@@ -39,14 +40,25 @@ public record Finding(
     public static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location) {
         return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location,
-                fingerprint(rule, location.source(), operation, attempt));
+                operation == null && run != null
+                        ? fingerprint(rule, location.source(), operation, attempt, run)
+                        : fingerprint(rule, location.source(), operation, attempt));
+    }
+
+    /** As {@link #fingerprint(String, String, String, Integer)}, plus the run: two runs reported in one source must differ. */
+    public static String fingerprint(String rule, String source, String operation, Integer attempt, String run) {
+        return fingerprint(new String[] {rule, source, operation, attempt == null ? null : attempt.toString(), run});
     }
 
     /** sha256 over rule, source name, operation and attempt, each length-prefixed so no two tuples collide. */
     public static String fingerprint(String rule, String source, String operation, Integer attempt) {
+        return fingerprint(new String[] {rule, source, operation, attempt == null ? null : attempt.toString()});
+    }
+
+    private static String fingerprint(String[] parts) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            for (String part : new String[] {rule, source, operation, attempt == null ? null : attempt.toString()}) {
+            for (String part : parts) {
                 byte[] bytes = part == null ? new byte[0] : part.getBytes(StandardCharsets.UTF_8);
                 md.update((part == null ? "-" : bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
                 md.update(bytes);

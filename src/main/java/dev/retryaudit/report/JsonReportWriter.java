@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
 
-/** The JSON report of SPEC section 8, for scripts. */
+/**
+ * The JSON report of SPEC section 8, for scripts. With {@code --baseline} a top-level {@code baseline}
+ * object names the baseline and counts the findings it suppressed, which are not listed.
+ */
 public final class JsonReportWriter implements ReportWriter {
     @Override
     public void write(Report r, OutputStream out) throws IOException {
@@ -39,9 +42,22 @@ public final class JsonReportWriter implements ReportWriter {
                 writeFinding(g, f);
             }
             g.writeEndArray();
+            if (r.baseline() != null) {
+                g.writeObjectFieldStart("baseline");
+                g.writeStringField("source", r.baseline());
+                g.writeNumberField("suppressed", r.suppressed());
+                g.writeEndObject();
+            }
             g.writeEndObject();
             g.writeRaw('\n');
         }
+    }
+
+    /** The error object of SPEC section 8: {@code {"version": 1, "error": {...}}}. */
+    @Override
+    public void writeError(InputFailure failure, OutputStream out) throws IOException {
+        var e = failure.error();
+        ErrorReport.write(out, failure.exitCode(), e.detail(), e.source(), e.line(), e.column(), e.path());
     }
 
     private static void writeSummary(JsonGenerator g, Report r) throws IOException {

@@ -3,35 +3,61 @@ package dev.retryaudit.report;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.RuleInfo;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Everything a report format prints: the inputs, the findings in their one order, and the verdict
- * against {@code --fail-on}; for {@code probe}, also what the probe observed ({@code probe} is
- * null otherwise). Every writer renders this record and nothing else.
+ * against {@code --fail-on}. Every writer renders this record and nothing else. {@code rules} are the
+ * enabled rules, each at the severity its findings get; {@code baseline} is the {@code --baseline}
+ * report's name (null without one) and {@code suppressed} how many findings it accepted, which are
+ * not in {@code findings}. For {@code probe}, {@code probe} holds what the probe observed (null
+ * otherwise).
  */
 public record Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
-        FailOn failOn, ProbeFacts probe) {
+        FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed, ProbeFacts probe) {
 
     public Report {
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(failOn, "failOn");
         inputs = List.copyOf(inputs);
         findings = List.copyOf(findings);
+        rules = List.copyOf(rules);
+        if (suppressed < 0 || (baseline == null && suppressed != 0)) {
+            throw new IllegalArgumentException("suppressed findings need a baseline: " + suppressed);
+        }
+        Set<String> ids = rules.stream().map(RuleInfo::id).collect(Collectors.toSet());
+        for (Finding f : findings) {
+            if (!ids.contains(f.rule())) {
+                throw new IllegalArgumentException("a finding of rule " + f.rule() + ", which is not enabled");
+            }
+        }
+    }
+
+    /** The position of a rule in {@link #rules}, or -1. */
+    public int ruleIndex(String id) {
+        for (int i = 0; i < rules.size(); i++) {
+            if (rules.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A report of an audit, with no probe facts. */
     public Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
-            FailOn failOn) {
-        this(toolName, toolVersion, inputs, findings, failOn, null);
+            FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed) {
+        this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null);
     }
 
     /** This report with what {@code probe} observed (null for none). */
     public Report withProbe(ProbeFacts facts) {
-        return new Report(toolName, toolVersion, inputs, findings, failOn, facts);
+        return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, facts);
     }
 
     public long operations() {

@@ -5,7 +5,10 @@ import java.util.List;
 
 /** The report formats {@code --format} names, each with its writer. */
 public enum ReportFormat {
-    JSON;
+    JSON,
+    TEXT,
+    SARIF,
+    GITHUB;
 
     public String id() {
         return Wire.name(this, '-');
@@ -23,6 +26,9 @@ public enum ReportFormat {
     public ReportWriter writer(boolean color) {
         return switch (this) {
             case JSON -> new JsonReportWriter();
+            case TEXT -> new TextReportWriter(color);
+            case SARIF -> new SarifReportWriter();
+            case GITHUB -> new GithubReportWriter();
         };
     }
 }

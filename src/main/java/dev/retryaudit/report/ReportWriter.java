@@ -6,4 +6,7 @@ import java.io.OutputStream;
 /** Renders a {@link Report} in one format. Writers add nothing the report does not hold, so every format agrees. */
 public interface ReportWriter {
     void write(Report report, OutputStream out) throws IOException;
+
+    /** Renders an input that could not be audited (exit 65 or 66); the diagnostic on stderr is the caller's. */
+    void writeError(InputFailure failure, OutputStream out) throws IOException;
 }

@@ -1,16 +1,32 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.budget.Amplification;
+import dev.retryaudit.rules.budget.Deadline;
+import dev.retryaudit.rules.budget.MaxAttempts;
+import dev.retryaudit.rules.budget.NoBackoff;
+import dev.retryaudit.rules.budget.RetryRatio;
+import dev.retryaudit.rules.effectverification.DuplicateCommit;
+import dev.retryaudit.rules.effectverification.KeyChanged;
+import dev.retryaudit.rules.effectverification.KeyReused;
+import dev.retryaudit.rules.effectverification.MissingState;
+import dev.retryaudit.rules.effectverification.RetryAfterCommit;
+import dev.retryaudit.rules.effectverification.RetryAfterReject;
+import dev.retryaudit.rules.effectverification.UntrustedState;
+import dev.retryaudit.rules.effectverification.UnverifiedSuccess;
 import dev.retryaudit.rules.retryafter.Early;
 import dev.retryaudit.rules.retryafter.Excessive;
 import dev.retryaudit.rules.retryafter.Invalid;
+import dev.retryaudit.rules.timeoutreplay.Keyless;
+import dev.retryaudit.rules.timeoutreplay.RepeatedUnknown;
+import dev.retryaudit.rules.timeoutreplay.Unreconciled;
 import dev.retryaudit.rules.trace.AttemptSequence;
-import dev.retryaudit.rules.validationrepeat.Identical;
-import dev.retryaudit.rules.validationrepeat.Loop;
-import dev.retryaudit.rules.validationrepeat.Unverifiable;
 import dev.retryaudit.rules.trace.ClockOrder;
 import dev.retryaudit.rules.trace.Overlap;
 import dev.retryaudit.rules.trace.RetryReason;
 import dev.retryaudit.rules.trace.SpanReuse;
+import dev.retryaudit.rules.validationrepeat.Identical;
+import dev.retryaudit.rules.validationrepeat.Loop;
+import dev.retryaudit.rules.validationrepeat.Unverifiable;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,6 +42,22 @@ public final class RuleRegistry {
             new Identical(),
             new Unverifiable(),
             new Loop(),
+            new MaxAttempts(),
+            new RetryRatio(),
+            new Deadline(),
+            new NoBackoff(),
+            new Amplification(),
+            new Unreconciled(),
+            new RepeatedUnknown(),
+            new Keyless(),
+            new DuplicateCommit(),
+            new RetryAfterCommit(),
+            new RetryAfterReject(),
+            new MissingState(),
+            new UntrustedState(),
+            new UnverifiedSuccess(),
+            new KeyChanged(),
+            new KeyReused(),
             new AttemptSequence(),
             new RetryReason(),
             new SpanReuse(),

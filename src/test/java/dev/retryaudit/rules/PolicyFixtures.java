@@ -1,17 +1,20 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.model.Policy;
 import java.nio.file.Path;
 
-/** Loads a fixture's policy.json; without one, the defaults. */
+/** Loads a fixture's policy.json with the real policy reader; without one, the defaults. */
 final class PolicyFixtures {
     private PolicyFixtures() {
     }
 
-    static Policy load(Path policy) {
+    static Policy load(Path policy) throws InputException {
         if (policy == null) {
             return Policy.DEFAULTS;
         }
-        throw new IllegalStateException("policy fixtures need the policy reader: " + policy);
+        return PolicyReader.read(policy, RuleRegistry.ids(), Limits.DEFAULTS);
     }
 }

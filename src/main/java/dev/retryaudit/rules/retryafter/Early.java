@@ -35,20 +35,20 @@ public final class Early implements Rule {
             Attempt prev = attempts.get(i - 1);
             Attempt next = attempts.get(i);
             if (prev.retryAfter() != null && Times.present(next.startedAt())) {
-                check(op, prev, next, ctx);
+                judge(op, prev, next, ctx);
             }
         }
     }
 
-    private static void check(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+    private static void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         Policy policy = ctx.policy();
         long responseAt = prev.responseTime();
-        RetryAfterValue value = RetryAfterValue.parse(prev.retryAfter(), Times.present(responseAt) ? responseAt : 0L);
+        RetryAfterValue value = RetryAfterValue.parse(prev.retryAfter(), responseAt);
         if (value == null || value.form() == RetryAfterValue.Form.DELAY_SECONDS && !Times.present(responseAt)) {
             return;
         }
         long responseDate = prev.responseDate() == null ? Times.NONE
-                : HttpDate.parse(prev.responseDate(), Times.present(responseAt) ? responseAt : 0L);
+                : HttpDate.parse(prev.responseDate(), responseAt);
         boolean corrected = value.form() == RetryAfterValue.Form.HTTP_DATE && Times.present(responseDate)
                 && Times.present(responseAt);
         boolean skewed = value.form() == RetryAfterValue.Form.HTTP_DATE && !corrected && op.clock() != Clock.SERVER;

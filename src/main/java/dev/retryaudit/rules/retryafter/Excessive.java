@@ -32,9 +32,8 @@ public final class Excessive implements Rule {
                 continue;
             }
             long responseAt = a.responseTime();
-            long reference = Times.present(responseAt) ? responseAt : 0L;
-            RetryAfterValue value = RetryAfterValue.parse(a.retryAfter(), reference);
-            long seconds = value == null ? -1 : delaySeconds(value, a, responseAt, reference);
+            RetryAfterValue value = RetryAfterValue.parse(a.retryAfter(), responseAt);
+            long seconds = value == null ? -1 : delaySeconds(value, a, responseAt);
             if (seconds > max) {
                 ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " got Retry-After: "
                         + Escaping.shortened(HttpDate.stripOws(a.retryAfter()), 40) + ", a wait of "
@@ -49,11 +48,11 @@ public final class Excessive implements Rule {
     }
 
     /** The wait in whole seconds, or -1 when a date has no time to count from. */
-    private static long delaySeconds(RetryAfterValue value, Attempt a, long responseAt, long reference) {
+    private static long delaySeconds(RetryAfterValue value, Attempt a, long responseAt) {
         if (value.form() == RetryAfterValue.Form.DELAY_SECONDS) {
             return value.seconds();
         }
-        long responseDate = a.responseDate() == null ? Times.NONE : HttpDate.parse(a.responseDate(), reference);
+        long responseDate = a.responseDate() == null ? Times.NONE : HttpDate.parse(a.responseDate(), responseAt);
         long from = Times.present(responseDate) ? responseDate : responseAt;
         return Times.present(from) ? Math.floorDiv(value.date() - from, 1000) : -1;
     }

@@ -27,7 +27,8 @@ public final class HttpDate {
     /**
      * The date in epoch milliseconds, or {@link Times#NONE} when {@code s} is not an HTTP-date.
      * {@code referenceMillis} (when the value was received) resolves an RFC 850 two-digit year:
-     * a year more than 50 years after the reference year falls in the century before.
+     * a year more than 50 years after the reference year falls in the century before. Without a
+     * reference ({@link Times#NONE}) the Unix epoch stands in, so the result stays deterministic.
      */
     public static long parse(String value, long referenceMillis) {
         String s = stripOws(value);
@@ -105,7 +106,8 @@ public final class HttpDate {
 
     /** The latest year ending in {@code twoDigits} that is at most 50 years after the reference year. */
     static int fullYear(int twoDigits, long referenceMillis) {
-        int reference = Instant.ofEpochMilli(referenceMillis).atZone(ZoneOffset.UTC).getYear();
+        long at = Times.present(referenceMillis) ? referenceMillis : 0L;
+        int reference = Instant.ofEpochMilli(at).atZone(ZoneOffset.UTC).getYear();
         int latest = reference + 50;
         return latest - Math.floorMod(latest - twoDigits, 100);
     }

@@ -4,6 +4,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Times;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -23,7 +24,7 @@ public final class Invalid implements Rule {
     public void check(Operation op, RuleContext ctx) {
         for (Attempt a : op.attempts()) {
             // validity does not depend on the reference time, which only resolves two-digit years
-            if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), 0L) == null) {
+            if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) == null) {
                 String why = RetryAfterValue.whyInvalid(a.retryAfter());
                 ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " got Retry-After \""
                         + Escaping.shortened(a.retryAfter(), 40) + "\", not a valid value (" + why

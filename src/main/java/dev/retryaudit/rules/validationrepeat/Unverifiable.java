@@ -5,6 +5,7 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.NonRetryableFailure;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** The three HTTP-date forms, the two-digit-year rule, and what the grammar refuses. */
 class HttpDateTest {
     private static final long RFC_EXAMPLE = Instant.parse("1994-11-06T08:49:37Z").toEpochMilli();
     private static final long IN_2026 = Instant.parse("2026-09-07T10:00:00Z").toEpochMilli();
@@ -35,6 +36,12 @@ class HttpDateTest {
                 .isEqualTo(Instant.parse("1977-01-01T00:00:00Z").toEpochMilli());
         assertThat(HttpDate.parse("Friday, 01-Jan-76 00:00:00 GMT", IN_2026))
                 .isEqualTo(Instant.parse("2076-01-01T00:00:00Z").toEpochMilli());
+    }
+
+    @Test
+    void withoutAReferenceTheEpochResolvesTwoDigitYears() {
+        assertThat(HttpDate.fullYear(20, Times.NONE)).isEqualTo(2020);
+        assertThat(HttpDate.fullYear(21, Times.NONE)).isEqualTo(1921);
     }
 
     @Test

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** Retry-After values: delay-seconds with saturation, dates, optional whitespace, and invalid values with their reasons. */
 class RetryAfterValueTest {
     private static final long RECEIVED = Instant.parse("2026-09-07T10:05:00.100Z").toEpochMilli();
 

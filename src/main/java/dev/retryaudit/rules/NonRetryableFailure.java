@@ -1,4 +1,4 @@
-package dev.retryaudit.rules.validationrepeat;
+package dev.retryaudit.rules;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.ErrorClass;

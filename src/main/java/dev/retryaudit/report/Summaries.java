@@ -1,0 +1,41 @@
+package dev.retryaudit.report;
+
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.text.Escaping;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/** The one-line verdict that the text and github formats end with. */
+final class Summaries {
+    private Summaries() {
+    }
+
+    /**
+     * {@code 2 operations, 4 attempts, 2 retries; 1 error, 0 warnings, 0 notes; failed (--fail-on error)},
+     * with the baseline's suppressed count when there is one. {@code verdict} styles the last part.
+     */
+    static String line(Report r, UnaryOperator<String> verdict) {
+        StringBuilder b = new StringBuilder(r.toolName()).append(": ");
+        b.append(count(r.operations(), "operation", "operations")).append(", ")
+                .append(count(r.attempts(), "attempt", "attempts")).append(", ")
+                .append(count(r.retries(), "retry", "retries")).append("; ");
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<Severity, Long> e : r.counts().entrySet()) {
+            parts.add(count(e.getValue(), e.getKey().id(), e.getKey().id() + "s"));
+        }
+        b.append(String.join(", ", parts));
+        if (r.baseline() != null) {
+            b.append("; ").append(count(r.suppressed(), "finding", "findings")).append(" suppressed by the baseline ")
+                    .append(Escaping.controls(r.baseline()));
+        }
+        b.append("; ").append(verdict.apply(r.passed() ? "passed" : "failed"))
+                .append(" (--fail-on ").append(r.failOn().id()).append(')');
+        return b.toString();
+    }
+
+    static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+}

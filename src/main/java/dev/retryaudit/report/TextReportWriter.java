@@ -1,0 +1,81 @@
+package dev.retryaudit.report;
+
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.text.Escaping;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report for people at a terminal: {@code FILE:LINE:COL: SEVERITY: MESSAGE [RULE]} per finding, a
+ * count per rule, then the verdict. Every string from the input is printed with its control characters
+ * escaped; ANSI colour only when asked for.
+ */
+public final class TextReportWriter implements ReportWriter {
+    private static final String RESET = "\u001b[0m";
+    private static final String BOLD = "1";
+    private static final String DIM = "2";
+
+    private final boolean color;
+
+    public TextReportWriter(boolean color) {
+        this.color = color;
+    }
+
+    @Override
+    public void write(Report r, OutputStream out) throws IOException {
+        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        for (Finding f : r.findings()) {
+            Location l = f.location();
+            w.write(paint(BOLD, Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":") + " "
+                    + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
+                    + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
+        }
+        if (r.findings().isEmpty()) {
+            w.write("no findings\n");
+        } else {
+            w.write("\nfindings by rule:\n");
+            for (Map.Entry<String, Long> e : perRule(r.findings())) {
+                w.write(String.format("%7d  %s", e.getValue(), Escaping.controls(e.getKey())) + "\n");
+            }
+            w.write("\n");
+        }
+        w.write(Summaries.line(r, v -> paint(r.passed() ? "1;32" : "1;31", v)) + "\n");
+        w.flush();
+    }
+
+    /** Nothing: the report was not made, and the diagnostic on stderr says why (printing it twice helps no one). */
+    @Override
+    public void writeError(InputFailure failure, OutputStream out) {
+    }
+
+    /** The finding count of each rule, most findings first, then by rule id. */
+    private static List<Map.Entry<String, Long>> perRule(List<Finding> findings) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        findings.forEach(f -> counts.merge(f.rule(), 1L, Long::sum));
+        List<Map.Entry<String, Long>> rows = new ArrayList<>(counts.entrySet());
+        rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        return rows;
+    }
+
+    /** The SGR code of each severity: errors red, warnings yellow, notes cyan, all bold. */
+    static String style(Severity s) {
+        return switch (s) {
+            case ERROR -> "1;31";
+            case WARNING -> "1;33";
+            case NOTE -> "1;36";
+        };
+    }
+
+    private String paint(String sgr, String s) {
+        return color ? "\u001b[" + sgr + "m" + s + RESET : s;
+    }
+}

@@ -1,0 +1,166 @@
+package dev.retryaudit.rules;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Check;
+import dev.retryaudit.model.CheckResult;
+import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.Wire;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The row of RULES.md's commit-state decision table that governs one retry of a write. Each
+ * blocking row belongs to exactly one rule, so a retry is reported once however many facts
+ * speak against it.
+ */
+public enum CommitGate {
+    /** The format carries no commit_state and the previous attempt neither timed out nor lost its connection. */
+    NO_FACT(true),
+    /** No request left the process. */
+    NOT_SENT(true),
+    /** Attempt 1 ended unknown and a reconcile read after it returned not_found. */
+    RECONCILED(true),
+    /** Attempt 1 ended unknown, the tool dedupes by key, and both attempts sent the same key. */
+    DEDUPLICATED(true),
+    /** The previous attempt was rejected with a status in {@code retryable_rejections}. */
+    RETRYABLE_REJECTION(true),
+    /** The previous attempt failed validation: validation-repeat's, whatever its commit_state. */
+    VALIDATION(false),
+    /** The previous attempt was rejected, neither retryably nor for validation: effect-verification/retry-after-reject. */
+    REJECTED(false),
+    /** An earlier attempt or a reconcile read says the write landed: effect-verification/retry-after-commit or duplicate-commit. */
+    COMMITTED(false),
+    /** The previous attempt's fate is unknown and neither attempt sent a key: timeout-replay/keyless. */
+    KEYLESS(false),
+    /** Attempt 1's fate is unknown and nothing cleared the retry: timeout-replay/unreconciled. */
+    UNRECONCILED(false),
+    /** Attempt 2 or later ended unknown: timeout-replay/repeated-unknown. */
+    REPEATED_UNKNOWN(false),
+    /** The previous attempt has no commit_state in a format that carries it: effect-verification/missing-state. */
+    MISSING(false);
+
+    private final boolean allows;
+
+    CommitGate(boolean allows) {
+        this.allows = allows;
+    }
+
+    /** Whether the table lets the retry run. */
+    public boolean allows() {
+        return allows;
+    }
+
+    /**
+     * The rows governing every retry of the write {@code op}: element {@code i - 1} is the row of the
+     * attempt at list position {@code i}. Precedence, first match wins: a commit fact before the retry
+     * (an earlier committed attempt, or a check after an earlier attempt that returned committed); a
+     * validation failure of the previous attempt; its commit_state not_sent or rejected; an unclear
+     * previous attempt (keyless, then attempt 2 or later, then reconciled, deduplicated, unreconciled);
+     * else missing or no fact. One pass over attempts and checks, whatever their number.
+     */
+    public static List<CommitGate> rows(Operation op, Policy policy) {
+        List<Attempt> attempts = op.attempts();
+        int firstCommitted = firstCommitted(op);
+        Check committedCheck = firstCommittedCheck(op);
+        boolean firstReconciled = reconcile(op, attempts.get(0)) != null;
+        List<CommitGate> rows = new ArrayList<>(attempts.size() - 1);
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prior = attempts.get(i - 1);
+            boolean committed = (firstCommitted >= 0 && firstCommitted < i)
+                    || (committedCheck != null && committedCheck.afterAttempt() <= prior.attemptId());
+            rows.add(committed ? COMMITTED : row(op, i, prior, attempts.get(i), firstReconciled, policy));
+        }
+        return rows;
+    }
+
+    private static CommitGate row(Operation op, int i, Attempt prior, Attempt next, boolean firstReconciled,
+            Policy policy) {
+        if (NonRetryableFailure.is(prior, policy)) {
+            return VALIDATION;
+        }
+        CommitState state = prior.commitState();
+        if (state == CommitState.NOT_SENT) {
+            return NOT_SENT;
+        }
+        if (state == CommitState.REJECTED) {
+            return prior.status() != null && policy.retryableRejections().contains(prior.status())
+                    ? RETRYABLE_REJECTION : REJECTED;
+        }
+        if (isUnclear(op, prior)) {
+            String priorKey = Requests.key(op, prior);
+            String nextKey = Requests.key(op, next);
+            if (op.carries(Field.IDEMPOTENCY_KEY) && priorKey == null && nextKey == null) {
+                return KEYLESS;
+            }
+            if (i > 1) {
+                return REPEATED_UNKNOWN;
+            }
+            if (firstReconciled) {
+                return RECONCILED;
+            }
+            if (policy.dedupesByKey(op.tool()) && priorKey != null && priorKey.equals(nextKey)) {
+                return DEDUPLICATED;
+            }
+            return UNRECONCILED;
+        }
+        return state == null && op.carries(Field.COMMIT_STATE) ? MISSING : NO_FACT;
+    }
+
+    /**
+     * Whether nobody knows if the attempt's write landed: commit_state unknown or, where the format
+     * cannot carry commit_state, an attempt that timed out or lost its connection (a timeout means the
+     * runner stopped waiting, not that the remote skipped the write).
+     */
+    public static boolean isUnclear(Operation op, Attempt a) {
+        if (a.commitState() != null) {
+            return a.commitState() == CommitState.UNKNOWN;
+        }
+        return !op.carries(Field.COMMIT_STATE)
+                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
+    }
+
+    /** The list position of the first attempt whose commit_state is committed, or -1. */
+    public static int firstCommitted(Operation op) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            if (attempts.get(i).commitState() == CommitState.COMMITTED) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The reconcile read that returned committed after the earliest attempt, or null. */
+    public static Check firstCommittedCheck(Operation op) {
+        Check first = null;
+        for (Check c : op.checks()) {
+            if (c.result() == CheckResult.COMMITTED && (first == null || c.afterAttempt() < first.afterAttempt())) {
+                first = c;
+            }
+        }
+        return first;
+    }
+
+    /** The reconcile read after {@code prior} that returned not_found, or null: what makes the next attempt reconciled. */
+    public static Check reconcile(Operation op, Attempt prior) {
+        for (Check c : op.checks()) {
+            if (c.afterAttempt() == prior.attemptId() && c.result() == CheckResult.NOT_FOUND) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** How an unclear attempt ended, in words: "whose commit_state is unknown" or "that ended in timeout with no commit_state". */
+    public static String unclearEnding(Attempt a) {
+        if (a.commitState() != null) {
+            return "whose commit_state is " + Wire.name(a.commitState(), '_');
+        }
+        return "that ended in " + Wire.name(Objects.requireNonNull(a.outcome()), '_') + " with no commit_state";
+    }
+}

@@ -1,0 +1,20 @@
+package dev.retryaudit.rules;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Operation;
+
+/** What tells two attempts' requests apart: the idempotency key each sent and the fingerprint of its content. */
+public final class Requests {
+    private Requests() {
+    }
+
+    /** The idempotency key an attempt sent: its own, else its operation's; null when it sent none. */
+    public static String key(Operation op, Attempt attempt) {
+        return attempt.idempotencyKey() != null ? attempt.idempotencyKey() : op.idempotencyKey();
+    }
+
+    /** Whether two attempts may have sent the same request: equal request_hash, or either hash unknown. */
+    public static boolean maybeSame(Attempt a, Attempt b) {
+        return a.requestHash() == null || b.requestHash() == null || a.requestHash().equals(b.requestHash());
+    }
+}

@@ -1,0 +1,77 @@
+package dev.retryaudit.rules.budget;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Times;
+import dev.retryaudit.model.Wire;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.retryafter.RetryAfterValue;
+import java.util.List;
+
+/**
+ * A retry sent straight after a transient failure hits a server that is already struggling. A
+ * failure whose response carried a valid Retry-After is left to the retry-after rules, which judge
+ * the wait the server asked for; a retry that started before the previous response is an overlap
+ * (a hedge), not a reaction to the failure.
+ */
+public final class NoBackoff implements Rule {
+    static final RuleInfo INFO = new RuleInfo("budget/no-backoff", Severity.WARNING,
+            "a retry after a transient failure started less than min_backoff_ms after the previous response");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        long min = ctx.policy().minBackoffMs();
+        List<Attempt> attempts = op.attempts();
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prev = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            long responseAt = prev.responseTime();
+            String failure = transientFailure(prev);
+            if (failure == null || !Times.present(responseAt) || !Times.present(next.startedAt())) {
+                continue;
+            }
+            long gap = next.startedAt() - responseAt;
+            if (gap < 0 || gap >= min) {
+                continue;
+            }
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started " + gap
+                    + " ms after attempt " + prev.attemptId() + " failed with " + failure + ", less than the "
+                    + min + " ms minimum backoff: an immediate retry hits a server that is already failing",
+                    Evidence.of().put("prior_attempt", prev.attemptId())
+                            .put("prior_failure", failure)
+                            .put("prior_response_at", Times.format(responseAt))
+                            .put("started_at", Times.format(next.startedAt()))
+                            .put("gap_ms", gap)
+                            .put("min_backoff_ms", min));
+        }
+    }
+
+    /** The transient failure of {@code a} in words, or null when it is none or carried a valid Retry-After. */
+    private static String transientFailure(Attempt a) {
+        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) != null) {
+            return null;
+        }
+        if (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR) {
+            return Wire.name(a.outcome(), '_');
+        }
+        if (a.status() != null) {
+            return a.status() == 429 || a.status() >= 500 ? "status " + a.status() : null;
+        }
+        if (a.errorClass() == ErrorClass.RATE_LIMITED || a.errorClass() == ErrorClass.UNAVAILABLE
+                || a.errorClass() == ErrorClass.SERVER) {
+            return "error_class " + Wire.name(a.errorClass(), '_');
+        }
+        return null;
+    }
+}

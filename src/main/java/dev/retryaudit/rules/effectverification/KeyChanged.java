@@ -1,0 +1,54 @@
+package dev.retryaudit.rules.effectverification;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.Requests;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+
+/**
+ * A retry of the same request under a new idempotency key defeats the server's deduplication. A
+ * retry that the commit-state table already blocks is reported by that row's rule, not again here;
+ * a corrected request (a different request_hash) should get a new key.
+ */
+public final class KeyChanged implements Rule {
+    static final RuleInfo INFO = new RuleInfo("effect-verification/key-changed", Severity.ERROR,
+            "consecutive attempts carry different idempotency keys while the request is the same");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        if (!ctx.policy().isWrite(op)) {
+            return;
+        }
+        List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prior = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            String priorKey = Requests.key(op, prior);
+            String key = Requests.key(op, next);
+            if (priorKey == null || key == null || priorKey.equals(key) || !Requests.maybeSame(prior, next)
+                    || !rows.get(i - 1).allows()) {
+                continue;
+            }
+            String same = prior.requestHash() != null && next.requestHash() != null
+                    ? "the same request_hash" : "no request_hash to show the request changed";
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " sends idempotency key " + key
+                    + " where attempt " + prior.attemptId() + " sent " + priorKey + ", with " + same
+                    + ": a retry under a new key defeats deduplication",
+                    Evidence.of().put("prior_attempt", prior.attemptId()).put("prior_idempotency_key", priorKey)
+                            .put("idempotency_key", key).put("prior_request_hash", prior.requestHash())
+                            .put("request_hash", next.requestHash()));
+        }
+    }
+}

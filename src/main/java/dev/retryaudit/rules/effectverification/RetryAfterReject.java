@@ -1,0 +1,55 @@
+package dev.retryaudit.rules.effectverification;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Wire;
+import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.Requests;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+
+/**
+ * A write the server refused, such as a declined charge or a conflict, sent again unchanged. A
+ * rejection with a status in {@code retryable_rejections} may be retried; a validation failure is
+ * validation-repeat's; a changed request_hash is a corrected request.
+ */
+public final class RetryAfterReject implements Rule {
+    static final RuleInfo INFO = new RuleInfo("effect-verification/retry-after-reject", Severity.ERROR,
+            "an attempt repeats a write after a rejection that is neither retryable nor a validation failure");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        if (!ctx.policy().isWrite(op)) {
+            return;
+        }
+        List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt prior = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            if (rows.get(i - 1) != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {
+                continue;
+            }
+            String why = prior.status() != null ? "status " + prior.status()
+                    : prior.errorClass() != null ? "error_class " + Wire.name(prior.errorClass(), '_') : "no status";
+            String same = prior.requestHash() != null && next.requestHash() != null
+                    ? "the same request_hash" : "no request_hash to show it changed";
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " repeats the write that attempt "
+                    + prior.attemptId() + " had rejected (" + why + ", not a retryable rejection), with " + same,
+                    Evidence.of().put("prior_attempt", prior.attemptId()).put("prior_commit_state", "rejected")
+                            .put("prior_status", prior.status())
+                            .put("prior_error_class", prior.errorClass() == null ? null : Wire.name(prior.errorClass(), '_'))
+                            .put("prior_request_hash", prior.requestHash())
+                            .put("request_hash", next.requestHash()));
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.retryaudit.rules.timeoutreplay;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+
+/**
+ * A write retried after an attempt of unknown fate with no idempotency key on either attempt: the
+ * server cannot deduplicate it and a reconcile read has nothing to look up, so this rule reports
+ * the retry even when a check claims not_found.
+ */
+public final class Keyless implements Rule {
+    static final RuleInfo INFO = new RuleInfo("timeout-replay/keyless", Severity.ERROR,
+            "a write retried after unknown/timeout/connection_error with no idempotency key on either attempt");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        if (!ctx.policy().isWrite(op)) {
+            return;
+        }
+        List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
+        for (int i = 1; i < attempts.size(); i++) {
+            if (rows.get(i - 1) != CommitGate.KEYLESS) {
+                continue;
+            }
+            Attempt prior = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            // Only attempt 1 can be cleared by a reconcile read; say when one claimed to, since it proves nothing here.
+            boolean claimed = i == 1 && CommitGate.reconcile(op, prior) != null;
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " retries a write after attempt "
+                    + prior.attemptId() + " " + CommitGate.unclearEnding(prior)
+                    + ", and neither attempt sent an idempotency key: the retry can be neither deduplicated nor reconciled"
+                    + (claimed ? " (a reconcile read returned not_found, but without a key it cannot identify the write)" : ""),
+                    Timeouts.evidence(prior).put("reconcile_read_not_found", claimed));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.retryaudit.rules.timeoutreplay;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+
+/**
+ * A write retried again after a retry whose fate was unknown: each further try adds a chance of a
+ * double write, and no reconcile read or deduplication clears it. Where the format cannot carry
+ * commit_state, a timeout or connection error counts as unknown.
+ */
+public final class RepeatedUnknown implements Rule {
+    static final RuleInfo INFO = new RuleInfo("timeout-replay/repeated-unknown", Severity.ERROR,
+            "a write's attempt n >= 2 ended unknown and attempt n+1 exists");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        if (!ctx.policy().isWrite(op)) {
+            return;
+        }
+        List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
+        for (int i = 2; i < attempts.size(); i++) {
+            if (rows.get(i - 1) != CommitGate.REPEATED_UNKNOWN) {
+                continue;
+            }
+            Attempt prior = attempts.get(i - 1);
+            Attempt next = attempts.get(i);
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " follows attempt "
+                    + prior.attemptId() + " " + CommitGate.unclearEnding(prior) + ", itself a retry:"
+                    + " another try of a write whose earlier tries may have landed risks a double write",
+                    Timeouts.evidence(prior).put("retries_before", i - 1));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.retryaudit.rules.timeoutreplay;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.Requests;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+
+/**
+ * A write whose first attempt may have landed was tried again without first asking whether it did.
+ * Silent when a reconcile read after attempt 1 returned not_found, or when the tool dedupes by key
+ * and both attempts sent the same key. A retry without any key is {@link Keyless}'s.
+ */
+public final class Unreconciled implements Rule {
+    static final RuleInfo INFO = new RuleInfo("timeout-replay/unreconciled", Severity.ERROR,
+            "a write's attempt 1 ended unknown (or timed out) and attempt 2 ran with no reconcile read returning not_found");
+
+    @Override
+    public RuleInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public void check(Operation op, RuleContext ctx) {
+        if (op.attempts().size() < 2 || !ctx.policy().isWrite(op)
+                || CommitGate.rows(op, ctx.policy()).get(0) != CommitGate.UNRECONCILED) {
+            return;
+        }
+        Attempt prior = op.attempts().get(0);
+        Attempt next = op.attempts().get(1);
+        String priorKey = Requests.key(op, prior);
+        String nextKey = Requests.key(op, next);
+        String keys = priorKey != null && nextKey != null && !priorKey.equals(nextKey)
+                ? "; it also sent a new idempotency key, so the server cannot deduplicate it" : "";
+        ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " follows attempt " + prior.attemptId()
+                + " " + CommitGate.unclearEnding(prior) + ", with no reconcile read between them" + keys,
+                Timeouts.evidence(prior)
+                        .put("prior_idempotency_key", priorKey)
+                        .put("idempotency_key", nextKey)
+                        .put("dedupes_by_key", ctx.policy().dedupesByKey(op.tool())));
+    }
+}

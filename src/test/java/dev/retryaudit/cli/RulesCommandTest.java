@@ -1,0 +1,80 @@
+package dev.retryaudit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.RuleRegistry;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code retry-audit rules}: every registered rule, in registry order, as an aligned table or a JSON array. */
+class RulesCommandTest {
+    private static final List<RuleInfo> RULES = RuleRegistry.all().stream().map(Rule::info).toList();
+
+    @Test
+    void textIsAnAlignedTableInRegistryOrder() {
+        CliRunner.Result r = CliRunner.run("rules");
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).isEmpty();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).hasSize(RULES.size() + 1);
+        assertThat(lines.get(0)).matches("ID +FAMILY +SEVERITY +SUMMARY");
+        int familyAt = lines.get(0).indexOf("FAMILY");
+        int severityAt = lines.get(0).indexOf("SEVERITY");
+        int summaryAt = lines.get(0).indexOf("SUMMARY");
+        for (int i = 0; i < RULES.size(); i++) {
+            RuleInfo info = RULES.get(i);
+            String line = lines.get(i + 1);
+            assertThat(line).startsWith(info.id() + " ").doesNotEndWith(" ");
+            assertThat(line.substring(familyAt)).startsWith(info.family() + " ");
+            assertThat(line.substring(severityAt)).startsWith(info.severity().id() + " ");
+            assertThat(line.substring(summaryAt)).isEqualTo(info.summary());
+        }
+        assertThat(r.out()).endsWith("\n").containsPattern(
+                "(?m)^trace/clock-order +trace +note +attempt n\\+1 started before attempt n started: sort by attempt_id");
+    }
+
+    @Test
+    void jsonIsAnArrayOfObjectsInRegistryOrder() throws Exception {
+        CliRunner.Result r = CliRunner.run("rules", "--format", "json");
+        assertThat(r.exit()).isZero();
+        List<Map<String, String>> rules = new ObjectMapper().readValue(r.out(), new TypeReference<>() { });
+        assertThat(rules).hasSize(RULES.size());
+        for (int i = 0; i < RULES.size(); i++) {
+            RuleInfo info = RULES.get(i);
+            assertThat(rules.get(i)).containsExactly(Map.entry("id", info.id()), Map.entry("family", info.family()),
+                    Map.entry("severity", info.severity().id()), Map.entry("summary", info.summary()));
+        }
+        assertThat(r.out()).startsWith("[\n  {\n    \"id\": \"" + RULES.get(0).id() + "\",\n").endsWith("}\n]\n");
+    }
+
+    @Test
+    void theOutputIsTheSameOnEveryRun() {
+        assertThat(CliRunner.run("rules", "--format", "json").out()).isEqualTo(CliRunner.run("rules", "--format", "json").out());
+        assertThat(CliRunner.run("rules").out()).isEqualTo(CliRunner.run("rules", "--format", "text").out());
+    }
+
+    @Test
+    void anUnknownFormatIsAUsageError() {
+        CliRunner.Result r = CliRunner.run("rules", "--format", "xml");
+        assertThat(r.exit()).isEqualTo(64);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("retry-audit: error: invalid value for option '--format': expected one of text, json\n"
+                + "Try 'retry-audit --help'\n");
+    }
+
+    @Test
+    void anExtraArgumentIsAUsageError() {
+        assertThat(CliRunner.run("rules", "budget").exit()).isEqualTo(64);
+    }
+
+    @Test
+    void theHelpNamesTheCommandsAndTheFormats() {
+        assertThat(CliRunner.run("--help").out()).contains("rules", "explain");
+        assertThat(CliRunner.run("rules", "--help").out()).contains("--format=FORMAT", "text, json", "Exit codes:");
+    }
+}

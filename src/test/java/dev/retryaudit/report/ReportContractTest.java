@@ -1,0 +1,159 @@
+package dev.retryaudit.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.RawJson;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.RuleInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The contract every report format keeps (in the manner of PMD's AbstractRendererTest): the same
+ * scenarios through every writer, compared byte for byte with golden files. The reports are built
+ * here from fixed findings, so the goldens do not change when rules are added. Run with
+ * {@code -Dgolden.update=true} to rewrite the goldens after an intended change, then review the diff.
+ */
+class ReportContractTest {
+    static final Path GOLDEN = Path.of("src/test/resources/report/golden");
+    static final boolean UPDATE = Boolean.getBoolean("golden.update");
+
+    static final RuleInfo GAP = new RuleInfo("contract/attempt-gap", Severity.ERROR,
+            "attempt ids skip a number: attempts are missing from the trace");
+    static final RuleInfo DOCUMENTED = new RuleInfo("contract/documented", Severity.WARNING,
+            "a rule whose documentation ships in the jar");
+    static final RuleInfo CLOCK = new RuleInfo("contract/clock-note", Severity.NOTE,
+            "attempt n+1 started before attempt n started");
+    static final List<RuleInfo> RULES = List.of(GAP, DOCUMENTED, CLOCK);
+
+    /** One scenario: a report, or an input failure. */
+    record Scenario(String name, Report report, InputFailure failure) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** One output of a format: its writer and the golden file's suffix. */
+    record Variant(ReportFormat format, boolean color) {
+        String suffix() {
+            return format.id() + (color ? "-color" : "");
+        }
+
+        ReportWriter writer() {
+            return format.writer(color);
+        }
+
+        @Override
+        public String toString() {
+            return suffix();
+        }
+    }
+
+    static List<Variant> variants() {
+        List<Variant> variants = new ArrayList<>();
+        for (ReportFormat f : ReportFormat.values()) {
+            variants.add(new Variant(f, false));
+        }
+        variants.add(new Variant(ReportFormat.TEXT, true));
+        return variants;
+    }
+
+    static List<Scenario> scenarios() {
+        List<InputSummary> one = List.of(new InputSummary("traces/clean.json", "operations", 2, 3));
+        List<InputSummary> two = List.of(new InputSummary("traces/a.json", "operations", 2, 5),
+                new InputSummary("traces/b.jsonl", "spans", 3, 6));
+        Finding single = Finding.of(GAP.id(), Severity.ERROR, "cart-c-1844", 2, "charge_cart", "run-9",
+                "the attempt ids of cart-c-1844 are [1, 3], not 1..2: attempts are missing from the sequence",
+                Evidence.of().put("attempt_ids", List.of(1L, 3L)),
+                new Location("traces/a.json", 0, 12, 9, "/operations/0/attempts/1"));
+        List<Finding> many = List.of(
+                single,
+                Finding.of(DOCUMENTED.id(), Severity.WARNING, "op-2", null, "lookup", null,
+                        "op-2 spent 50% of its budget, 3 of 6 attempts: \"lookup\" retried at once",
+                        Evidence.of().put("spent", 0.5).put("attributes", new RawJson("{\"cart\":\"c-1\"}")),
+                        new Location("traces/a.json", 0, 30, 5, "/operations/1")),
+                Finding.of(CLOCK.id(), Severity.NOTE, "op-3", 2, "search", "run-2",
+                        "attempt 2 of op-3 started 500 ms before attempt 1 started: a clock or the numbering is wrong",
+                        Evidence.of().put("earlier_by_ms", 500L), new Location("traces/b.jsonl", 1, 2, 1, null)),
+                Finding.of(GAP.id(), Severity.ERROR, null, null, null, "run-2",
+                        "run run-2 retried 4 of 6 attempts: más que el presupuesto", Evidence.of().put("ratio", 0.67),
+                        new Location("traces/b.jsonl", 1, 5, 1, null)));
+        return List.of(
+                new Scenario("no-findings", new Report("retry-audit", "0.1.0", one, List.of(), FailOn.ERROR, RULES, null, 0),
+                        null),
+                new Scenario("one-finding", new Report("retry-audit", "0.1.0", one.subList(0, 1), List.of(single),
+                        FailOn.ERROR, RULES, null, 0), null),
+                new Scenario("many-findings", new Report("retry-audit", "0.1.0", two, many, FailOn.WARNING, RULES,
+                        "baseline.json", 2), null),
+                new Scenario("input-error", null, new InputFailure("retry-audit", "0.1.0", 65,
+                        InputException.rejected("traces/a.json", 3, 17, "$.operations[0].attempts[0].comit_state",
+                                "unknown field (did you mean commit_state?)"))),
+                new Scenario("input-unreadable", null, new InputFailure("retry-audit", "0.1.0", 66,
+                        InputException.unreadable("traces/missing.json", "no such file"))));
+    }
+
+    static Stream<Arguments> cases() {
+        return scenarios().stream().flatMap(s -> variants().stream().map(v -> Arguments.of(s, v)));
+    }
+
+    @ParameterizedTest(name = "{0} as {1}")
+    @MethodSource("cases")
+    void matchesGolden(Scenario scenario, Variant variant) throws IOException {
+        String actual = render(scenario, variant.writer());
+        Path golden = GOLDEN.resolve(scenario.name() + "." + variant.suffix());
+        if (UPDATE) {
+            Files.createDirectories(GOLDEN);
+            Files.writeString(golden, actual, StandardCharsets.UTF_8);
+            return;
+        }
+        if (!Files.exists(golden)) {
+            fail("no golden file " + golden + "; run with -Dgolden.update=true to write it, then review it");
+        }
+        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void writingTwiceGivesTheSameBytes() throws IOException {
+        for (Scenario s : scenarios()) {
+            for (Variant v : variants()) {
+                assertThat(render(s, v.writer())).as(s + " as " + v).isEqualTo(render(s, v.writer()));
+            }
+        }
+    }
+
+    @Test
+    void everyGoldenFileBelongsToACase() throws IOException {
+        List<String> expected = scenarios().stream()
+                .flatMap(s -> variants().stream().map(v -> s.name() + "." + v.suffix())).toList();
+        try (Stream<Path> files = Files.list(GOLDEN)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    static String render(Scenario s, ReportWriter w) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        if (s.report() != null) {
+            w.write(s.report(), out);
+        } else {
+            w.writeError(s.failure(), out);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.retryaudit.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Check;
+import dev.retryaudit.model.CheckResult;
+import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.ReportedOutcome;
+import dev.retryaudit.model.Times;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The commit-state decision table on what no fixture format can show yet: formats that cannot carry
+ * commit_state or idempotency keys, and a policy whose tool dedupes by key.
+ */
+class CommitGateTest {
+    private static final Set<Field> NO_COMMIT_STATE = EnumSet.complementOf(EnumSet.of(Field.COMMIT_STATE));
+    private static final Set<Field> NO_KEYS = EnumSet.complementOf(EnumSet.of(Field.IDEMPOTENCY_KEY));
+    private static final Policy DEDUPES = new Policy(3, 50, 0.2, 10, 100, 1000, 21600,
+            Policy.DEFAULTS.nonRetryableStatuses(), Policy.DEFAULTS.retryableRejections(), 3,
+            Map.of("charge", new Policy.ToolPolicy(null, null, true)), Map.of());
+
+    @Test
+    void aTimeoutCountsAsUnknownOnlyWhereTheFormatCannotCarryCommitState() {
+        Operation otlp = write("op", "k", Set.copyOf(NO_COMMIT_STATE), List.of(),
+                attempt(1, Outcome.TIMEOUT, null, "k"), attempt(2, Outcome.SUCCESS, null, "k"));
+        assertThat(CommitGate.rows(otlp, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.UNRECONCILED);
+        assertThat(run(Policy.DEFAULTS, otlp)).containsExactly("timeout-replay/unreconciled op 2");
+        assertThat(messages(Policy.DEFAULTS, otlp))
+                .containsExactly("attempt 2 of op follows attempt 1 that ended in timeout with no commit_state,"
+                        + " with no reconcile read between them");
+
+        Operation spans = write("op", "k", Field.ALL, List.of(),
+                attempt(1, Outcome.TIMEOUT, null, "k"), attempt(2, Outcome.SUCCESS, null, "k"));
+        assertThat(CommitGate.rows(spans, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.MISSING);
+        assertThat(run(Policy.DEFAULTS, spans))
+                .containsExactly("effect-verification/missing-state op 1", "effect-verification/missing-state op 2");
+    }
+
+    @Test
+    void withoutCommitStateOtherOutcomesAreNoFactAndLaterTimeoutsRepeat() {
+        Operation otlp = write("op", "k", Set.copyOf(NO_COMMIT_STATE), List.of(),
+                attempt(1, Outcome.ERROR, null, "k"), attempt(2, Outcome.CONNECTION_ERROR, null, "k"),
+                attempt(3, Outcome.SUCCESS, null, "k"));
+        assertThat(CommitGate.rows(otlp, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.NO_FACT);
+        assertThat(CommitGate.rows(otlp, Policy.DEFAULTS).get(1)).isEqualTo(CommitGate.REPEATED_UNKNOWN);
+        assertThat(run(Policy.DEFAULTS, otlp)).containsExactly("timeout-replay/repeated-unknown op 3");
+    }
+
+    @Test
+    void unverifiedSuccessNeedsAFormatThatCarriesCommitState() {
+        Operation otlp = new Operation("op", "charge", Effect.WRITE, "POST", null, "k", null, null, null,
+                ReportedOutcome.SUCCESS, null, List.of(attempt(1, Outcome.SUCCESS, null, "k")), List.of(), null,
+                at(1), Set.copyOf(NO_COMMIT_STATE));
+        assertThat(run(Policy.DEFAULTS, otlp)).isEmpty();
+    }
+
+    @Test
+    void keylessNeedsAFormatThatCarriesKeys() {
+        Operation har = write("op", null, Set.copyOf(NO_KEYS), List.of(),
+                attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, null), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, null));
+        assertThat(CommitGate.rows(har, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.UNRECONCILED);
+        Operation spans = write("op", null, Field.ALL, List.of(),
+                attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, null), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, null));
+        assertThat(run(Policy.DEFAULTS, spans)).containsExactly("timeout-replay/keyless op 2");
+    }
+
+    @Test
+    void aToolThatDedupesByKeyClearsAttemptOneOnlyUnderTheSameKey() {
+        Operation sameKey = write("op", "k", Field.ALL, List.of(),
+                attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, "k"));
+        assertThat(CommitGate.rows(sameKey, DEDUPES).get(0)).isEqualTo(CommitGate.DEDUPLICATED);
+        assertThat(run(DEDUPES, sameKey)).isEmpty();
+        assertThat(run(Policy.DEFAULTS, sameKey)).containsExactly("timeout-replay/unreconciled op 2");
+
+        Operation newKey = write("op", null, Field.ALL, List.of(),
+                attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.SUCCESS, CommitState.COMMITTED, "k2"));
+        assertThat(run(DEDUPES, newKey)).containsExactly("timeout-replay/unreconciled op 2");
+
+        Operation third = write("op", "k", Field.ALL, List.of(),
+                attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"),
+                attempt(3, Outcome.SUCCESS, CommitState.COMMITTED, "k"));
+        assertThat(run(DEDUPES, third)).containsExactly("timeout-replay/repeated-unknown op 3");
+    }
+
+    @Test
+    void aCommitFactAnywhereBeforeARetryOutranksThePreviousAttemptsState() {
+        Check committed = new Check(1, Times.NONE, "ledger_read", CheckResult.COMMITTED, 1L, at(9));
+        Operation op = write("op", "k", Field.ALL, List.of(committed),
+                attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.ERROR, CommitState.REJECTED, "k"),
+                attempt(3, Outcome.SUCCESS, CommitState.NOT_SENT, "k"));
+        assertThat(CommitGate.rows(op, Policy.DEFAULTS).get(0)).isEqualTo(CommitGate.COMMITTED);
+        assertThat(CommitGate.rows(op, Policy.DEFAULTS).get(1)).isEqualTo(CommitGate.COMMITTED);
+        assertThat(run(Policy.DEFAULTS, op)).containsExactly(
+                "effect-verification/retry-after-commit op 2", "effect-verification/retry-after-commit op 3");
+    }
+
+    private static List<String> run(Policy policy, Operation op) {
+        return findings(policy, op).stream().map(f -> f.rule() + " " + f.operation() + " " + f.attempt()).toList();
+    }
+
+    private static List<String> messages(Policy policy, Operation op) {
+        return findings(policy, op).stream().map(Finding::message).toList();
+    }
+
+    /** Every rule of the two commit-state families over one operation. */
+    private static List<Finding> findings(Policy policy, Operation op) {
+        List<String> others = new ArrayList<>(RuleRegistry.families());
+        Engine engine = new Engine(policy,
+                RuleSelection.of(policy, List.of("timeout-replay", "effect-verification"), others));
+        engine.accept(op);
+        return engine.finish();
+    }
+
+    private static Operation write(String id, String key, Set<Field> carried, List<Check> checks, Attempt... attempts) {
+        return new Operation(id, "charge", Effect.WRITE, "POST", null, key, null, null, null, null, null,
+                List.of(attempts), checks, null, at(1), carried);
+    }
+
+    private static Attempt attempt(int id, Outcome outcome, CommitState state, String key) {
+        return new Attempt(id, null, key, Times.NONE, Times.NONE, Double.NaN, outcome, null, null, null, null,
+                state, null, id == 1 ? "" : "retry", null, null, at(id + 1));
+    }
+
+    private static Location at(int line) {
+        return new Location("test", 0, line, 1, null);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.retryaudit.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.model.Policy;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Keeps the README's rule tables and policy example in step with the rules, their documents and the policy reader. */
+class ReadmeRulesTest {
+    private static final Pattern ROW = Pattern.compile("(?m)^\\| `([a-z-]+/[a-z-]+)` \\| ([^|]+) \\| (.+) \\|$");
+
+    private static String readme() throws Exception {
+        return Files.readString(Path.of("README.md"));
+    }
+
+    /** The rows of the rule tables, by id: {severity cell, summary cell}, in README order. */
+    private static Map<String, String[]> rows() throws Exception {
+        String rules = readme().substring(readme().indexOf("\n## Rules\n"), readme().indexOf("\n## Policy file\n"));
+        Map<String, String[]> rows = new LinkedHashMap<>();
+        Matcher m = ROW.matcher(rules);
+        while (m.find()) {
+            assertThat(rows.put(m.group(1), new String[] {m.group(2), m.group(3)})).as("row of %s twice", m.group(1)).isNull();
+        }
+        return rows;
+    }
+
+    @Test
+    void everyRegisteredRuleHasItsRowInRegistryOrder() throws Exception {
+        Map<String, String[]> rows = rows();
+        List<String> problems = new ArrayList<>();
+        for (Rule r : RuleRegistry.all()) {
+            RuleInfo info = r.info();
+            String[] row = rows.get(info.id());
+            if (row == null) {
+                problems.add(info.id() + ": no row");
+            } else if (!row[0].equals(info.severity().id()) && !row[0].startsWith(info.severity().id() + " (")) {
+                problems.add(info.id() + ": severity " + row[0] + ", not " + info.severity().id());
+            } else if (!row[1].equals(info.summary())) {
+                problems.add(info.id() + ": summary '" + row[1] + "', not '" + info.summary() + "'");
+            }
+        }
+        assertThat(problems).isEmpty();
+        List<String> registered = new ArrayList<>(rows.keySet());
+        registered.retainAll(RuleRegistry.ids());
+        assertThat(registered).containsExactlyElementsOf(RuleRegistry.ids());
+    }
+
+    @Test
+    void everyRowIsADocumentedRuleUnderItsFamily() throws Exception {
+        assertThat(rows().keySet()).containsExactlyInAnyOrderElementsOf(RuleDocsTest.documentedIds());
+        String readme = readme();
+        for (String id : rows().keySet()) {
+            String family = id.substring(0, id.indexOf('/'));
+            int heading = readme.indexOf("\n### " + family + "\n");
+            int row = readme.indexOf("| `" + id + "` |");
+            int nextHeading = readme.indexOf("\n### ", heading + 1);
+            assertThat(heading).as("a section for family %s", family).isPositive();
+            assertThat(row).as("%s in its family's table", id).isBetween(heading, nextHeading < 0 ? readme.length() : nextHeading);
+        }
+    }
+
+    @Test
+    void thePolicyExampleIsValidAndShowsTheDefaults() throws Exception {
+        String readme = readme();
+        int section = readme.indexOf("\n## Policy file\n");
+        int start = readme.indexOf("```json\n", section) + "```json\n".length();
+        String example = readme.substring(start, readme.indexOf("```", start));
+        Policy p = PolicyReader.read(new ByteArrayInputStream(example.getBytes(StandardCharsets.UTF_8)), "README.md",
+                RuleDocsTest.documentedIds(), Limits.DEFAULTS);
+        Policy withoutMaps = new Policy(p.maxAttempts(), p.minBackoffMs(), p.retryBudgetRatio(), p.retryBudgetMinRetries(),
+                p.retryAfterToleranceMs(), p.httpDateSkewMs(), p.retryAfterMaxSeconds(), p.nonRetryableStatuses(),
+                p.retryableRejections(), p.validationLoop(), Map.of(), Map.of());
+        assertThat(withoutMaps).isEqualTo(Policy.DEFAULTS);
+        assertThat(p.tools()).containsOnlyKeys("catalog_lookup", "charge_cart");
+        assertThat(p.rules()).containsOnlyKeys("budget/retry-ratio", "trace/clock-order");
+    }
+}
