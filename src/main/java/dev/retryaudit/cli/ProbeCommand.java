@@ -15,7 +15,7 @@ import dev.retryaudit.probe.TraceWriter;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.RuleSelection;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
@@ -114,7 +114,7 @@ final class ProbeCommand implements Callable<Integer> {
         Scenario scenario = scenario();
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
-        ReportFormat outFormat = report.reportFormat();
+        ReportWriter writer = report.writer(io);
         FailOn threshold = report.failOn();
         Policy policy = Policy.DEFAULTS;
         RuleSelection rules = report.rules(policy);
@@ -152,7 +152,7 @@ final class ProbeCommand implements Callable<Integer> {
         say(client, facts);
         Report withFacts = result.withProbe(facts);
         int verdict = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        return report.output(io).write(o -> outFormat.writer(false).write(withFacts, o), verdict);
+        return report.output(io).write(o -> writer.write(withFacts, o), verdict);
     }
 
     private Scenario scenario() {

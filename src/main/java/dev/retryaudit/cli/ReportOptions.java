@@ -3,8 +3,10 @@ package dev.retryaudit.cli;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.RuleRegistry;
 import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.text.ColorMode;
 import dev.retryaudit.text.Suggestions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +18,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The options of every command that audits and reports (report format, output file, fail-on level,
- * rule selection), as a picocli mixin, with their validation as usage errors of the command that
+ * The options of every command that audits and reports (report format, output file, colour, fail-on
+ * level, rule selection), as a picocli mixin, with their validation as usage errors of the command that
  * mixes them in.
  */
 final class ReportOptions {
@@ -37,6 +39,12 @@ final class ReportOptions {
             description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     String failOn;
 
+    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
+            completionCandidates = AuditCommand.ColorModes.class,
+            description = "Colour in the text format: ${COMPLETION-CANDIDATES}; auto colours only a terminal, "
+                    + "and never when NO_COLOR is set (default: ${DEFAULT-VALUE}).")
+    String color;
+
     @Option(names = "--enable", paramLabel = "RULE", description = "Enable a rule id or a whole family; repeatable.")
     List<String> enable = new ArrayList<>();
 
@@ -48,6 +56,13 @@ final class ReportOptions {
 
     ReportFormat reportFormat() {
         return choice("--format", ReportFormat.parse(format), ReportFormat.ids());
+    }
+
+    /** The report's writer, in colour where {@code --color} and the terminal allow it. */
+    ReportWriter writer(Streams io) {
+        ReportFormat format = reportFormat();
+        ColorMode mode = choice("--color", ColorMode.parse(color), ColorMode.ids());
+        return format.writer(output == null && mode.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
     }
 
     FailOn failOn() {

@@ -36,7 +36,8 @@ class ProbeCommandTest {
         "--max-requests|10001|invalid value for option '--max-requests': must be between 3 and 10000 (more than --failures)",
         "--timeout|0|invalid value for option '--timeout': must be between 1 and 86400",
         "--port|65536|invalid value for option '--port': must be between 0 and 65535",
-        "--format|xml|invalid value for option '--format': expected one of json",
+        "--format|xml|invalid value for option '--format': expected one of json, text, sarif, github",
+        "--color|sometimes|invalid value for option '--color': expected one of auto, always, never",
         "--fail-on|fatal|invalid value for option '--fail-on': expected one of error, warning, note, never",
         "--enable|retry-afte|unknown rule or family for option '--enable'",
         "--failures|two|Invalid value for option '--failures': 'two' is not an int",
@@ -99,6 +100,29 @@ class ProbeCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEmpty();
         assertThat(JSON.readTree(out.toFile()).get("probe").get("exit_code").asInt()).isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"text", "github"})
+    void theLineFormatsSayWhatTheProbeSawBeforeTheirVerdict(String format) {
+        CliRunner.Result r = CliRunner.run("probe", "--format", format, "--color", "never", "--timeout", "5",
+                "--", "true");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).endsWith("retry-audit: probe: the client exited with code 0: 0 GETs, did not reach success\n"
+                + "retry-audit: 0 operations, 0 attempts, 0 retries; 0 errors, 0 warnings, 0 notes; passed (--fail-on error)\n");
+    }
+
+    @Test
+    void sarifCarriesTheProbeLineAsANotification() throws Exception {
+        CliRunner.Result r = CliRunner.run("probe", "--format", "sarif", "--timeout", "5", "--", "true");
+
+        assertThat(r.exit()).isZero();
+        JsonNode note = JSON.readTree(r.out()).get("runs").get(0).get("invocations").get(0)
+                .get("toolExecutionNotifications").get(0);
+        assertThat(note.get("level").asText()).isEqualTo("note");
+        assertThat(note.get("message").get("text").asText())
+                .isEqualTo("retry-audit: probe: the client exited with code 0: 0 GETs, did not reach success");
     }
 
     @Test
