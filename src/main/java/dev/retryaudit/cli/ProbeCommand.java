@@ -98,7 +98,7 @@ final class ProbeCommand implements Callable<Integer> {
     List<String> command = new ArrayList<>();
 
     @Mixin
-    ReportOptions report;
+    AuditOptions options;
 
     ProbeCommand(Streams io) {
         this.io = io;
@@ -114,11 +114,17 @@ final class ProbeCommand implements Callable<Integer> {
         Scenario scenario = scenario();
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
-        ReportWriter writer = report.writer(io);
-        FailOn threshold = report.failOn();
-        Policy policy = Policy.DEFAULTS;
-        RuleSelection rules = report.rules(policy);
+        ReportWriter writer = options.writer(io);
+        FailOn threshold = options.failOn();
+        options.checkRuleNames();
         Limits limits = Limits.DEFAULTS;
+        Policy policy;
+        try {
+            policy = options.policy(limits);
+        } catch (InputException e) {
+            return options.inputError(io, e, writer);
+        }
+        RuleSelection rules = options.rules(policy);
         if (traceOut != null && !traceOutPlace()) {
             return ExitCode.CANT_WRITE.code();
         }
@@ -152,27 +158,24 @@ final class ProbeCommand implements Callable<Integer> {
         say(client, facts);
         Report withFacts = result.withProbe(facts);
         int verdict = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        return report.output(io).write(o -> writer.write(withFacts, o), verdict);
+        return options.output(io).write(o -> writer.write(withFacts, o), verdict);
     }
 
     private Scenario scenario() {
         if (status != 429 && status != 503) {
-            throw report.usage("invalid value for option '--status': expected 429 or 503");
+            throw options.usage("invalid value for option '--status': expected 429 or 503");
         }
         range("--failures", failures, 1, 10);
         range("--delay", delay, 0, 600);
         range("--max-requests", maxRequests, failures + 1, 10_000);
-        HeaderFormat format = HeaderFormat.parse(headerFormat);
-        if (format == null) {
-            throw report.usage("invalid value for option '--header-format': expected one of "
-                    + String.join(", ", HeaderFormat.ids()));
-        }
+        HeaderFormat format = options.choice("--header-format", headerFormat, HeaderFormat.parse(headerFormat),
+                HeaderFormat.ids());
         return new Scenario(status, failures, delay, format, maxRequests);
     }
 
     private void range(String option, long value, long min, long max) {
         if (value < min || value > max) {
-            throw report.usage("invalid value for option '" + option + "': must be between " + min + " and " + max
+            throw options.usage("invalid value for option '" + option + "': must be between " + min + " and " + max
                     + (option.equals("--max-requests") ? " (more than --failures)" : ""));
         }
     }
@@ -181,7 +184,7 @@ final class ProbeCommand implements Callable<Integer> {
         try {
             return ProbeServer.start(scenario, port, maxRecorded);
         } catch (BindException e) {
-            throw report.usage("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            throw options.usage("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
         }
     }
 
@@ -192,7 +195,7 @@ final class ProbeCommand implements Callable<Integer> {
         try {
             return ClientRun.run(expanded, url, timeout * 1000, io.err());
         } catch (IOException e) {
-            throw report.usage("cannot run " + Escaping.controls(expanded.get(0)) + ": "
+            throw options.usage("cannot run " + Escaping.controls(expanded.get(0)) + ": "
                     + Escaping.controls(String.valueOf(e.getMessage())));
         }
     }
@@ -213,7 +216,7 @@ final class ProbeCommand implements Callable<Integer> {
     /** Refuses a --trace-out that cannot be written before the client runs, not after. */
     private boolean traceOutPlace() {
         if (traceOut.toString().equals("-")) {
-            throw report.usage("--trace-out names a file; the report itself goes to standard output");
+            throw options.usage("--trace-out names a file; the report itself goes to standard output");
         }
         Path dir = traceOut.toAbsolutePath().getParent();
         if (dir == null || !Files.isDirectory(dir)) {

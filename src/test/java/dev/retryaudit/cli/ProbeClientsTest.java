@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +89,18 @@ class ProbeClientsTest {
         assertThat(early.get("evidence").get("retry_after_form").asText()).isEqualTo(form);
         assertThat(r.err()).contains("the client exited with code 0: 2 GETs, reached success,"
                 + " came back before Retry-After allowed\n");
+    }
+
+    @Test
+    void thePolicyDecidesTheTolerance() throws Exception {
+        Path policy = dir.resolve("policy.json");
+        Files.writeString(policy, "{\"version\": 1, \"retry_after\": {\"tolerance_ms\": 5000}}");
+
+        CliRunner.Result r = CliRunner.run("probe", "--policy", policy.toString(), "--failures", "1", "--delay", "1",
+                "--timeout", "20", "--", "sh", "-c", IMPATIENT);
+
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(JSON.readTree(r.out()).get("probe").get("honoured_retry_after").asBoolean()).isTrue();
     }
 
     @Test

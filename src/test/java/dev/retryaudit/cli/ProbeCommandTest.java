@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ProbeCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -60,6 +64,23 @@ class ProbeCommandTest {
     }
 
     @Test
+    void aBadPolicyIsRejectedBeforeTheClientRuns() throws IOException {
+        Path policy = dir.resolve("policy.json");
+        Path marker = dir.resolve("ran");
+        Files.writeString(policy, "{\"version\": 1, \"max_attempt\": 3}");
+
+        CliRunner.Result bad = CliRunner.run("probe", "--policy", policy.toString(), "--", "touch", marker.toString());
+        CliRunner.Result missing = CliRunner.run("probe", "--policy", dir.resolve("none.json").toString(),
+                "--", "touch", marker.toString());
+
+        assertThat(bad.exit()).isEqualTo(65);
+        assertThat(bad.err()).startsWith(policy + ":1:16: error: $.max_attempt: unknown field (did you mean max_attempts?)");
+        assertThat(JSON.readTree(bad.out()).get("error").get("code").asInt()).isEqualTo(65);
+        assertThat(missing.exit()).isEqualTo(66);
+        assertThat(marker).doesNotExist();
+    }
+
+    @Test
     void aBusyPortIsAUsageError() throws IOException {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             CliRunner.Result r = CliRunner.run("probe", "--port", Integer.toString(busy.getLocalPort()), "--", "true");
@@ -70,7 +91,7 @@ class ProbeCommandTest {
     }
 
     @Test
-    void aTraceOutThatCannotBeWrittenExits74BeforeTheClientRuns(@TempDir Path dir)
+    void aTraceOutThatCannotBeWrittenExits74BeforeTheClientRuns()
             throws IOException {
         Path marker = dir.resolve("ran");
         String missing = dir.resolve("no-such-dir").resolve("trace.json").toString();
@@ -92,7 +113,7 @@ class ProbeCommandTest {
     }
 
     @Test
-    void theReportCanGoToAFile(@TempDir Path dir) throws IOException {
+    void theReportCanGoToAFile() throws IOException {
         Path out = dir.resolve("report.json");
 
         CliRunner.Result r = CliRunner.run("probe", "--output", out.toString(), "--timeout", "5", "--", "true");
