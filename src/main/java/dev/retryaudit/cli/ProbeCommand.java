@@ -129,22 +129,9 @@ final class ProbeCommand implements Callable<Integer> {
             return ExitCode.CANT_WRITE.code();
         }
 
-        ClientRun.Result client = null;
-        String url;
-        RecordedTrace trace;
-        try (ProbeServer server = listen(scenario, limits.attemptsPerOperation())) {
-            url = server.url();
-            if (command.isEmpty()) {
-                io.err().println(VersionInfo.NAME + ": probe: serving " + url + " for " + timeout + " s");
-                Thread.sleep(timeout * 1000);
-            } else {
-                client = runClient(url);
-            }
-            trace = server.trace();
-        }
-
+        Observed seen = observe(scenario, limits.attemptsPerOperation());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TraceWriter.write(trace, bytes);
+        TraceWriter.write(seen.trace(), bytes);
         InputSet.Source source = new InputSet.Source(SOURCE, null);
         if (traceOut != null) {
             if (!writeTrace(bytes.toByteArray())) {
@@ -154,11 +141,30 @@ final class ProbeCommand implements Callable<Integer> {
         }
         Report result = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
                 new ByteArrayInputStream(bytes.toByteArray()));
-        ProbeFacts facts = facts(trace, client, url, rules, result);
-        say(client, facts);
+        ProbeFacts facts = facts(seen, rules, result);
+        say(seen.client(), facts);
         Report withFacts = result.withProbe(facts);
         int verdict = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(withFacts, o), verdict);
+    }
+
+    /** What one probe run saw: the URL it served, the trace it recorded, and how the client ended (null without one). */
+    private record Observed(String url, RecordedTrace trace, ClientRun.Result client) {
+    }
+
+    /** Serves the scenario while the client runs (or, without one, until the timeout), then stops. */
+    private Observed observe(Scenario scenario, int maxRecorded) throws IOException, InterruptedException {
+        try (ProbeServer server = listen(scenario, maxRecorded)) {
+            String url = server.url();
+            ClientRun.Result client = null;
+            if (command.isEmpty()) {
+                io.err().println(VersionInfo.NAME + ": probe: serving " + url + " for " + timeout + " s");
+                Thread.sleep(timeout * 1000);
+            } else {
+                client = runClient(url);
+            }
+            return new Observed(url, server.trace(), client);
+        }
     }
 
     private Scenario scenario() {
@@ -262,14 +268,14 @@ final class ProbeCommand implements Callable<Integer> {
         }
     }
 
-    private ProbeFacts facts(RecordedTrace trace, ClientRun.Result client, String url, RuleSelection rules,
-            Report result) {
-        Scenario s = trace.scenario();
-        return new ProbeFacts(url, s.status(), s.failures(), s.delaySeconds(), s.headerFormat().id(),
-                client == null ? List.of() : ClientRun.expand(command, url),
+    private ProbeFacts facts(Observed seen, RuleSelection rules, Report result) {
+        Scenario s = seen.trace().scenario();
+        ClientRun.Result client = seen.client();
+        return new ProbeFacts(seen.url(), s.status(), s.failures(), s.delaySeconds(), s.headerFormat().id(),
+                client == null ? List.of() : ClientRun.expand(command, seen.url()),
                 client == null ? null : client.exitCode(), client != null && client.timedOut(), timeout,
-                trace.attempts().size(), trace.otherRequests().size(), trace.reachedSuccess(),
-                honoured(trace, rules, result));
+                seen.trace().attempts().size(), seen.trace().otherRequests().size(), seen.trace().reachedSuccess(),
+                honoured(seen.trace(), rules, result));
     }
 
     /** False when a retry came early; true when retries followed Retry-After and none came early; else unknown. */
