@@ -146,7 +146,9 @@ class ProbeClientsTest {
         JsonNode probe = JSON.readTree(r.out()).get("probe");
         assertThat(probe.get("attempts").asInt()).isZero();
         assertThat(probe.get("other_requests").asInt()).isEqualTo(1);
-        assertThat(r.err()).contains("\"allow\": \"GET\", \"status\": 405");
+        assertThat(r.err()).contains("\"allow\": \"GET\", \"status\": 405",
+                "the client exited with code 0: 0 GETs and 1 request of other methods, did not reach success\n")
+                .doesNotContain("nothing was tested");
     }
 
     @Test
