@@ -54,6 +54,15 @@ class JarIT {
     }
 
     @Test
+    void probesARealClient() throws Exception {
+        Run r = run(new byte[0], "probe", "--failures", "1", "--delay", "1", "--timeout", "30",
+                "--", "curl", "-sS", "--retry", "2", "{url}");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\"probe\": {", "\"reached_success\": true", "\"honoured_retry_after\": true");
+        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 0: 2 GETs, reached success");
+    }
+
+    @Test
     void versionIsTheManifestVersion() throws Exception {
         Run r = run(new byte[0], "--version");
         assertThat(r.exit()).isZero();

@@ -39,6 +39,7 @@ public final class Main {
         cl.addSubcommand(new RulesCommand(io));
         cl.addSubcommand(new ExplainCommand(io));
         cl.addSubcommand(new SchemaCommand(io));
+        cl.addSubcommand(ProbeCommand.commandLine(io));
         cl.setOut(io.out());
         cl.setErr(io.err());
         cl.setCaseInsensitiveEnumValuesAllowed(false);

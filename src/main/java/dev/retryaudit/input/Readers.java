@@ -10,9 +10,10 @@ public final class Readers {
         return switch (format) {
             case OPERATIONS -> new OperationsReader();
             case SPANS -> new SpansReader();
+            case RETRY_TRACE -> new RetryTraceReader();
             case OTLP -> new OtlpReader();
             case HAR -> new HarReader();
-            case RETRY_TRACE, AUTO -> null;
+            case AUTO -> null;
         };
     }
 }

@@ -27,6 +27,9 @@ public final class GithubReportWriter implements ReportWriter {
             w.write(command(command(f.severity()), f.location().source(), f.location().line(), f.location().column(),
                     f.rule(), f.message()));
         }
+        if (r.probe() != null) {
+            w.write(Summaries.probeLine(r) + "\n");
+        }
         w.write(Summaries.line(r, UnaryOperator.identity()) + "\n");
         w.flush();
     }

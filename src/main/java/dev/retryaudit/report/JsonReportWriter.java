@@ -34,6 +34,9 @@ public final class JsonReportWriter implements ReportWriter {
             }
             g.writeEndArray();
             writeSummary(g, r);
+            if (r.probe() != null) {
+                writeProbe(g, r.probe());
+            }
             g.writeArrayFieldStart("findings");
             for (Finding f : r.findings()) {
                 writeFinding(g, f);
@@ -69,6 +72,29 @@ public final class JsonReportWriter implements ReportWriter {
         g.writeEndObject();
         g.writeStringField("fail_on", r.failOn().id());
         g.writeBooleanField("passed", r.passed());
+        g.writeEndObject();
+    }
+
+    private static void writeProbe(JsonGenerator g, ProbeFacts p) throws IOException {
+        g.writeObjectFieldStart("probe");
+        g.writeStringField("url", p.url());
+        g.writeObjectFieldStart("scenario");
+        g.writeNumberField("status", p.status());
+        g.writeNumberField("failures", p.failures());
+        g.writeNumberField("delay_seconds", p.delaySeconds());
+        g.writeStringField("header_format", p.headerFormat());
+        g.writeEndObject();
+        g.writeFieldName("command");
+        Json.value(g, p.command());
+        g.writeFieldName("exit_code");
+        Json.value(g, p.exitCode());
+        g.writeBooleanField("timed_out", p.timedOut());
+        g.writeNumberField("timeout_seconds", p.timeoutSeconds());
+        g.writeNumberField("attempts", p.attempts());
+        g.writeNumberField("other_requests", p.otherRequests());
+        g.writeBooleanField("reached_success", p.reachedSuccess());
+        g.writeFieldName("honoured_retry_after");
+        Json.value(g, p.honouredRetryAfter());
         g.writeEndObject();
     }
 

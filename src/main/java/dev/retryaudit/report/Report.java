@@ -16,10 +16,11 @@ import java.util.stream.Collectors;
  * against {@code --fail-on}. Every writer renders this record and nothing else. {@code rules} are the
  * enabled rules, each at the severity its findings get; {@code baseline} is the {@code --baseline}
  * report's name (null without one) and {@code suppressed} how many findings it accepted, which are
- * not in {@code findings}.
+ * not in {@code findings}. For {@code probe}, {@code probe} holds what the probe observed (null
+ * otherwise).
  */
 public record Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
-        FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed) {
+        FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed, ProbeFacts probe) {
 
     public Report {
         Objects.requireNonNull(toolVersion, "toolVersion");
@@ -46,6 +47,17 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
             }
         }
         return -1;
+    }
+
+    /** A report of an audit, with no probe facts. */
+    public Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
+            FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed) {
+        this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null);
+    }
+
+    /** This report with what {@code probe} observed (null for none). */
+    public Report withProbe(ProbeFacts facts) {
+        return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, facts);
     }
 
     public long operations() {

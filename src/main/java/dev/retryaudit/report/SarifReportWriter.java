@@ -55,13 +55,16 @@ public final class SarifReportWriter implements ReportWriter {
             }
             results.add(result(r, f));
         }
-        List<Sarif.Notification> notes = null;
+        List<Sarif.Notification> notes = new ArrayList<>();
         if (r.findings().size() > maxResults) {
-            notes = List.of(new Sarif.Notification("warning", new Sarif.Message("only the first " + maxResults
+            notes.add(new Sarif.Notification("warning", new Sarif.Message("only the first " + maxResults
                     + " of " + r.findings().size() + " results are listed: code scanning accepts at most "
                     + maxResults + " results per run; the JSON report lists them all"), null));
         }
-        Sarif.Invocation invocation = new Sarif.Invocation(true, null, notes);
+        if (r.probe() != null) {
+            notes.add(new Sarif.Notification("note", new Sarif.Message(Summaries.probeLine(r)), null));
+        }
+        Sarif.Invocation invocation = new Sarif.Invocation(true, null, notes.isEmpty() ? null : notes);
         serialise(new Sarif.Run(tool(r.toolName(), r.toolVersion(), rules), List.of(invocation), results), out);
     }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** The one-line verdict that the text and github formats end with. */
+/** The one-line verdict that the text and github formats end with, and the probe's line before it. */
 final class Summaries {
     private Summaries() {
     }
@@ -33,6 +33,11 @@ final class Summaries {
         b.append("; ").append(verdict.apply(r.passed() ? "passed" : "failed"))
                 .append(" (--fail-on ").append(r.failOn().id()).append(')');
         return b.toString();
+    }
+
+    /** {@code retry-audit: probe: the client exited with code 0: 3 GETs, reached success, ...}, or null without probe facts. */
+    static String probeLine(Report r) {
+        return r.probe() == null ? null : r.toolName() + ": probe: " + r.probe().describe();
     }
 
     static String count(long n, String one, String many) {

@@ -48,6 +48,9 @@ public final class TextReportWriter implements ReportWriter {
             }
             w.write("\n");
         }
+        if (r.probe() != null) {
+            w.write(Summaries.probeLine(r) + "\n");
+        }
         w.write(Summaries.line(r, v -> paint(r.passed() ? "1;32" : "1;31", v)) + "\n");
         w.flush();
     }

@@ -124,6 +124,19 @@ class SchemaAgreementTest {
     }
 
     @Test
+    void probeReportsAreValid() throws IOException {
+        List<CliRunner.Result> runs = List.of(
+                CliRunner.run("probe", "--timeout", "10", "--", "true"),
+                CliRunner.run("probe", "--failures", "1", "--delay", "1", "--timeout", "10", "--", "sh", "-c",
+                        "curl -s \"$RETRY_AUDIT_PROBE_URL\"; curl -s -X POST \"$RETRY_AUDIT_PROBE_URL\";"
+                                + " curl -s \"$RETRY_AUDIT_PROBE_URL\""));
+        assertThat(runs).extracting(CliRunner.Result::exit).containsExactly(0, 2);
+        for (CliRunner.Result r : runs) {
+            assertThat(errors("report", r.out())).as(r.out()).isEmpty();
+        }
+    }
+
+    @Test
     void theRejectedReportsAreInvalid() throws IOException {
         List<Path> rejected = list(REJECTED.resolve("report"));
         assertThat(rejected).hasSizeGreaterThanOrEqualTo(6);

@@ -1,0 +1,151 @@
+package dev.retryaudit.cli;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.InputFailure;
+import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.report.ReportWriter;
+import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.text.ColorMode;
+import dev.retryaudit.text.Suggestions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options that {@code audit} and {@code probe} share (report format, output file, policy, fail-on
+ * level, colour, rule selection), as a picocli mixin, with their validation as usage errors of the
+ * command that mixes them in.
+ */
+final class AuditOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "json",
+            completionCandidates = ReportFormats.class,
+            description = "Report format on stdout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
+    Path output;
+
+    @Option(names = "--policy", paramLabel = "FILE",
+            description = "Thresholds, per-tool settings and rule severities (a JSON policy file; default: built-in).")
+    Path policyFile;
+
+    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
+            completionCandidates = FailOns.class,
+            description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    String failOn;
+
+    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto", completionCandidates = ColorModes.class,
+            description = "Colour in the text format: ${COMPLETION-CANDIDATES}; auto colours only a terminal, "
+                    + "and never when NO_COLOR is set (default: ${DEFAULT-VALUE}).")
+    String color;
+
+    @Option(names = "--enable", paramLabel = "RULE", description = "Enable a rule id or a whole family; repeatable.")
+    List<String> enable = new ArrayList<>();
+
+    @Option(names = "--disable", paramLabel = "RULE", description = "Disable a rule id or a whole family; repeatable.")
+    List<String> disable = new ArrayList<>();
+
+    /** The report's writer, in colour where {@code --color} and the terminal allow it. */
+    ReportWriter writer(Streams io) {
+        ReportFormat f = choice("--format", format, ReportFormat.parse(format), ReportFormat.ids());
+        ColorMode mode = choice("--color", color, ColorMode.parse(color), ColorMode.ids());
+        return f.writer(output == null && mode.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
+    }
+
+    FailOn failOn() {
+        return choice("--fail-on", failOn, FailOn.parse(failOn), FailOn.ids());
+    }
+
+    /** Refuses an unknown rule or family in {@code --enable}/{@code --disable}, and one named by both. */
+    void checkRuleNames() {
+        checkRuleNames(enable, "--enable");
+        checkRuleNames(disable, "--disable");
+        List<String> both = enable.stream().filter(disable::contains).toList();
+        if (!both.isEmpty()) {
+            throw usage("the same rule or family is both enabled and disabled: " + both.get(0));
+        }
+    }
+
+    /** The {@code --policy} file's policy, or the built-in one. */
+    Policy policy(Limits limits) throws InputException {
+        return policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.ids(), limits);
+    }
+
+    /** The rules to run under {@code policy} with {@code --enable}/{@code --disable} applied (checked first). */
+    RuleSelection rules(Policy policy) {
+        return RuleSelection.of(policy, enable, disable);
+    }
+
+    ReportOutput output(Streams io) {
+        return new ReportOutput(output, io);
+    }
+
+    /** The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an input error. */
+    int inputError(Streams io, InputException e, ReportWriter writer) {
+        io.err().println(e.diagnostic());
+        int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
+        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, e);
+        return output(io).write(o -> writer.writeError(failure, o), code);
+    }
+
+    /** {@code parsed}, or a usage error naming the values {@code option} allows. */
+    <T> T choice(String option, String value, T parsed, List<String> allowed) {
+        if (parsed == null) {
+            throw usage("invalid value for option '" + option + "': expected one of " + String.join(", ", allowed));
+        }
+        return parsed;
+    }
+
+    /** A usage error (exit 64) of the command these options belong to. */
+    CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    private void checkRuleNames(List<String> names, String option) {
+        List<String> known = Stream.concat(RuleRegistry.families().stream(), RuleRegistry.ids().stream()).toList();
+        for (String n : names) {
+            if (!RuleSelection.isKnown(n)) {
+                List<String> close = Suggestions.closestAll(n, known, 3);
+                throw usage("unknown rule or family for option '" + option + "'"
+                        + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
+            }
+        }
+    }
+
+    /** The report formats, for help. */
+    static final class ReportFormats implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ReportFormat.ids().iterator();
+        }
+    }
+
+    /** The --color values, for help. */
+    static final class ColorModes implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ColorMode.ids().iterator();
+        }
+    }
+
+    /** The --fail-on values, for help. */
+    static final class FailOns implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return FailOn.ids().iterator();
+        }
+    }
+}

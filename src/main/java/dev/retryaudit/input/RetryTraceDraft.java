@@ -1,0 +1,122 @@
+package dev.retryaudit.input;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The fields of one Retry Trace run (SPEC 4.3), as they appear at the top of a trace, inside a
+ * finding record's {@code evidence} and in each observation of a curl comparison. Fields the
+ * reader does not use are skipped; the ones it uses are typed strictly.
+ */
+final class RetryTraceDraft {
+    /** The tool name of every operation read from a Retry Trace. */
+    static final String TOOL = "retry-trace";
+
+    private static final String[] HEADER_FORMATS = {"seconds", "http-date"};
+
+    String runId;
+    List<Attempt> attempts;
+
+    /** Reads the value of field {@code name} if it is a run field; false when it is not one. */
+    boolean bind(String name, JsonCursor c, ReadContext ctx, String pointer) throws IOException, InputException {
+        switch (name) {
+            case "run_id" -> runId = c.optString();
+            case "created_at", "expires_at" -> c.optTimestamp();
+            case "status" -> c.optInt(100, 599);
+            case "failures" -> c.optInt(0, Integer.MAX_VALUE);
+            case "delay_seconds" -> c.optLong(0, Long.MAX_VALUE);
+            case "reached_success" -> c.optBoolean();
+            case "header_format" -> headerFormat(c);
+            case "attempts" -> attempts = readAttempts(c, ctx, pointer + "/attempts");
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether an {@code attempts} array was read. */
+    boolean hasAttempts() {
+        return attempts != null;
+    }
+
+    /**
+     * The run as one server-observed GET operation with id {@code id}, or null when it holds no
+     * attempt (a probe that no client called).
+     */
+    Operation build(String id, Location at) {
+        if (attempts == null || attempts.isEmpty()) {
+            return null;
+        }
+        List<Attempt> sorted = new ArrayList<>(attempts);
+        sorted.sort(Comparator.comparingInt(Attempt::attemptId));
+        return new Operation(id, TOOL, Effect.READ, "GET", null, null, runId, null, null, null, Clock.SERVER,
+                sorted, List.of(), null, at, Set.of());
+    }
+
+    private static void headerFormat(JsonCursor c) throws IOException, InputException {
+        String s = c.optString();
+        if (s != null && !s.equals(HEADER_FORMATS[0]) && !s.equals(HEADER_FORMATS[1])) {
+            throw c.error("expected one of " + String.join(", ", HEADER_FORMATS));
+        }
+    }
+
+    private static List<Attempt> readAttempts(JsonCursor c, ReadContext ctx, String pointer)
+            throws IOException, InputException {
+        if (c.isNull()) {
+            return null;
+        }
+        c.expectArray("the attempts");
+        int limit = ctx.limits().attemptsPerOperation();
+        List<Attempt> list = new ArrayList<>();
+        while (c.next() != JsonToken.END_ARRAY) {
+            if (list.size() == limit) {
+                throw c.error("trace has more than " + limit
+                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+            }
+            list.add(readAttempt(c, ctx, pointer + "/" + list.size()));
+        }
+        return list;
+    }
+
+    private static Attempt readAttempt(JsonCursor c, ReadContext ctx, String pointer)
+            throws IOException, InputException {
+        c.expectObject("an attempt");
+        Location at = ctx.location(c, pointer);
+        Integer sequence = null;
+        long received = Times.NONE;
+        Integer status = null;
+        String retryAfter = null;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            c.value();
+            switch (name) {
+                case "sequence" -> sequence = c.optInt(1, Integer.MAX_VALUE);
+                case "received" -> received = c.optTimestamp();
+                case "status" -> status = c.optInt(100, 599);
+                case "retry_after" -> retryAfter = c.optString();
+                case "gap_from_previous_ms" -> c.optLong(0, Long.MAX_VALUE);
+                default -> c.skip();
+            }
+        }
+        String missing = sequence == null ? "sequence" : !Times.present(received) ? "received"
+                : status == null ? "status" : null;
+        if (missing != null) {
+            throw Drafts.missing(at, missing);
+        }
+        Outcome outcome = status < 400 ? Outcome.SUCCESS : Outcome.ERROR;
+        return new Attempt(sequence, null, null, received, Times.NONE, Double.NaN, outcome, status, null,
+                retryAfter, null, null, null, null, null, null, at);
+    }
+}
