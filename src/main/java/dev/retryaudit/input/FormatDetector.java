@@ -32,7 +32,9 @@ public final class FormatDetector {
         boolean several = false;
         boolean empty = false;
         // Jackson cannot tell a lone byte-order mark from broken UTF-8, so it is skipped here.
-        int bom = length >= 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF ? 3 : 0;
+        boolean bomFirst = length >= 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB
+                && (head[2] & 0xFF) == 0xBF;
+        int bom = bomFirst ? 3 : 0;
         try (JsonParser p = json.parser(head, bom, length - bom)) {
             p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             JsonToken t = p.nextToken();
