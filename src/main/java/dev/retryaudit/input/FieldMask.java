@@ -1,6 +1,6 @@
 package dev.retryaudit.input;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +10,7 @@ import java.util.Map;
  * readers switch off (free-form objects are checked by {@link JsonCursor#optObjectCopy()}).
  */
 final class FieldMask {
-    private final Map<String, Long> bits = new HashMap<>();
+    private final Map<String, Long> bits = new LinkedHashMap<>();
 
     FieldMask(List<String> names) {
         if (names.size() > 64) {
@@ -21,11 +21,14 @@ final class FieldMask {
         }
     }
 
-    /** Marks {@code name} as seen in an object whose mask so far is {@code seen}; throws on a second sighting. */
+    /**
+     * Marks {@code name}, the current field name, as seen in an object whose mask so far is
+     * {@code seen}; throws at the name on a second sighting or an unknown name.
+     */
     long mark(long seen, String name, JsonCursor c) throws InputException {
         Long bit = bits.get(name);
         if (bit == null) {
-            return seen;
+            throw c.unknownField(name, bits.keySet());
         }
         if ((seen & bit) != 0) {
             throw c.error("duplicate field: the object already has it");

@@ -127,10 +127,24 @@ public final class JsonCursor {
         }
     }
 
-    /** An unknown field of one of our strict formats, at its name, with the closest known name as a hint. */
+    /**
+     * An unknown field of one of our strict formats, at its name (the current token, or the name
+     * that {@link #value()} last moved past), with the closest known name as a hint.
+     */
     public InputException unknownField(String name, Collection<String> known) {
         String hint = Suggestions.closest(name, known).map(k -> " (did you mean " + k + "?)").orElse("");
+        if (p.currentToken() == JsonToken.FIELD_NAME) {
+            return error("unknown field" + hint);
+        }
         return InputException.rejected(source, nameLine, nameColumn, path(), "unknown field" + hint);
+    }
+
+    /**
+     * Moves from a field name already checked by a {@link FieldMask} to its value. Cheaper than
+     * {@link #value()}: the name's place is not kept, as no unknown-field error can follow.
+     */
+    JsonToken valueOfCheckedField() throws IOException {
+        return p.nextToken();
     }
 
     /** Moves from a field name to its value, remembering where the name stood. */

@@ -96,7 +96,7 @@ final class OperationDraft {
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             seen = PARENT_MASK.mark(seen, name, c);
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "operation" -> operation = c.optString();
                 case "attempt" -> attempt = c.optInt(1, Integer.MAX_VALUE);

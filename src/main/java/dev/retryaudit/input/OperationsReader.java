@@ -38,7 +38,7 @@ public final class OperationsReader implements TraceReader {
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             seen = TOP_MASK.mark(seen, name, c);
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "version" -> {
                     Long v = c.optLong(Long.MIN_VALUE, Long.MAX_VALUE);
@@ -82,7 +82,7 @@ public final class OperationsReader implements TraceReader {
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             seen = OPERATION_MASK.mark(seen, name, c);
-            c.value();
+            c.valueOfCheckedField();
             if (common.bind(name, c)) {
                 continue;
             }
@@ -129,7 +129,7 @@ public final class OperationsReader implements TraceReader {
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
                 seen = ATTEMPT_MASK.mark(seen, name, c);
-                c.value();
+                c.valueOfCheckedField();
                 if (!d.bind(name, c)) {
                     throw c.unknownField(name, AttemptDraft.FIELDS);
                 }
@@ -154,7 +154,7 @@ public final class OperationsReader implements TraceReader {
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
                 seen = CHECK_MASK.mark(seen, name, c);
-                c.value();
+                c.valueOfCheckedField();
                 if (!d.bind(name, c)) {
                     throw c.unknownField(name, CheckDraft.FIELDS);
                 }

@@ -82,7 +82,7 @@ public final class SpansReader implements TraceReader {
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             seen = LINE_MASK.mark(seen, name, c);
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "type" -> {
                     String type = c.optString();
