@@ -1,14 +1,10 @@
 package dev.retryaudit.input;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
-import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -37,17 +33,10 @@ public final class BaselineReader {
         InputSet.Source source = new InputSet.Source(file, Path.of(file));
         try (InputStream in = InputSet.open(source)) {
             JsonParser p = new StrictJson(limits).parser(in);
-            try {
-                return new Baseline(file, fingerprints(new JsonCursor(p, file, limits)));
-            } catch (StreamConstraintsException e) {
-                throw at(file, p, e.getLocation(), InputSet.limitMessage(e.getOriginalMessage()));
-            } catch (JsonProcessingException e) {
-                throw at(file, p, e.getLocation(), "malformed JSON: " + InputSet.jacksonMessage(e.getOriginalMessage()));
-            } catch (CharConversionException e) {
-                throw at(file, p, null, "not valid UTF-8: " + InputSet.jacksonMessage(e.getMessage()));
-            }
+            return ParseFailures.reading(file, () -> p, limits.bytes(),
+                    () -> new Baseline(file, fingerprints(new JsonCursor(p, file, limits))));
         } catch (IOException e) {
-            throw InputException.unreadable(file, "cannot be read: " + InputSet.jacksonMessage(e.getMessage()));
+            throw ParseFailures.unreadable(file, e);
         }
     }
 
@@ -137,9 +126,4 @@ public final class BaselineReader {
         c.skip();
     }
 
-    private static InputException at(String file, JsonParser p, JsonLocation where, String detail) {
-        JsonLocation l = where != null ? where : p.currentLocation();
-        return InputException.rejected(file, Math.max(1, l.getLineNr()), Math.max(1, l.getColumnNr()),
-                JsonCursor.path(p.getParsingContext()), detail);
-    }
 }

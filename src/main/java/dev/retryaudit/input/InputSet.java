@@ -1,13 +1,8 @@
 package dev.retryaudit.input;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.text.Escaping;
 import java.io.BufferedInputStream;
-import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -19,8 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads every source of one audit in order as one input set: opens each file (or stdin), chooses
@@ -30,8 +23,6 @@ import java.util.regex.Pattern;
 public final class InputSet {
     /** The name under which standard input is reported. */
     public static final String STDIN = "<stdin>";
-
-    private static final Pattern FIRST_NUMBER = Pattern.compile("\\((\\d+)\\)");
 
     private final Limits limits;
     private final InputFormat format;
@@ -67,7 +58,7 @@ public final class InputSet {
             try (InputStream raw = s.isStdin() ? stdin : open(s)) {
                 summaries.add(readOne(s, i, raw, out));
             } catch (IOException e) {
-                throw InputException.unreadable(s.name(), "cannot be read: " + Escaping.controls(String.valueOf(e.getMessage())));
+                throw ParseFailures.unreadable(s.name(), e);
             }
         }
         return summaries;
@@ -86,7 +77,7 @@ public final class InputSet {
         } catch (AccessDeniedException e) {
             throw InputException.unreadable(s.name(), "cannot be read: permission denied");
         } catch (IOException e) {
-            throw InputException.unreadable(s.name(), "cannot be read: " + Escaping.controls(String.valueOf(e.getMessage())));
+            throw ParseFailures.unreadable(s.name(), e);
         }
     }
 
@@ -112,17 +103,11 @@ public final class InputSet {
             out.accept(op);
         };
         ReadContext ctx = new ReadContext(s.name(), index, in, json, limits, sink);
-        try {
-            reader.read(ctx);
-        } catch (ByteBudget.ExceededException e) {
-            throw streamError(ctx, s, null, bytesExceeded());
-        } catch (StreamConstraintsException e) {
-            throw streamError(ctx, s, e.getLocation(), limitMessage(e.getOriginalMessage()));
-        } catch (JsonProcessingException e) {
-            throw streamError(ctx, s, e.getLocation(), "malformed JSON: " + jacksonMessage(e.getOriginalMessage()));
-        } catch (CharConversionException e) {
-            throw streamError(ctx, s, null, "not valid UTF-8: " + jacksonMessage(e.getMessage()));
-        }
+        ParseFailures.reading(s.name(), () -> ctx.cursor() == null ? null : ctx.cursor().parser(), budget.limit(),
+                () -> {
+                    reader.read(ctx);
+                    return null;
+                });
         return new InputSummary(s.name(), chosen.id(), counts[0], counts[1]);
     }
 
@@ -141,7 +126,7 @@ public final class InputSet {
         in.reset();
         FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
         if (g.format() == null && budget.exceeded()) {
-            throw InputException.rejected(s.name(), 1, 1, null, bytesExceeded());
+            throw InputException.rejected(s.name(), 1, 1, null, ParseFailures.bytesExceeded(budget.limit()));
         }
         if (g.empty()) {
             throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
@@ -154,42 +139,8 @@ public final class InputSet {
         return g.format();
     }
 
-    private String bytesExceeded() {
-        return "input exceeds the byte limit: more than " + budget.limit() + " bytes read (raise it with --limit-bytes)";
-    }
-
     private static InputException at(Operation op, String detail) {
         var l = op.location();
         return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
-    }
-
-    private static InputException streamError(ReadContext ctx, Source s, JsonLocation where, String detail) {
-        JsonCursor c = ctx.cursor();
-        long line = 1;
-        long column = 1;
-        String path = null;
-        if (c != null) {
-            JsonLocation l = where != null ? where : c.parser().currentLocation();
-            line = Math.max(1, l.getLineNr());
-            column = Math.max(1, l.getColumnNr());
-            path = JsonCursor.path(c.parser().getParsingContext());
-        }
-        return InputException.rejected(s.name(), line, column, path, detail);
-    }
-
-    static String limitMessage(String jackson) {
-        Matcher m = FIRST_NUMBER.matcher(jackson == null ? "" : jackson);
-        String reached = m.find() ? m.group(1) : "?";
-        if (jackson != null && jackson.contains("nesting depth")) {
-            return "input nests deeper than the depth limit (depth " + reached
-                    + " reached; raise it with --limit-depth)";
-        }
-        return "a string of at least " + reached + " characters exceeds the string limit (raise it with --limit-string)";
-    }
-
-    static String jacksonMessage(String m) {
-        String first = m == null ? "" : m.lines().findFirst().orElse("");
-        first = first.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "");
-        return Escaping.shortened(first, 200);
     }
 }

@@ -1,16 +1,11 @@
 package dev.retryaudit.input;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
-import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -69,7 +64,7 @@ public final class PolicyReader {
         try (InputStream in = InputSet.open(s)) {
             return read(in, s.name(), ruleIds, limits);
         } catch (IOException e) {
-            throw InputException.unreadable(s.name(), "cannot be read: " + Escaping.controls(String.valueOf(e.getMessage())));
+            throw ParseFailures.unreadable(s.name(), e);
         }
     }
 
@@ -78,27 +73,11 @@ public final class PolicyReader {
             throws IOException, InputException {
         ByteBudget budget = new ByteBudget(limits.bytes());
         try (JsonParser p = new StrictJson(limits).parser(budget.wrap(raw))) {
-            try {
-                return new PolicyReader(new JsonCursor(p, source, limits), ruleIds).document();
-            } catch (ByteBudget.ExceededException e) {
-                throw at(source, p, null, "input exceeds the byte limit: more than " + budget.limit()
-                        + " bytes read (raise it with --limit-bytes)");
-            } catch (StreamConstraintsException e) {
-                throw at(source, p, e.getLocation(), InputSet.limitMessage(e.getOriginalMessage()));
-            } catch (JsonProcessingException e) {
-                throw at(source, p, e.getLocation(), "malformed JSON: " + InputSet.jacksonMessage(e.getOriginalMessage()));
-            } catch (CharConversionException e) {
-                throw at(source, p, null, "not valid UTF-8: " + InputSet.jacksonMessage(e.getMessage()));
-            }
+            return ParseFailures.reading(source, () -> p, budget.limit(),
+                    () -> new PolicyReader(new JsonCursor(p, source, limits), ruleIds).document());
         }
     }
 
-    /** An error found by the parser, at its location (or the parser's position) and the path it was reading. */
-    private static InputException at(String source, JsonParser p, JsonLocation where, String detail) {
-        JsonLocation l = where != null ? where : p.currentLocation();
-        return InputException.rejected(source, Math.max(1, l.getLineNr()), Math.max(1, l.getColumnNr()),
-                JsonCursor.path(p.getParsingContext()), detail);
-    }
 
     /** Reads the fields of one object, one call of {@code field} per field, positioned at its value. */
     private interface FieldReader {
