@@ -26,6 +26,9 @@ public record Operation(
         Location location,
         Set<Field> carried) {
 
+    /** The methods RFC 9110 defines as safe, and so reads (PUT and DELETE are idempotent but write). */
+    private static final String[] READ_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"};
+
     public Operation {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(tool, "tool");
@@ -61,9 +64,11 @@ public record Operation(
         if (method == null) {
             return Effect.WRITE;
         }
-        return switch (method.toUpperCase(java.util.Locale.ROOT)) {
-            case "GET", "HEAD", "OPTIONS", "TRACE" -> Effect.READ;
-            default -> Effect.WRITE;
-        };
+        for (String read : READ_METHODS) {
+            if (read.equalsIgnoreCase(method)) {
+                return Effect.READ;
+            }
+        }
+        return Effect.WRITE;
     }
 }

@@ -28,7 +28,7 @@ public final class DuplicateCommit implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
+        if (!ctx.policy().isWrite(op) || !landedTwice(op)) {
             return;
         }
         List<Attempt> committed = op.attempts().stream().filter(a -> a.commitState() == CommitState.COMMITTED).toList();
@@ -50,5 +50,21 @@ public final class DuplicateCommit implements Rule {
                 return;
             }
         }
+    }
+
+    /** The cheap test run on every write: two committed attempts, or a check that counted two effects. */
+    private static boolean landedTwice(Operation op) {
+        int committed = 0;
+        for (Attempt a : op.attempts()) {
+            if (a.commitState() == CommitState.COMMITTED && ++committed == 2) {
+                return true;
+            }
+        }
+        for (Check c : op.checks()) {
+            if (c.count() != null && c.count() >= 2) {
+                return true;
+            }
+        }
+        return false;
     }
 }
