@@ -3,7 +3,7 @@ package dev.retryaudit.cli;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The process exit codes (SPEC section 3). The help text's exit-code list is generated from this enum. */
+/** The process exit codes. The help text's exit-code list is generated from this enum. */
 public enum ExitCode {
     /** 0: the audit ran; no finding at or above {@code --fail-on}. */
     CLEAN(0, "the audit ran; no finding at or above --fail-on"),

@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code retry-audit probe}: serves a local Retry-After fixture, runs the client under test against
- * it, and audits the trace it recorded like any retry-trace input (SPEC section 7).
+ * it, and audits the trace it recorded like any retry-trace input.
  */
 @Command(name = "probe", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,

@@ -12,7 +12,7 @@ import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.util.List;
 
-/** The attempt fields of SPEC 4.1, read one at a time; shared by the operations and spans readers. */
+/** The attempt fields, read one at a time; shared by the operations and spans readers. */
 final class AttemptDraft {
     static final List<String> FIELDS = List.of("attempt_id", "span_id", "idempotency_key", "started_at", "ended_at",
             "duration_ms", "outcome", "status", "error_class", "retry_after", "response_date", "commit_state",

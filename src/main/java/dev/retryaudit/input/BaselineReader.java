@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Reads a previous JSON report (SPEC 8) for {@code --baseline}, strictly like our other formats,
+ * Reads a previous JSON report for {@code --baseline}, strictly like our other formats,
  * and keeps only its findings' fingerprints. A missing file is unreadable (exit 66); anything that
  * is not a report this tool wrote is rejected (exit 65) with its place and JSON path.
  */

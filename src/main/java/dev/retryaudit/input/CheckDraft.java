@@ -7,7 +7,7 @@ import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.util.List;
 
-/** The fields of a reconcile read (SPEC 4.1 checks), shared by the operations and spans readers. */
+/** The fields of a reconcile read, shared by the operations and spans readers. */
 final class CheckDraft {
     static final List<String> FIELDS = List.of("after_attempt", "at", "kind", "result", "count");
 

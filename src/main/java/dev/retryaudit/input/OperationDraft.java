@@ -11,7 +11,7 @@ import java.util.Objects;
 
 /**
  * The operation fields that the operations format nests and the spans format repeats on every
- * line (SPEC 4.1, 4.2). Values sit in one array so that span lines can be merged and compared
+ * line. Values sit in one array so that span lines can be merged and compared
  * field by field.
  */
 final class OperationDraft {

@@ -13,7 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Reads the native {@code operations} document (SPEC 4.1) one operation at a time, never as one tree. */
+/** Reads the native {@code operations} document one operation at a time, never as one tree. */
 public final class OperationsReader implements TraceReader {
     private static final List<String> TOP_FIELDS = List.of("version", "source", "operations", "$schema");
     private static final List<String> OPERATION_FIELDS = Stream.concat(

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a policy file (SPEC section 6) as strictly as our trace formats: unknown fields, duplicate
+ * Reads a policy file as strictly as our trace formats: unknown fields, duplicate
  * keys, wrong types, out-of-range numbers, bad enum values, unknown rule ids and trailing content
  * are rejected; every field is optional and null is the same as absent.
  */

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The fields of one Retry Trace run (SPEC 4.3), as they appear at the top of a trace, inside a
+ * The fields of one Retry Trace run, as they appear at the top of a trace, inside a
  * finding record's {@code evidence} and in each observation of a curl comparison. Fields the
  * reader does not use are skipped; the ones it uses are typed strictly.
  */

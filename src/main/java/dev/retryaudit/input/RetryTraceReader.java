@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the Retry Trace format (SPEC 4.3) in its three shapes: a trace (one run at the top level),
+ * Reads the Retry Trace format in its three shapes: a trace (one run at the top level),
  * a published finding record (the run under {@code evidence}), and a curl comparison report
  * ({@code "format": "retry-trace-curl-comparison-v1"}, one run per observation). Each run becomes
  * one operation.

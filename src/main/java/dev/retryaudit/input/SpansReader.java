@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Reads {@code spans} JSON Lines (SPEC 4.2): one attempt or check a line, grouped into operations by
+ * Reads {@code spans} JSON Lines: one attempt or check a line, grouped into operations by
  * {@code operation_id}, else by {@code idempotency_key}. The lines of an operation may be spread over
  * the file, so operations are handed on at the end, in the order of their first line; only the
  * grouped attempts are held, never the text.

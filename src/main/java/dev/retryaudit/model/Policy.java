@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-/** Thresholds, per-tool settings and per-rule settings that the rules read (SPEC section 6). */
+/** Thresholds, per-tool settings and per-rule settings that the rules read. */
 public record Policy(
         int maxAttempts,
         long minBackoffMs,
@@ -19,7 +19,7 @@ public record Policy(
         Map<String, ToolPolicy> tools,
         Map<String, RuleSetting> rules) {
 
-    /** The policy used when no policy file is given; its values are SPEC section 6's. */
+    /** The policy used when no policy file is given; its values are the documented ones. */
     public static final Policy DEFAULTS = new Policy(3, 50, 0.2, 10, 100, 1000, 21600,
             Set.of(400, 403, 404, 405, 406, 410, 411, 414, 415, 422, 501),
             Set.of(408, 425, 429, 503),

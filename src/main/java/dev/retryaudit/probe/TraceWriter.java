@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * Writes a {@link RecordedTrace} in the retry-trace format (SPEC 4.3) that
+ * Writes a {@link RecordedTrace} in the retry-trace format that
  * {@link dev.retryaudit.input.RetryTraceReader} reads, plus {@code other_requests}: the requests
  * of other methods, which that format has no place for and readers skip.
  */

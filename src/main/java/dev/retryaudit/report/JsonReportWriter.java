@@ -10,7 +10,7 @@ import java.io.OutputStream;
 import java.util.Map;
 
 /**
- * The JSON report of SPEC section 8, for scripts. With {@code --baseline} a top-level {@code baseline}
+ * The JSON report, for scripts. With {@code --baseline} a top-level {@code baseline}
  * object names the baseline and counts the findings it suppressed, which are not listed.
  */
 public final class JsonReportWriter implements ReportWriter {
@@ -53,7 +53,7 @@ public final class JsonReportWriter implements ReportWriter {
         }
     }
 
-    /** The error object of SPEC section 8: {@code {"version": 1, "error": {...}}}. */
+    /** The error object: {@code {"version": 1, "error": {...}}}. */
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
         var e = failure.error();

@@ -33,7 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The one explicit list of built-in rules, in catalogue order (RULES.md). */
+/** The one explicit list of built-in rules, in catalogue order (README, Rules). */
 public final class RuleRegistry {
     private static final List<Rule> ALL = List.of(
             new Early(),

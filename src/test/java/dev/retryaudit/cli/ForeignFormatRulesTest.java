@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Audits of OTLP and HAR inputs end to end, each with the exact findings RULES.md expects: a
+ * Audits of OTLP and HAR inputs end to end, each with the exact findings the rules define: a
  * finding the mapping should cause is named, and every other finding fails the test.
  */
 class ForeignFormatRulesTest {

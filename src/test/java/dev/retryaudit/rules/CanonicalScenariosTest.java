@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The reference verdicts of RULES.md on the canonical fixtures and on one small spans file per case
+ * The reference verdicts on the canonical fixtures and on one small spans file per case
  * of the last verdict, through the real command line with every rule enabled. Assertions name only
  * the findings that decide each case, so other rules adding findings cannot break them.
  */
