@@ -63,7 +63,7 @@ public enum CommitGate {
      * previous attempt (keyless, then attempt 2 or later, then reconciled, deduplicated, unreconciled);
      * else missing or no fact. One pass over attempts and checks, whatever their number.
      */
-    public static List<CommitGate> rows(Operation op, Policy policy) {
+    static List<CommitGate> rows(Operation op, Policy policy) {
         List<Attempt> attempts = op.attempts();
         int firstCommitted = firstCommitted(op);
         Check committedCheck = firstCommittedCheck(op);
@@ -76,6 +76,27 @@ public enum CommitGate {
             rows.add(committed ? COMMITTED : row(op, i, prior, attempts.get(i), firstReconciled, policy));
         }
         return rows;
+    }
+
+    /**
+     * One retry of a write: the attempt at list position {@code position} ({@code next}), the attempt
+     * before it ({@code prior}), and the row of the table that governs it.
+     */
+    public record Retry(int position, Attempt prior, Attempt next, CommitGate row) {
+    }
+
+    /** Every retry of {@code op} with its row, in attempt order; none when the operation reads. */
+    public static List<Retry> retries(Operation op, Policy policy) {
+        if (op.attempts().size() < 2 || !policy.isWrite(op)) {
+            return List.of();
+        }
+        List<Attempt> attempts = op.attempts();
+        List<CommitGate> rows = rows(op, policy);
+        List<Retry> retries = new ArrayList<>(rows.size());
+        for (int i = 1; i < attempts.size(); i++) {
+            retries.add(new Retry(i, attempts.get(i - 1), attempts.get(i), rows.get(i - 1)));
+        }
+        return retries;
     }
 
     private static CommitGate row(Operation op, int i, Attempt prior, Attempt next, boolean firstReconciled,

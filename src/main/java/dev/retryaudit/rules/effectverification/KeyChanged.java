@@ -9,7 +9,6 @@ import dev.retryaudit.rules.Requests;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /**
  * A retry of the same request under a new idempotency key defeats the server's deduplication. A
@@ -27,18 +26,13 @@ public final class KeyChanged implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
-            return;
-        }
-        List<Attempt> attempts = op.attempts();
-        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prior = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+            Attempt prior = r.prior();
+            Attempt next = r.next();
             String priorKey = Requests.key(op, prior);
             String key = Requests.key(op, next);
             if (priorKey == null || key == null || priorKey.equals(key) || !Requests.maybeSame(prior, next)
-                    || !rows.get(i - 1).allows()) {
+                    || !r.row().allows()) {
                 continue;
             }
             String same = prior.requestHash() != null && next.requestHash() != null

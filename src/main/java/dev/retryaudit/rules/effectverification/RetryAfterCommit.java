@@ -11,7 +11,6 @@ import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /**
  * An attempt sent after an earlier attempt or a reconcile read said the write had landed. A retry
@@ -28,18 +27,14 @@ public final class RetryAfterCommit implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
-            return;
-        }
-        List<Attempt> attempts = op.attempts();
-        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
         int firstCommitted = CommitGate.firstCommitted(op);
-        for (int i = 1; i < attempts.size(); i++) {
-            if (rows.get(i - 1) != CommitGate.COMMITTED) {
+        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+            if (r.row() != CommitGate.COMMITTED) {
                 continue;
             }
-            Attempt next = attempts.get(i);
-            Attempt committed = firstCommitted >= 0 && firstCommitted < i ? attempts.get(firstCommitted) : null;
+            Attempt next = r.next();
+            Attempt committed = firstCommitted >= 0 && firstCommitted < r.position()
+                    ? op.attempts().get(firstCommitted) : null;
             if (committed != null && next.commitState() == CommitState.COMMITTED) {
                 continue;
             }

@@ -10,7 +10,6 @@ import dev.retryaudit.rules.Requests;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /**
  * A write the server refused, such as a declined charge or a conflict, sent again unchanged. A
@@ -28,15 +27,10 @@ public final class RetryAfterReject implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
-            return;
-        }
-        List<Attempt> attempts = op.attempts();
-        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prior = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
-            if (rows.get(i - 1) != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {
+        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+            Attempt prior = r.prior();
+            Attempt next = r.next();
+            if (r.row() != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {
                 continue;
             }
             String why = prior.status() != null ? "status " + prior.status()

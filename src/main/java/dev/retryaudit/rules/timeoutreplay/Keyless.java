@@ -7,7 +7,6 @@ import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /**
  * A write retried after an attempt of unknown fate with no idempotency key on either attempt: the
@@ -25,19 +24,14 @@ public final class Keyless implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
-            return;
-        }
-        List<Attempt> attempts = op.attempts();
-        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
-        for (int i = 1; i < attempts.size(); i++) {
-            if (rows.get(i - 1) != CommitGate.KEYLESS) {
+        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+            if (r.row() != CommitGate.KEYLESS) {
                 continue;
             }
-            Attempt prior = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+            Attempt prior = r.prior();
+            Attempt next = r.next();
             // Only attempt 1 can be cleared by a reconcile read; say when one claimed to, since it proves nothing here.
-            boolean claimed = i == 1 && CommitGate.reconcile(op, prior) != null;
+            boolean claimed = r.position() == 1 && CommitGate.reconcile(op, prior) != null;
             ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " retries a write after attempt "
                     + prior.attemptId() + " " + CommitGate.unclearEnding(prior)
                     + ", and neither attempt sent an idempotency key: the retry can be neither deduplicated nor reconciled"

@@ -7,7 +7,6 @@ import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /**
  * A write retried again after a retry whose fate was unknown: each further try adds a chance of a
@@ -25,21 +24,16 @@ public final class RepeatedUnknown implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
-            return;
-        }
-        List<Attempt> attempts = op.attempts();
-        List<CommitGate> rows = CommitGate.rows(op, ctx.policy());
-        for (int i = 2; i < attempts.size(); i++) {
-            if (rows.get(i - 1) != CommitGate.REPEATED_UNKNOWN) {
+        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+            if (r.row() != CommitGate.REPEATED_UNKNOWN) {
                 continue;
             }
-            Attempt prior = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+            Attempt prior = r.prior();
+            Attempt next = r.next();
             ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " follows attempt "
                     + prior.attemptId() + " " + CommitGate.unclearEnding(prior) + ", itself a retry:"
                     + " another try of a write whose earlier tries may have landed risks a double write",
-                    Timeouts.evidence(prior).put("retries_before", i - 1));
+                    Timeouts.evidence(prior).put("retries_before", r.position() - 1));
         }
     }
 }

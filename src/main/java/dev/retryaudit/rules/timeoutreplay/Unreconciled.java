@@ -8,6 +8,7 @@ import dev.retryaudit.rules.Requests;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /**
  * A write whose first attempt may have landed was tried again without first asking whether it did.
@@ -25,12 +26,12 @@ public final class Unreconciled implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (op.attempts().size() < 2 || !ctx.policy().isWrite(op)
-                || CommitGate.rows(op, ctx.policy()).get(0) != CommitGate.UNRECONCILED) {
+        List<CommitGate.Retry> retries = CommitGate.retries(op, ctx.policy());
+        if (retries.isEmpty() || retries.get(0).row() != CommitGate.UNRECONCILED) {
             return;
         }
-        Attempt prior = op.attempts().get(0);
-        Attempt next = op.attempts().get(1);
+        Attempt prior = retries.get(0).prior();
+        Attempt next = retries.get(0).next();
         String priorKey = Requests.key(op, prior);
         String nextKey = Requests.key(op, next);
         String keys = priorKey != null && nextKey != null && !priorKey.equals(nextKey)
