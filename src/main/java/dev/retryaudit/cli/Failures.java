@@ -22,9 +22,21 @@ final class Failures {
                 + (ex.getMessage() == null ? "" : ": " + Escaping.controls(firstLine(ex.getMessage())))
                 + "; this is a bug, please report it" + (debug(parsed) ? "" : " (--debug shows the stack trace)"));
         if (debug(parsed)) {
-            ex.printStackTrace(err);
+            writeTrace(err, ex);
         }
         return ExitCode.SOFTWARE.code();
+    }
+
+    /** The stack trace with its causes, on picocli's error writer (--debug only). */
+    private static void writeTrace(PrintWriter err, Throwable ex) {
+        String prefix = "";
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            err.println(prefix + t);
+            for (StackTraceElement e : t.getStackTrace()) {
+                err.println("\tat " + e);
+            }
+            prefix = "Caused by: ";
+        }
     }
 
     private static boolean debug(CommandLine.ParseResult parsed) {
