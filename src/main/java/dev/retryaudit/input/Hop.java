@@ -7,7 +7,6 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -71,7 +70,7 @@ final class Hop {
             from = i + 1;
             challenged = false;
         }
-        out.sort(Comparator.comparingInt(Attempt::attemptId));
+        out.sort(Attempt.BY_ID);
         return out;
     }
 

@@ -9,7 +9,6 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -103,7 +102,7 @@ public final class OperationsReader implements TraceReader {
             throw InputException.rejected(at.source(), at.line(), at.column(), Drafts.pathOf(at) + ".attempts",
                     "an operation needs at least one attempt");
         }
-        attempts.sort(Comparator.comparingInt(Attempt::attemptId));
+        attempts.sort(Attempt.BY_ID);
         return new Operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
                 common.parent(), common.deadlineMs(), common.reportedOutcome(), common.clock(), attempts, checks,
                 attributes, at, Field.ALL);

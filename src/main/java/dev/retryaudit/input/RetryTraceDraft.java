@@ -10,7 +10,6 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -60,7 +59,7 @@ final class RetryTraceDraft {
             return null;
         }
         List<Attempt> sorted = new ArrayList<>(attempts);
-        sorted.sort(Comparator.comparingInt(Attempt::attemptId));
+        sorted.sort(Attempt.BY_ID);
         return new Operation(id, TOOL, Effect.READ, "GET", null, null, runId, null, null, null, Clock.SERVER,
                 sorted, List.of(), null, at, Set.of());
     }

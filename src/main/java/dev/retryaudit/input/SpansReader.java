@@ -8,7 +8,6 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,7 +233,7 @@ public final class SpansReader implements TraceReader {
                 throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
                         "missing required field tool: no line of this operation carries it");
             }
-            attempts.sort(Comparator.comparingInt(Attempt::attemptId));
+            attempts.sort(Attempt.BY_ID);
             return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),
                     attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key, runId, operation.parent(),
                     operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), attempts, checks, null,

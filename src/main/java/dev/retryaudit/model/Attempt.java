@@ -25,6 +25,9 @@ public record Attempt(
         RawJson attributes,
         Location location) {
 
+    /** The order of an operation's attempts: by attempt_id, stable for equal ids. */
+    public static final java.util.Comparator<Attempt> BY_ID = java.util.Comparator.comparingInt(Attempt::attemptId);
+
     public Attempt {
         if (attemptId < 1) {
             throw new IllegalArgumentException("attempt_id must be >= 1");
