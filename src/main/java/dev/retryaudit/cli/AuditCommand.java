@@ -100,16 +100,18 @@ final class AuditCommand implements Callable<Integer> {
     }
 
     private Limits limits() {
-        String[][] checks = {
-            {"--limit-bytes", Long.toString(limitBytes)}, {"--limit-operations", Long.toString(limitOperations)},
-            {"--limit-attempts", Integer.toString(limitAttempts)}, {"--limit-string", Integer.toString(limitString)},
-            {"--limit-depth", Integer.toString(limitDepth)}};
-        for (String[] c : checks) {
-            if (Long.parseLong(c[1]) < 1) {
-                throw usage("invalid value for option '" + c[0] + "': must be at least 1");
-            }
-        }
+        atLeastOne("--limit-bytes", limitBytes);
+        atLeastOne("--limit-operations", limitOperations);
+        atLeastOne("--limit-attempts", limitAttempts);
+        atLeastOne("--limit-string", limitString);
+        atLeastOne("--limit-depth", limitDepth);
         return new Limits(limitBytes, limitOperations, limitAttempts, limitString, limitDepth);
+    }
+
+    private void atLeastOne(String option, long value) {
+        if (value < 1) {
+            throw usage("invalid value for option '" + option + "': must be at least 1");
+        }
     }
 
     private InputFormat supportedInputFormat(String value) {
