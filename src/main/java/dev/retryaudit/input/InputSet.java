@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -28,7 +26,7 @@ public final class InputSet {
     private final InputFormat format;
     private final StrictJson json;
     private final ByteBudget budget;
-    private final Set<String> ids = new HashSet<>();
+    private final IdSet ids = new IdSet();
     private long operations;
 
     public InputSet(InputFormat format, Limits limits) {
