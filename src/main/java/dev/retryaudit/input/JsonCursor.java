@@ -59,11 +59,6 @@ public final class JsonCursor {
         return p.currentToken();
     }
 
-    /** The location of the current token's start. */
-    public JsonLocation tokenLocation() {
-        return p.currentTokenLocation();
-    }
-
     /** The line of the current token (1-based). */
     public long line() {
         return Math.max(1, p.currentTokenLocation().getLineNr());

@@ -34,11 +34,6 @@ public final class StrictJson {
         return factory.createParser(in);
     }
 
-    /** A parser over a byte range, for peeking at the start of an input. */
-    public JsonParser parser(byte[] bytes, int length) throws IOException {
-        return factory.createParser(bytes, 0, length);
-    }
-
     /** A parser over {@code length} bytes from {@code offset}. */
     public JsonParser parser(byte[] bytes, int offset, int length) throws IOException {
         return factory.createParser(bytes, offset, length);

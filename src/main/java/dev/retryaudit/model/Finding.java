@@ -69,9 +69,4 @@ public record Finding(
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }
     }
-
-    /** The same finding at another severity (a policy override). */
-    public Finding withSeverity(Severity s) {
-        return new Finding(rule, s, operation, attempt, tool, run, message, evidence, location, fingerprint);
-    }
 }
