@@ -11,6 +11,7 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -27,6 +28,8 @@ import picocli.CommandLine.Parameters;
         description = "Audit traces of tool calls and HTTP attempts for unsafe retries. "
                 + "Several FILEs are audited as one input set; no FILE or \"-\" reads standard input.")
 final class AuditCommand implements Callable<Integer> {
+    private static final Path STDIN = Path.of("/dev/stdin");
+
     private final Streams io;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Trace files to audit; \"-\" or none reads stdin.")
@@ -78,6 +81,7 @@ final class AuditCommand implements Callable<Integer> {
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
+        options.checkTarget("--output", options.output, readPaths(sources));
         Report report;
         try {
             Policy policy = options.policy(limits);
@@ -97,6 +101,18 @@ final class AuditCommand implements Callable<Integer> {
             throw usage("standard input (-) can be named only once");
         }
         return names.stream().map(InputSet.Source::of).toList();
+    }
+
+    /** The files this audit reads, standard input's included, that --output must not overwrite. */
+    private List<Path> readPaths(List<InputSet.Source> sources) {
+        List<Path> read = new ArrayList<>();
+        for (InputSet.Source s : sources) {
+            read.add(s.path() != null || s.unusable() != null ? s.path() : STDIN);
+        }
+        if (baseline != null) {
+            read.add(InputSet.Source.of(baseline).path());
+        }
+        return read;
     }
 
     private Limits limits() {

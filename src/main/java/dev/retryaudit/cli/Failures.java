@@ -27,6 +27,19 @@ final class Failures {
         return ExitCode.SOFTWARE.code();
     }
 
+    /**
+     * The heap ran out outside the reading of an input (where it is an input error): one line, exit 65
+     * like an input over a limit, the stack trace only with --debug.
+     */
+    static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
+        err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; give Java "
+                + "more heap (java -Xmx4g -jar retry-audit.jar ...), lower --limit-bytes, or split the input");
+        if (java.util.Arrays.asList(args).contains("--debug")) {
+            writeTrace(err, ex);
+        }
+        return ExitCode.DATA.code();
+    }
+
     /** The stack trace with its causes, on picocli's error writer (--debug only). */
     private static void writeTrace(PrintWriter err, Throwable ex) {
         String prefix = "";
