@@ -57,10 +57,12 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--limit-attempts", paramLabel = "N", description = "Most attempts in one operation (default: 10,000).")
     int limitAttempts = Limits.DEFAULTS.attemptsPerOperation();
 
-    @Option(names = "--limit-string", paramLabel = "N", description = "Longest string, in characters (default: 65,536).")
+    @Option(names = "--limit-string", paramLabel = "N",
+            description = "Longest string value, in characters (code points); field names may have as many, "
+                    + "and at least 1,024 (default: 65,536).")
     int limitString = Limits.DEFAULTS.stringLength();
 
-    @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting (default: 64).")
+    @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting, 1..1,000 (default: 64).")
     int limitDepth = Limits.DEFAULTS.depth();
 
     @Option(names = "--debug", description = "Show stack traces on internal errors.")
@@ -121,6 +123,10 @@ final class AuditCommand implements Callable<Integer> {
         atLeastOne("--limit-attempts", limitAttempts);
         atLeastOne("--limit-string", limitString);
         atLeastOne("--limit-depth", limitDepth);
+        if (limitDepth > Limits.MAX_DEPTH) {
+            throw usage("invalid value for option '--limit-depth': must be at most " + Limits.MAX_DEPTH
+                    + ", the deepest nesting this build can read");
+        }
         return new Limits(limitBytes, limitOperations, limitAttempts, limitString, limitDepth);
     }
 

@@ -32,7 +32,7 @@ public final class BaselineReader {
         InputSet.Source source = InputSet.Source.of(file);
         try (InputStream in = InputSet.open(source)) {
             JsonParser p = new StrictJson(limits).parser(in);
-            return ParseFailures.reading(file, () -> p, limits.bytes(),
+            return ParseFailures.reading(file, () -> p, limits,
                     () -> new Baseline(file, fingerprints(new JsonCursor(p, file, limits))));
         } catch (IOException e) {
             throw ParseFailures.unreadable(file, e);

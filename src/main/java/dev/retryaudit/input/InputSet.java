@@ -142,7 +142,7 @@ public final class InputSet {
             out.accept(op);
         };
         ReadContext ctx = new ReadContext(s.name(), index, in, json, limits, sink);
-        ParseFailures.reading(s.name(), () -> ctx.cursor() == null ? null : ctx.cursor().parser(), budget.limit(),
+        ParseFailures.reading(s.name(), () -> ctx.cursor() == null ? null : ctx.cursor().parser(), limits,
                 () -> {
                     reader.read(ctx);
                     return null;
@@ -154,6 +154,7 @@ public final class InputSet {
         byte[] head = new byte[FormatDetector.HEAD_BYTES];
         in.mark(head.length + 1);
         int n = 0;
+        ByteBudget.ExceededException exceeded = null;
         try {
             int r;
             while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
@@ -161,11 +162,13 @@ public final class InputSet {
             }
         } catch (ByteBudget.ExceededException e) {
             // Detect on what was read; the reader meets the limit again and reports where.
+            exceeded = e;
         }
         in.reset();
         FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
-        if (g.format() == null && budget.exceeded()) {
-            throw InputException.rejected(s.name(), 1, 1, null, ParseFailures.bytesExceeded(budget.limit()));
+        if (g.format() == null && exceeded != null) {
+            throw InputException.rejected(s.name(), exceeded.line(), exceeded.column(), null,
+                    ParseFailures.bytesExceeded(budget.limit()));
         }
         if (g.empty()) {
             throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
