@@ -74,11 +74,17 @@ class OutputTargetTest {
         assertThat(CliRunner.run("audit", "--limit-depth", "1000", SPANS).exit()).isEqualTo(2);
     }
 
-    /** A stdout whose every write fails as a full disk does. */
-    private static final class FullDisk extends OutputStream {
+    /** A stdout whose every write fails with {@code why}: a full disk, a reader gone away. */
+    private static final class Failing extends OutputStream {
+        private final String why;
+
+        Failing(String why) {
+            this.why = why;
+        }
+
         @Override
         public void write(int b) throws IOException {
-            throw new IOException("No space left on device");
+            throw new IOException(why);
         }
     }
 
@@ -88,7 +94,7 @@ class OutputTargetTest {
             {"explain", "retry-after/early"}, {"audit", SPANS}, {"audit", "--format", "text", SPANS}};
         for (String[] args : commands) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int exit = Main.run(args, new ByteArrayInputStream(new byte[0]), new FullDisk(), err);
+            int exit = Main.run(args, new ByteArrayInputStream(new byte[0]), new Failing("No space left on device"), err);
             String message = err.toString(StandardCharsets.UTF_8);
             assertThat(exit).as(String.join(" ", args) + ": " + message).isEqualTo(74);
             assertThat(message.lines()).as(String.join(" ", args)).hasSize(1);
@@ -96,18 +102,10 @@ class OutputTargetTest {
         }
     }
 
-    /** A stdout whose reader went away, as after {@code | head}. */
-    private static final class ClosedPipe extends OutputStream {
-        @Override
-        public void write(int b) throws IOException {
-            throw new IOException("Broken pipe");
-        }
-    }
-
     @Test
     void aClosedPipeIsNotAFailure() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertThat(Main.run(new String[] {"schema", "report"}, new ByteArrayInputStream(new byte[0]), new ClosedPipe(),
+        assertThat(Main.run(new String[] {"schema", "report"}, new ByteArrayInputStream(new byte[0]), new Failing("Broken pipe"),
                 err)).isZero();
         assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
     }
