@@ -98,6 +98,9 @@ class FileHandlingIT {
         assertThat(r.exit()).isEqualTo(74);
         assertThat(r.err()).contains("cannot write the report to /dev/full").doesNotContain("Exception");
         assertThat(sh("test -c /dev/full").exit()).isZero();
+        Run stdout = sh("\"$JAVA\" -jar \"$JAR\" audit --output /dev/stdout \"$SPANS\"");
+        assertThat(stdout.exit()).as(stdout.err()).isEqualTo(2);
+        assertThat(stdout.out()).contains("\"passed\": false");
     }
 
     @Test

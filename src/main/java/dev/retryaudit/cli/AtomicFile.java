@@ -43,22 +43,23 @@ final class AtomicFile {
 
     /** Writes {@code body} to {@code target} as described above. */
     static void write(Path target, Body body) throws IOException {
-        Path file = followLinks(target);
-        if (Files.exists(file) && !Files.isRegularFile(file)) {
-            if (Files.isDirectory(file)) {
-                throw new FileSystemException(target.toString(), null, "is a directory");
-            }
+        if (!Files.exists(target)) {
+            replace(followLinks(target), body);
+        } else if (Files.isRegularFile(target)) {
+            replace(target.toRealPath(), body);
+        } else if (Files.isDirectory(target)) {
+            throw new FileSystemException(target.toString(), null, "is a directory");
+        } else {
+            // A device, FIFO or terminal, also behind a link such as /dev/stdout: opened, never created.
             try (OutputStream out = new BufferedOutputStream(
-                    Files.newOutputStream(file, StandardOpenOption.WRITE), 1 << 16)) {
+                    Files.newOutputStream(target, StandardOpenOption.WRITE), 1 << 16)) {
                 body.writeTo(out);
             }
-            return;
         }
-        replace(file, body);
     }
 
-    /** The file a chain of symbolic links ends at (the path itself when it is not a link). */
-    static Path followLinks(Path target) throws IOException {
+    /** Where a new file goes: the end of a chain of links that leads nowhere yet, or the path itself. */
+    private static Path followLinks(Path target) throws IOException {
         Path p = target;
         for (int i = 0; Files.isSymbolicLink(p); i++) {
             if (i == MAX_LINKS) {

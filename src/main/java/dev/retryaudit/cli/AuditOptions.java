@@ -14,7 +14,6 @@ import dev.retryaudit.text.ColorMode;
 import dev.retryaudit.text.Suggestions;
 import dev.retryaudit.input.FileNames;
 import dev.retryaudit.text.Escaping;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,13 +111,7 @@ final class AuditOptions {
                     + System.getProperty("sun.jnu.encoding") + "); set LC_ALL to a UTF-8 locale "
                     + "(for example LC_ALL=C.UTF-8) or choose another name");
         }
-        Path real;
-        try {
-            real = AtomicFile.followLinks(target);
-        } catch (IOException e) {
-            return;
-        }
-        if (!Files.isRegularFile(real)) {
+        if (!Files.isRegularFile(target)) {
             return;
         }
         List<Path> all = new ArrayList<>(read);
@@ -126,7 +119,7 @@ final class AuditOptions {
             all.add(policyFile);
         }
         for (Path p : all) {
-            if (p != null && sameFile(real, p)) {
+            if (p != null && sameFile(target, p)) {
                 throw usage(invalid + name + " is the same file as the input " + Escaping.controls(p.toString())
                         + ", which it would overwrite");
             }
@@ -136,7 +129,7 @@ final class AuditOptions {
     private static boolean sameFile(Path a, Path b) {
         try {
             return Files.exists(b) && Files.isSameFile(a, b);
-        } catch (IOException | SecurityException e) {
+        } catch (java.io.IOException | SecurityException e) {
             return false;
         }
     }

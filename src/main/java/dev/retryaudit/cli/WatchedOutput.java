@@ -44,6 +44,11 @@ final class WatchedOutput extends FilterOutputStream {
         }
     }
 
+    /** The stream written to. */
+    OutputStream watched() {
+        return out;
+    }
+
     /** The first write that failed, other than one to a closed pipe; null when none did. */
     IOException failure() {
         return failure;
