@@ -128,6 +128,12 @@ class FileHandlingIT {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("old.json"))))
                 .isEqualTo("rw-rw-r--");
         assertThat(Files.readString(dir.resolve("old.json"))).contains("\"passed\": false");
+        if (sh("test \"$(id -u)\" = 0").exit() == 0) {
+            assertThat(sh("chown 65534:65534 old.json").exit()).isZero();
+            Run asRoot = sh("\"$JAVA\" -jar \"$JAR\" audit --output old.json \"$SPANS\"");
+            assertThat(asRoot.exit()).as(asRoot.err()).isEqualTo(2);
+            assertThat(sh("stat -c %u:%g old.json").out().strip()).isEqualTo("65534:65534");
+        }
     }
 
     @Test

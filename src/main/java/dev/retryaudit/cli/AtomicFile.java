@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  * <li>A regular file (or a new one) is written to a temporary file beside it and renamed over it, so a
  * failed write leaves the old file as it was. A new file gets the mode a plain write gives it (0666
- * less the umask); a replaced one keeps its mode.</li>
+ * less the umask); a replaced one keeps its mode (and its owner and group, where the process may set them).</li>
  * <li>A symbolic link is followed; its target is replaced, the link kept.</li>
  * <li>Anything else that exists (a device, a FIFO, a terminal) is written directly, never replaced.</li>
  * <li>A temporary file still there when the process ends (SIGTERM, SIGINT) is removed.</li>
@@ -85,13 +85,25 @@ final class AtomicFile {
                 body.writeTo(out);
             }
             if (old != null) {
-                Files.setPosixFilePermissions(tmp, old.permissions());
+                keep(tmp, old);
             }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
             PENDING.remove(tmp);
         }
+    }
+
+    /** Gives the new file the old one's mode, and its owner and group where the process may (as root). */
+    private static void keep(Path tmp, PosixFileAttributes old) throws IOException {
+        PosixFileAttributeView view = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+        try {
+            view.setGroup(old.group());
+            view.setOwner(old.owner());
+        } catch (IOException e) {
+            // Not permitted for this user: the file belongs to whoever wrote it, as with any new file.
+        }
+        view.setPermissions(old.permissions());
     }
 
     private static PosixFileAttributes oldAttributes(Path file) throws IOException {
