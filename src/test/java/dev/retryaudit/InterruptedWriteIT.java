@@ -28,7 +28,7 @@ class InterruptedWriteIT {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("writing");
         assertThat(names()).singleElement().asString().startsWith(".retry-audit-").endsWith(".tmp");
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
+        Process kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + p.pid()).start();
         assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(names()).isEmpty();
