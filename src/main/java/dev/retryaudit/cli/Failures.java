@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -32,8 +33,8 @@ final class Failures {
      * like an input over a limit, the stack trace only with --debug.
      */
     static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
-        err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; give Java "
-                + "more heap (java -Xmx4g -jar retry-audit.jar ...), lower --limit-bytes, or split the input");
+        err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; "
+                + InputSet.MORE_MEMORY);
         if (java.util.Arrays.asList(args).contains("--debug")) {
             writeTrace(err, ex);
         }

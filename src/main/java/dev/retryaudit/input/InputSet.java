@@ -23,13 +23,17 @@ public final class InputSet {
     /** The name under which standard input is reported. */
     public static final String STDIN = "<stdin>";
 
+    /** What to do when the Java heap is too small for the input. */
+    public static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+            + "lower --limit-bytes, or split the input";
+
+    /** Memory set aside to report running out of it; see {@link #outOfMemory}. */
+    private static byte[] reserve = new byte[1 << 21];
+
     private final Limits limits;
     private final InputFormat format;
     private final StrictJson json;
     private final ByteBudget budget;
-    /** Memory set aside to report running out of it; see {@link #outOfMemory}. */
-    private static byte[] reserve = new byte[1 << 21];
-
     private IdSet ids = new IdSet();
     private long operations;
 
@@ -188,8 +192,7 @@ public final class InputSet {
     private InputException outOfMemory(String source) {
         reserve = null;
         ids = null;
-        return InputException.rejected(source, 0, 0, null, "out of memory while reading this input: the Java heap is too small for it; give Java more heap "
-                + "(java -Xmx4g -jar retry-audit.jar ...), lower --limit-bytes, or split the input");
+        return InputException.rejected(source, 0, 0, null, "out of memory while reading this input: the Java heap is too small for it; " + MORE_MEMORY);
     }
 
     private static InputException at(Operation op, String detail) {
