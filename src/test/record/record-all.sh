@@ -11,5 +11,5 @@ server=$!
 trap 'kill "$server"' EXIT
 sleep 1
 "$here/record-otel-java.sh" "$out" "$port"
-(cd "$here/otel-js" && npm install --no-audit --no-fund --silent && node record.mjs "$out" "$port")
+(cd "$here/otel-js" && npm ci --no-audit --no-fund --silent && node record.mjs "$out" "$port")
 (cd "$here/otel-js" && node har.mjs "$out" "$port")

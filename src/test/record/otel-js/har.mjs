@@ -1,17 +1,19 @@
 // Records a Chromium HAR of each scenario of ../pages/retry.html into OUTDIR/chromium-har/CASE.har,
 // with Debian's chromium driven by playwright-core, one new empty profile per scenario.
-//   node har.mjs OUTDIR PORT     (server.mjs must already listen on 127.0.0.1:PORT)
+//   node har.mjs OUTDIR PORT [CASE...]    (server.mjs must already listen on 127.0.0.1:PORT)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
-const [outDir, port = '8765'] = process.argv.slice(2);
+const [outDir, port = '8765', ...only] = process.argv.slice(2);
+const scenarios = ['honoured-interleaved', 'early-interleaved', 'honoured-http-date', 'early-http-date',
+  'polling', 'concurrent'];
 const dir = path.join(path.resolve(outDir), 'chromium-har');
 fs.mkdirSync(dir, { recursive: true });
 const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-for (const scenario of ['honoured-interleaved', 'early-interleaved', 'honoured-http-date', 'polling', 'concurrent']) {
+for (const scenario of only.length ? only : scenarios) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'record-har-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium', headless: true, args,

@@ -61,6 +61,7 @@ const cases = {
   'got-post-timeout-keyless': () => inParent(() => gotTimeoutPost(null)),
   'got-post-timeout-keyed': () => inParent(() => gotTimeoutPost('order-7f3a-0002')),
   'fetch-ignored-429': () => inParent(() => fetchLoop(`${base}/rl/${scenario}?n=2&code=429&ra=2`, { honour: false })),
+  'fetch-ignored-503-http-date': () => inParent(() => fetchLoop(`${base}/rl/${scenario}?n=1&code=503&ra=date:2`, { honour: false })),
   'fetch-honoured-interleaved': () => inParent(() => fetchLoop(`${base}/rl/${scenario}?n=2&code=503&ra=1`, {
     honour: true,
     between: async (attempt) => {
