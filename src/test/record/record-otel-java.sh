@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Records OpenTelemetry Java agent exports of the scenarios in otel-java/ against server.mjs.
-#   record-otel-java.sh OUTDIR [PORT]      (server.mjs must already listen on 127.0.0.1:PORT)
+#   record-otel-java.sh OUTDIR [PORT]
+# server.mjs must already listen on 127.0.0.1:PORT and save into OUTDIR/server (as record-all.sh
+# starts it).
 # RECORD_ONLY=logging or RECORD_ONLY=zipkin records one of the two sets; RECORD_CASES="A B" names
 # the logging-otlp scenarios to record (default: all).
 # Writes OUTDIR/otel-java-logging/CASE.log (the agent's log with the logging-otlp exporter:
@@ -31,15 +33,23 @@ logging_case() { # the agent logs each exported ResourceSpans as one JSON line a
     2> "$out/otel-java-logging/$case.log"
 }
 
-zipkin_case() {
-  local case=$1 before
+posts() { # how many bodies server.mjs has saved
+  local saved=("$out"/server/zipkin-*.json)
+  [ -e "${saved[0]}" ] && echo "${#saved[@]}" || echo 0
+}
+
+zipkin_case() { # the agent posts the whole scenario once, at exit; server.mjs saves it
+  local case=$1 before after
+  before=$(posts)
   java "${common[@]}" -Drecord.suffix=-zipkin -Dotel.traces.exporter=zipkin \
     -Dotel.exporter.zipkin.endpoint="http://127.0.0.1:$port/api/v2/spans" \
     -cp "$cp" record.Clients "$case"
-  sleep 1
-  local latest
-  latest=$(ls -t "$out"/server/zipkin-*.json | head -1)
-  cp "$latest" "$out/otel-java-zipkin/$case.json"
+  after=$(posts)
+  if [ "$after" -ne $((before + 1)) ]; then
+    echo "$case: expected one Zipkin post in $out/server, found $((after - before))" >&2
+    exit 1
+  fi
+  cp "$(ls -t "$out"/server/zipkin-*.json | head -1)" "$out/otel-java-zipkin/$case.json"
 }
 
 only=${RECORD_ONLY:-}

@@ -37,7 +37,7 @@ public final class Clients {
   public static void main(String[] args) throws Exception {
     String base = System.getProperty("record.base", "http://127.0.0.1:8765");
     String scenario = args[0];
-    // The server counts requests per path: a suffix gives a scenario recorded twice fresh paths.
+    // The server counts requests per path: a scenario recorded a second time needs a suffix.
     String name = scenario + System.getProperty("record.suffix", "");
     switch (scenario) {
       case "okhttp-honoured-429-parent" -> inParent(name, () ->
