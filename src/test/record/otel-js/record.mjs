@@ -9,7 +9,7 @@ const dir = path.join(path.resolve(outDir), 'otel-js');
 fs.mkdirSync(dir, { recursive: true });
 const scenarios = [
   'got-honoured-429-parent', 'got-honoured-429-root', 'got-honoured-503-http-date', 'got-post-timeout-keyless', 'got-post-timeout-keyed',
-  'fetch-ignored-429', 'fetch-ignored-503-http-date', 'fetch-honoured-interleaved', 'fetch-ignored-interleaved', 'fetch-polling',
+  'fetch-ignored-429', 'fetch-ignored-503-http-date', 'fetch-honoured-interleaved', 'fetch-ignored-interleaved', 'fetch-polling', 'fetch-polling-root',
   'fetch-concurrent', 'fetch-post-timeout-keyless',
 ];
 for (const scenario of only.length ? only : scenarios) {

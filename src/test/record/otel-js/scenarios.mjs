@@ -81,6 +81,12 @@ const cases = {
       await sleep(200);
     }
   }),
+  'fetch-polling-root': async () => {
+    for (let i = 0; i < 3; i++) {
+      await (await fetch(`${base}/ok/notifications-root`)).arrayBuffer();
+      await sleep(200);
+    }
+  },
   'fetch-concurrent': () => inParent(() => Promise.all([1, 2].map(async () => {
     await (await fetch(`${base}/ok/${scenario}`)).arrayBuffer();
   }))),
