@@ -55,7 +55,7 @@ zipkin_case() { # the agent posts the whole scenario once, at exit; server.mjs s
 only=${RECORD_ONLY:-}
 all="okhttp-honoured-429-parent okhttp-honoured-429-root okhttp-ignored-503-root
   okhttp-ignored-429-parent okhttp-honoured-503-http-date okhttp-post-timeout-keyless
-  okhttp-post-timeout-keyed okhttp-builtin-408 apache5-honoured-429 apache5-ignored-503"
+  okhttp-post-timeout-keyed okhttp-two-threads-root okhttp-builtin-408 apache5-honoured-429 apache5-ignored-503"
 [ "$only" = zipkin ] || for case in ${RECORD_CASES:-$all}; do
   logging_case "$case"
 done

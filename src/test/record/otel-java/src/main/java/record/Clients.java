@@ -55,6 +55,8 @@ public final class Clients {
       case "okhttp-post-timeout-keyed" -> inParent(name, () ->
           okPost(retrying(true, 2, 200, 1), base + "/stall/" + name + "?n=1&ms=2500",
               "order-7f3a-0001"));
+      case "okhttp-two-threads-root" -> twoThreads(() ->
+          okGet(retrying(true, 3, 100, 10), base + "/rl/" + name + "?n=2&code=429&ra=1"));
       case "okhttp-builtin-408" -> inParent(name, () ->
           okGet(new OkHttpClient(), base + "/rl/" + name + "?n=1&code=408&ra=none"));
       case "apache5-honoured-429" -> inParent(name, () ->
@@ -76,6 +78,28 @@ public final class Clients {
       call.run();
     } finally {
       span.end();
+    }
+  }
+
+  /** Runs the call on two threads at once, with no active span: each send is a root span. */
+  private static void twoThreads(Call call) throws Exception {
+    Exception[] failure = new Exception[1];
+    Thread[] threads = new Thread[2];
+    for (int i = 0; i < threads.length; i++) {
+      threads[i] = new Thread(() -> {
+        try {
+          call.run();
+        } catch (Exception e) {
+          failure[0] = e;
+        }
+      }, "client-" + (i + 1));
+      threads[i].start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    if (failure[0] != null) {
+      throw failure[0];
     }
   }
 
