@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.FileNames;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.PolicyReader;
@@ -8,21 +9,20 @@ import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
-import dev.retryaudit.rules.RuleRegistry;
-import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.rules.engine.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.ColorMode;
-import dev.retryaudit.text.Suggestions;
-import dev.retryaudit.input.FileNames;
 import dev.retryaudit.text.Escaping;
+import dev.retryaudit.text.Suggestions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The options that {@code audit} and {@code probe} share (report format, output file, policy, fail-on

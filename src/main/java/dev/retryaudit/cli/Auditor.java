@@ -10,10 +10,10 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.rules.Engine;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.InputStream;
 import java.util.List;
 

@@ -3,18 +3,18 @@ package dev.retryaudit.cli;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code retry-audit explain RULE}: prints a rule's markdown documentation, or the rules of a family. */
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,

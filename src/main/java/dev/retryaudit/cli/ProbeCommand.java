@@ -16,7 +16,7 @@ import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
-import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -28,11 +28,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code retry-audit probe}: serves a local Retry-After fixture, runs the client under test against

@@ -2,14 +2,14 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code retry-audit rules}: lists every built-in rule with its family, default severity and summary, in catalogue order. */
 @Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,

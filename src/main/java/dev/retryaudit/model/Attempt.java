@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -23,7 +24,7 @@ public record Attempt(
         String retryReason,
         String requestHash,
         RawJson attributes,
-        Location location) {
+        Location location) implements Serializable {
 
     /** The order of an operation's attempts: by attempt_id, stable for equal ids. */
     public static final java.util.Comparator<Attempt> BY_ID = java.util.Comparator.comparingInt(Attempt::attemptId);

@@ -1,12 +1,13 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /** The findings a team has accepted ({@code --baseline}): the fingerprints of a previous report, by that report's name. */
-public record Baseline(String source, Set<String> fingerprints) {
+public record Baseline(String source, Set<String> fingerprints) implements Serializable {
     public Baseline {
         Objects.requireNonNull(source, "source");
         fingerprints = Set.copyOf(fingerprints);

@@ -1,5 +1,7 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +11,11 @@ import java.util.Map;
  * The facts behind a finding, in the order they were added. Values are strings, numbers, booleans,
  * null, {@link RawJson}, or lists of those.
  */
-public final class Evidence {
-    private final Map<String, Object> values = new LinkedHashMap<>();
+public final class Evidence implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final LinkedHashMap<String, Object> values = new LinkedHashMap<>();
+    private boolean frozen;
 
     public static Evidence of() {
         return new Evidence();
@@ -18,11 +23,26 @@ public final class Evidence {
 
     /** Adds a fact; refuses a value of a type that reports cannot print. */
     public Evidence put(String key, Object value) {
+        if (frozen) {
+            throw new UnsupportedOperationException("the evidence of a finding cannot change");
+        }
         check(value);
         if (values.putIfAbsent(key, value) != null || key.isEmpty()) {
             throw new IllegalArgumentException("evidence key repeated or empty: " + key);
         }
         return this;
+    }
+
+    /** This evidence, or an unchangeable copy of it when it can still change: what a finding holds. */
+    public Evidence frozen() {
+        if (frozen) {
+            return this;
+        }
+        Evidence copy = new Evidence();
+        values.forEach((k, v) -> copy.values.put(k, v instanceof List<?> list
+                ? Collections.unmodifiableList(new ArrayList<>(list)) : v));
+        copy.frozen = true;
+        return copy;
     }
 
     public Map<String, Object> asMap() {

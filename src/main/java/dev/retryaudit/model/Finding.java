@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,13 +23,13 @@ public record Finding(
         String message,
         Evidence evidence,
         Location location,
-        String fingerprint) {
+        String fingerprint) implements Serializable {
 
     public Finding {
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(severity, "severity");
         Objects.requireNonNull(message, "message");
-        Objects.requireNonNull(evidence, "evidence");
+        evidence = Objects.requireNonNull(evidence, "evidence").frozen();
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(fingerprint, "fingerprint");
         if (message.isBlank()) {

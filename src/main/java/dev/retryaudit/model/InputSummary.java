@@ -1,9 +1,10 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /** What was read from one source: its name, the format it was read as, and how many operations and attempts it held. */
-public record InputSummary(String source, String format, long operations, long attempts) {
+public record InputSummary(String source, String format, long operations, long attempts) implements Serializable {
     public InputSummary {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(format, "format");

@@ -1,5 +1,7 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
+import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -7,7 +9,14 @@ import java.util.Objects;
  * sources of the run (for ordering), a 1-based line and column, and a JSON Pointer when the source
  * is one document (null for JSON Lines).
  */
-public record Location(String source, int sourceIndex, long line, long column, String pointer) {
+public record Location(String source, int sourceIndex, long line, long column, String pointer)
+        implements Serializable {
+    /** Input order: by source, then line, then column. "First" in a cross-operation rule means first in this order. */
+    public static final Comparator<Location> ORDER = Comparator
+            .comparingInt(Location::sourceIndex)
+            .thenComparingLong(Location::line)
+            .thenComparingLong(Location::column);
+
     public Location {
         Objects.requireNonNull(source, "source");
         if (sourceIndex < 0 || line < 1 || column < 1) {

@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -24,7 +25,7 @@ public record Operation(
         List<Check> checks,
         RawJson attributes,
         Location location,
-        Set<Field> carried) {
+        Set<Field> carried) implements Serializable {
 
     /** The methods RFC 9110 defines as safe, and so reads (PUT and DELETE are idempotent but write). */
     private static final String[] READ_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"};

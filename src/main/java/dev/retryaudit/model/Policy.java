@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -17,7 +18,7 @@ public record Policy(
         Set<Integer> retryableRejections,
         int validationLoop,
         Map<String, ToolPolicy> tools,
-        Map<String, RuleSetting> rules) {
+        Map<String, RuleSetting> rules) implements Serializable {
 
     /** The policy used when no policy file is given; its values are the documented ones. */
     public static final Policy DEFAULTS = new Policy(3, 50, 0.2, 10, 100, 1000, 21600,
@@ -37,11 +38,11 @@ public record Policy(
     }
 
     /** Settings for one tool; null fields fall back to the policy-wide values. */
-    public record ToolPolicy(Effect effect, Integer maxAttempts, Boolean dedupesByKey) {
+    public record ToolPolicy(Effect effect, Integer maxAttempts, Boolean dedupesByKey) implements Serializable {
     }
 
     /** Settings for one rule; null fields keep the rule's defaults. */
-    public record RuleSetting(Severity severity, Boolean enabled) {
+    public record RuleSetting(Severity severity, Boolean enabled) implements Serializable {
     }
 
     /** The effect of an operation: what the input says, else the tool's policy, else implied by the method (fail closed). */

@@ -1,14 +1,20 @@
 package dev.retryaudit.rules;
 
-import dev.retryaudit.model.Operation;
+import java.util.Objects;
 
 /**
- * A check over one operation at a time. Implementations are small final classes with no state;
- * a rule that must look across operations implements {@link CrossOperationRule} instead.
+ * A check the engine runs, per operation ({@link OperationRule}) or across operations
+ * ({@link CrossOperationRule}) by its type. Its metadata is declared once, passed to this constructor.
  */
-public interface Rule {
-    RuleInfo info();
+public abstract sealed class Rule permits OperationRule, CrossOperationRule {
+    private final RuleInfo info;
 
-    /** Reports what is unsafe in {@code op} through {@code ctx}. */
-    void check(Operation op, RuleContext ctx);
+    Rule(RuleInfo info) {
+        this.info = Objects.requireNonNull(info, "info");
+    }
+
+    /** The rule's metadata: id, default severity, summary. */
+    public final RuleInfo info() {
+        return info;
+    }
 }

@@ -7,9 +7,12 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 
-/** What a rule sees while it runs: the policy, and where to report findings under its own id. */
+/** What a rule sees while it runs: the policy, the shared facts of operations, and where to report findings under its own id. */
 public interface RuleContext {
     Policy policy();
+
+    /** The shared facts of {@code op}: computed once for the operation under audit, whichever rule asks first. */
+    OperationFacts facts(Operation op);
 
     /** Reports a finding about {@code attempt} of {@code op} (or the whole operation when attempt is null), at the rule's default severity. */
     default void report(Operation op, Attempt attempt, String message, Evidence evidence) {

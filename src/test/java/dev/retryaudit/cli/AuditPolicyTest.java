@@ -1,8 +1,6 @@
 package dev.retryaudit.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code audit --policy FILE}: the policy changes findings and severities, and a bad or missing file stops the audit. */
 class AuditPolicyTest {

@@ -1,16 +1,15 @@
 package dev.retryaudit.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code retry-audit explain}: a rule's documentation exactly as shipped, a family's rules, and did-you-mean for the rest. */
 class ExplainCommandTest {

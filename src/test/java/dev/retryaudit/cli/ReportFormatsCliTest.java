@@ -1,7 +1,5 @@
 package dev.retryaudit.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -12,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each report format, {@code --color} and {@code --baseline} through the command line, as a user runs them. */
 class ReportFormatsCliTest {
@@ -80,7 +79,7 @@ class ReportFormatsCliTest {
         List<String> ruleIds = new ArrayList<>();
         run.get("tool").get("driver").get("rules").forEach(rule -> ruleIds.add(rule.get("id").asText()));
         assertThat(ruleIds).containsExactlyElementsOf(
-                dev.retryaudit.rules.RuleRegistry.all().stream().map(r -> r.info().id()).toList());
+                dev.retryaudit.rules.engine.RuleRegistry.all().stream().map(r -> r.info().id()).toList());
         List<String> sarifPrints = new ArrayList<>();
         run.get("results").forEach(res -> sarifPrints.add(res.get("partialFingerprints").elements().next().asText()));
         List<String> jsonPrints = new ArrayList<>();

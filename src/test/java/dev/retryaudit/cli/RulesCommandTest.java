@@ -1,15 +1,14 @@
 package dev.retryaudit.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code retry-audit rules}: every registered rule, in registry order, as an aligned table or a JSON array. */
 class RulesCommandTest {

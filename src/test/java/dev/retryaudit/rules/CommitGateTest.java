@@ -1,7 +1,5 @@
 package dev.retryaudit.rules;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
@@ -15,12 +13,16 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportedOutcome;
 import dev.retryaudit.model.Times;
+import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleSelection;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The commit-state decision table on what no fixture format can show yet: formats that cannot carry

@@ -1,17 +1,19 @@
 package dev.retryaudit.rules;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the timeout-replay and effect-verification families together over scenarios where their

@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.nio.file.Path;
 
 /** Loads a fixture's policy.json with the real policy reader; without one, the defaults. */

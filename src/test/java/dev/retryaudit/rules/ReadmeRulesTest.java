@@ -1,10 +1,9 @@
 package dev.retryaudit.rules;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Keeps the README's rule tables and policy example in step with the rules, their documents and the policy reader. */
 class ReadmeRulesTest {

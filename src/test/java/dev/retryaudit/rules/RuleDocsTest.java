@@ -1,13 +1,14 @@
 package dev.retryaudit.rules;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.PolicyReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Checks every rule document under {@code src/main/resources/rules}: its title and sections, that

@@ -1,12 +1,12 @@
 package dev.retryaudit.rules;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs every rule fixture: each case's findings of its rule must be exactly those in expected.txt. */
 class RuleFixturesTest {

@@ -1,12 +1,12 @@
 package dev.retryaudit.rules;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Checks every registered rule's id, documentation and fixtures, and reports all problems at once. */
 class RuleMetaTest {

@@ -5,7 +5,7 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
@@ -15,13 +15,10 @@ import java.util.List;
  * caller has given up, so the work is wasted or, for a write, lands unseen. Reported once per
  * operation, at the first late attempt.
  */
-public final class Deadline implements Rule {
-    static final RuleInfo INFO = new RuleInfo("budget/deadline", Severity.ERROR,
-            "an attempt started after the first attempt's start + deadline_ms");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Deadline extends OperationRule {
+    public Deadline() {
+        super(new RuleInfo("budget/deadline", Severity.ERROR,
+                "an attempt started after the first attempt's start + deadline_ms"));
     }
 
     @Override

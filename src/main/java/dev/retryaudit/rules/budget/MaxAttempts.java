@@ -4,18 +4,15 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
 /** More attempts than the tool's budget: past a few tries a retry adds load, not success. Reported at the first attempt over. */
-public final class MaxAttempts implements Rule {
-    static final RuleInfo INFO = new RuleInfo("budget/max-attempts", Severity.ERROR,
-            "an operation has more attempts than max_attempts (default 3, per tool in tools)");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class MaxAttempts extends OperationRule {
+    public MaxAttempts() {
+        super(new RuleInfo("budget/max-attempts", Severity.ERROR,
+                "an operation has more attempts than max_attempts (default 3, per tool in tools)"));
     }
 
     @Override

@@ -8,11 +8,11 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.model.Wire;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.retryafter.RetryAfterValue;
-import java.util.List;
+import dev.retryaudit.rules.http.RetryAfterValue;
 
 /**
  * A retry sent straight after a transient failure hits a server that is already struggling. A
@@ -20,22 +20,18 @@ import java.util.List;
  * the wait the server asked for; a retry that started before the previous response is an overlap
  * (a hedge), not a reaction to the failure.
  */
-public final class NoBackoff implements Rule {
-    static final RuleInfo INFO = new RuleInfo("budget/no-backoff", Severity.WARNING,
-            "a retry after a transient failure started less than min_backoff_ms after the previous response");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class NoBackoff extends OperationRule {
+    public NoBackoff() {
+        super(new RuleInfo("budget/no-backoff", Severity.WARNING,
+                "a retry after a transient failure started less than min_backoff_ms after the previous response"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
         long min = ctx.policy().minBackoffMs();
-        List<Attempt> attempts = op.attempts();
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prev = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+            Attempt prev = pair.prior();
+            Attempt next = pair.next();
             long responseAt = prev.responseTime();
             String failure = transientFailure(prev);
             if (failure == null || !Times.present(responseAt) || !Times.present(next.startedAt())) {

@@ -8,74 +8,63 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.Collections;
 
 /**
  * A run that spends more than its retry budget (retries per operation, above a floor of retries)
  * turns a partial outage into a retry storm. Operations without a run_id form one run. Each
- * offending run is reported once, at its first operation.
+ * offending run is reported once, at its first operation in input order.
  */
-public final class RetryRatio implements CrossOperationRule {
-    static final RuleInfo INFO = new RuleInfo("budget/retry-ratio", Severity.WARNING,
-            "in one run, retries / operations > retry_budget.ratio and retries >= retry_budget.min_retries");
+public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run> {
+    public RetryRatio() {
+        super(new RuleInfo("budget/retry-ratio", Severity.WARNING,
+                "in one run, retries / operations > retry_budget.ratio and retries >= retry_budget.min_retries"));
+    }
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    /** Per run (the key: run_id, null for operations without one): where it starts and its counts. */
+    public record Run(Location first, long operations, long retries) implements Serializable {
     }
 
     @Override
-    public Tally start(RuleContext ctx) {
-        return new Runs(ctx);
+    public Collection<String> keys(Operation op, Policy policy) {
+        return Collections.singletonList(op.runId());
     }
 
-    /** Per run: where it starts and its counts. */
-    private static final class Run {
-        private final Location first;
-        private long operations;
-        private long retries;
-
-        Run(Location first) {
-            this.first = first;
-        }
+    @Override
+    public Run zero() {
+        return new Run(null, 0, 0);
     }
 
-    /** The counters of every run seen so far, keyed by run_id (null for operations without one). */
-    private static final class Runs implements Tally {
-        private final RuleContext ctx;
-        private final Map<String, Run> runs = new LinkedHashMap<>();
+    @Override
+    public Run add(Run run, String key, Operation op, Policy policy) {
+        return merge(run, new Run(op.location(), 1, op.retries()));
+    }
 
-        Runs(RuleContext ctx) {
-            this.ctx = ctx;
-        }
+    @Override
+    public Run merge(Run left, Run right) {
+        Location first = left.first() == null || right.first() != null
+                && Location.ORDER.compare(right.first(), left.first()) < 0 ? right.first() : left.first();
+        return new Run(first, left.operations() + right.operations(), left.retries() + right.retries());
+    }
 
-        @Override
-        public void add(Operation op) {
-            Run run = runs.computeIfAbsent(op.runId(), k -> new Run(op.location()));
-            run.operations++;
-            run.retries += op.retries();
+    @Override
+    public void finish(String id, Run run, RuleContext ctx) {
+        Policy policy = ctx.policy();
+        double ratio = (double) run.retries() / run.operations();
+        if (ratio <= policy.retryBudgetRatio() || run.retries() < policy.retryBudgetMinRetries()) {
+            return;
         }
-
-        @Override
-        public void finish() {
-            Policy policy = ctx.policy();
-            runs.forEach((id, run) -> {
-                double ratio = (double) run.retries / run.operations;
-                if (ratio <= policy.retryBudgetRatio() || run.retries < policy.retryBudgetMinRetries()) {
-                    return;
-                }
-                String name = id == null ? "the operations without a run_id" : "run " + id;
-                ctx.reportAt(run.first, null, null, null, id, name + " made " + run.retries + " retries for "
-                        + run.operations + " operations (" + Math.round(ratio * 100) + "%), over its retry budget of "
-                        + Math.round(policy.retryBudgetRatio() * 100) + "%: retries at this rate turn an outage into"
-                        + " a retry storm",
-                        Evidence.of().put("operations", run.operations)
-                                .put("retries", run.retries)
-                                .put("ratio", Math.round(ratio * 1000) / 1000.0)
-                                .put("budget_ratio", policy.retryBudgetRatio())
-                                .put("min_retries", policy.retryBudgetMinRetries()));
-            });
-        }
+        String name = id == null ? "the operations without a run_id" : "run " + id;
+        ctx.reportAt(run.first(), null, null, null, id, name + " made " + run.retries() + " retries for "
+                + run.operations() + " operations (" + Math.round(ratio * 100) + "%), over its retry budget of "
+                + Math.round(policy.retryBudgetRatio() * 100) + "%: retries at this rate turn an outage into"
+                + " a retry storm",
+                Evidence.of().put("operations", run.operations())
+                        .put("retries", run.retries())
+                        .put("ratio", Math.round(ratio * 1000) / 1000.0)
+                        .put("budget_ratio", policy.retryBudgetRatio())
+                        .put("min_retries", policy.retryBudgetMinRetries()));
     }
 }

@@ -6,7 +6,7 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
@@ -17,18 +17,15 @@ import java.util.List;
  * (else at the check), with every committed attempt in the evidence; the retries that led there
  * are reported by the rule of their commit-state row.
  */
-public final class DuplicateCommit implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/duplicate-commit", Severity.ERROR,
-            "two or more attempts of one write are committed, or a check found count >= 2: the side effect landed twice");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class DuplicateCommit extends OperationRule {
+    public DuplicateCommit() {
+        super(new RuleInfo("effect-verification/duplicate-commit", Severity.ERROR,
+                "two or more attempts of one write are committed, or a check found count >= 2: the side effect landed twice"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op) || !landedTwice(op)) {
+        if (!ctx.facts(op).isWrite() || !landedTwice(op)) {
             return;
         }
         List<Attempt> committed = op.attempts().stream().filter(a -> a.commitState() == CommitState.COMMITTED).toList();

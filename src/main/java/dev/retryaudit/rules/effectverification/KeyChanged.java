@@ -5,8 +5,8 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Requests;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -15,18 +15,15 @@ import dev.retryaudit.rules.RuleInfo;
  * retry that the commit-state table already blocks is reported by that row's rule, not again here;
  * a corrected request (a different request_hash) should get a new key.
  */
-public final class KeyChanged implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/key-changed", Severity.ERROR,
-            "consecutive attempts carry different idempotency keys while the request is the same");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class KeyChanged extends OperationRule {
+    public KeyChanged() {
+        super(new RuleInfo("effect-verification/key-changed", Severity.ERROR,
+                "consecutive attempts carry different idempotency keys while the request is the same"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+        for (CommitGate.Retry r : ctx.facts(op).retries()) {
             Attempt prior = r.prior();
             Attempt next = r.next();
             String priorKey = Requests.key(op, prior);

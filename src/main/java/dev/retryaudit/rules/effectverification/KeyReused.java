@@ -4,83 +4,115 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.Requests;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * One idempotency key sent with different request contents, within or across operations: the
- * server will reject the second request or silently return the first one's result. Remembers, per
- * key, only the first request_hash and where it was seen; each operation is reported once per key
- * and differing hash, at its first attempt that sent it. Attempts without a request_hash are skipped.
+ * server will reject the second request or silently return the first one's result. Aggregates per
+ * key (the first use in input order, and each operation's first attempt per request_hash it sent
+ * with the key); each operation is reported once per key and differing hash, at its first attempt
+ * that sent it. Attempts without a request_hash are skipped.
  */
-public final class KeyReused implements CrossOperationRule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/key-reused", Severity.ERROR,
-            "one idempotency key is used with different request_hash values (within or across operations)");
+public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> {
+    /** First in input order; on one location, by operation and attempt. */
+    private static final Comparator<Use> FIRST = Comparator.comparing(Use::location, Location.ORDER)
+            .thenComparing(Use::operation).thenComparingInt(Use::attempt);
 
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public KeyReused() {
+        super(new RuleInfo("effect-verification/key-reused", Severity.ERROR,
+                "one idempotency key is used with different request_hash values (within or across operations)"));
     }
 
-    @Override
-    public Tally start(RuleContext ctx) {
-        return new Keys(ctx);
+    /** One attempt that sent the key with a request_hash. */
+    public record Use(String hash, String operation, int attempt, String tool, String run, Location location)
+            implements Serializable {
     }
 
-    /** The first use of a key. */
-    private record FirstUse(String hash, String operation, int attempt, Location location) {
-    }
+    /** The uses of one key: its first use, and per operation its first attempt for each hash, in attempt order. */
+    public static final class Uses implements Serializable {
+        private static final long serialVersionUID = 1L;
 
-    /** Per key, its first use. */
-    private static final class Keys implements Tally {
-        private final RuleContext ctx;
-        private final Map<String, FirstUse> firstUses = new HashMap<>();
+        private Use first;
+        private final List<List<Use>> operations = new ArrayList<>();
 
-        Keys(RuleContext ctx) {
-            this.ctx = ctx;
-        }
-
-        @Override
-        public void add(Operation op) {
-            if (!ctx.policy().isWrite(op)) {
-                return;
+        void add(List<Use> ofOneOperation) {
+            operations.add(ofOneOperation);
+            for (Use u : ofOneOperation) {
+                first = first == null || FIRST.compare(u, first) < 0 ? u : first;
             }
-            Set<List<String>> reported = new HashSet<>();
-            for (Attempt a : op.attempts()) {
-                String key = Requests.key(op, a);
-                if (key == null || a.requestHash() == null) {
+        }
+    }
+
+    @Override
+    public Collection<String> keys(Operation op, Policy policy) {
+        if (!policy.isWrite(op)) {
+            return List.of();
+        }
+        Set<String> keys = new LinkedHashSet<>();
+        for (Attempt a : op.attempts()) {
+            String key = Requests.key(op, a);
+            if (key != null && a.requestHash() != null) {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    @Override
+    public Uses zero() {
+        return new Uses();
+    }
+
+    @Override
+    public Uses add(Uses uses, String key, Operation op, Policy policy) {
+        List<Use> ofOp = new ArrayList<>();
+        Set<String> hashes = new LinkedHashSet<>();
+        for (Attempt a : op.attempts()) {
+            if (key.equals(Requests.key(op, a)) && a.requestHash() != null && hashes.add(a.requestHash())) {
+                ofOp.add(new Use(a.requestHash(), op.id(), a.attemptId(), op.tool(), op.runId(), a.location()));
+            }
+        }
+        uses.add(List.copyOf(ofOp));
+        return uses;
+    }
+
+    @Override
+    public Uses merge(Uses left, Uses right) {
+        right.operations.forEach(left::add);
+        return left;
+    }
+
+    @Override
+    public void finish(String key, Uses uses, RuleContext ctx) {
+        Use first = uses.first;
+        for (List<Use> ofOp : uses.operations) {
+            for (Use u : ofOp) {
+                if (u.hash().equals(first.hash())) {
                     continue;
                 }
-                FirstUse first = firstUses.putIfAbsent(key, new FirstUse(a.requestHash(), op.id(), a.attemptId(),
-                        a.location()));
-                if (first == null || first.hash().equals(a.requestHash())
-                        || !reported.add(List.of(key, a.requestHash()))) {
-                    continue;
-                }
-                String where = first.operation().equals(op.id()) ? "" : " of " + first.operation();
-                ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " sends idempotency key " + key
-                        + " with request_hash " + a.requestHash() + ", but attempt " + first.attempt() + where
-                        + " used that key with request_hash " + first.hash()
-                        + ": the server will reject this request or return the first one's result",
-                        Evidence.of().put("idempotency_key", key).put("request_hash", a.requestHash())
+                String where = first.operation().equals(u.operation()) ? "" : " of " + first.operation();
+                ctx.reportAt(u.location(), u.operation(), u.attempt(), u.tool(), u.run(), "attempt " + u.attempt()
+                        + " of " + u.operation() + " sends idempotency key " + key + " with request_hash " + u.hash()
+                        + ", but attempt " + first.attempt() + where + " used that key with request_hash "
+                        + first.hash() + ": the server will reject this request or return the first one's result",
+                        Evidence.of().put("idempotency_key", key).put("request_hash", u.hash())
                                 .put("first_request_hash", first.hash()).put("first_operation", first.operation())
                                 .put("first_attempt", first.attempt())
                                 .put("first_location", first.location().source() + ":" + first.location().line()
                                         + ":" + first.location().column()));
             }
-        }
-
-        @Override
-        public void finish() {
-            // Each reuse was reported when it was seen; nothing waits for the end of the input.
         }
     }
 }

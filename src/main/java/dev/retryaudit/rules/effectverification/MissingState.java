@@ -6,7 +6,7 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Wire;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
@@ -18,18 +18,15 @@ import java.util.List;
  * followed, that blind retry is this finding's event (no timeout-replay rule reports it again);
  * formats that cannot carry commit_state are left to the timeout-replay rules.
  */
-public final class MissingState implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/missing-state", Severity.ERROR,
-            "a write attempt has no commit_state: a missing commit fact is a stop, not a pass");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class MissingState extends OperationRule {
+    public MissingState() {
+        super(new RuleInfo("effect-verification/missing-state", Severity.ERROR,
+                "a write attempt has no commit_state: a missing commit fact is a stop, not a pass"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!op.carries(Field.COMMIT_STATE) || !ctx.policy().isWrite(op)) {
+        if (!op.carries(Field.COMMIT_STATE) || !ctx.facts(op).isWrite()) {
             return;
         }
         List<Attempt> attempts = op.attempts();

@@ -8,7 +8,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Wire;
 import dev.retryaudit.rules.CommitGate;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -16,19 +16,16 @@ import dev.retryaudit.rules.RuleInfo;
  * An attempt sent after an earlier attempt or a reconcile read said the write had landed. A retry
  * that then committed again after a committed attempt is {@link DuplicateCommit}'s event instead.
  */
-public final class RetryAfterCommit implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/retry-after-commit", Severity.ERROR,
-            "an attempt follows a committed attempt, or a check that returned committed");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class RetryAfterCommit extends OperationRule {
+    public RetryAfterCommit() {
+        super(new RuleInfo("effect-verification/retry-after-commit", Severity.ERROR,
+                "an attempt follows a committed attempt, or a check that returned committed"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
         int firstCommitted = CommitGate.firstCommitted(op);
-        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+        for (CommitGate.Retry r : ctx.facts(op).retries()) {
             if (r.row() != CommitGate.COMMITTED) {
                 continue;
             }

@@ -6,8 +6,8 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Wire;
 import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Requests;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -16,18 +16,15 @@ import dev.retryaudit.rules.RuleInfo;
  * rejection with a status in {@code retryable_rejections} may be retried; a validation failure is
  * validation-repeat's; a changed request_hash is a corrected request.
  */
-public final class RetryAfterReject implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/retry-after-reject", Severity.ERROR,
-            "an attempt repeats a write after a rejection that is neither retryable nor a validation failure");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class RetryAfterReject extends OperationRule {
+    public RetryAfterReject() {
+        super(new RuleInfo("effect-verification/retry-after-reject", Severity.ERROR,
+                "an attempt repeats a write after a rejection that is neither retryable nor a validation failure"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+        for (CommitGate.Retry r : ctx.facts(op).retries()) {
             Attempt prior = r.prior();
             Attempt next = r.next();
             if (r.row() != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {

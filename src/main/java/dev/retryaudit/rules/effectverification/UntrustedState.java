@@ -6,7 +6,7 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Wire;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
@@ -16,18 +16,15 @@ import java.util.List;
  * the operation finally reported. A model's commit_state is a claim, not a record. Reported at the
  * attempt that carries the claim.
  */
-public final class UntrustedState implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/untrusted-state", Severity.WARNING,
-            "a commit_state whose source is model gated a retry or the final outcome");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class UntrustedState extends OperationRule {
+    public UntrustedState() {
+        super(new RuleInfo("effect-verification/untrusted-state", Severity.WARNING,
+                "a commit_state whose source is model gated a retry or the final outcome"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
+        if (!ctx.facts(op).isWrite()) {
             return;
         }
         List<Attempt> attempts = op.attempts();

@@ -9,7 +9,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.ReportedOutcome;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Wire;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -18,19 +18,16 @@ import dev.retryaudit.rules.RuleInfo;
  * reconcile read returned committed. Silent where the format cannot carry commit_state or the
  * reported outcome. A committed state set by the model counts here; {@link UntrustedState} flags it.
  */
-public final class UnverifiedSuccess implements Rule {
-    static final RuleInfo INFO = new RuleInfo("effect-verification/unverified-success", Severity.ERROR,
-            "reported_outcome success while no attempt is committed and no check returned committed");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class UnverifiedSuccess extends OperationRule {
+    public UnverifiedSuccess() {
+        super(new RuleInfo("effect-verification/unverified-success", Severity.ERROR,
+                "reported_outcome success while no attempt is committed and no check returned committed"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
         if (op.reportedOutcome() != ReportedOutcome.SUCCESS || !op.carries(Field.COMMIT_STATE)
-                || !ctx.policy().isWrite(op)
+                || !ctx.facts(op).isWrite()
                 || op.attempts().stream().anyMatch(a -> a.commitState() == CommitState.COMMITTED)
                 || op.checks().stream().anyMatch(c -> c.result() == CheckResult.COMMITTED)) {
             return;

@@ -7,11 +7,13 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.http.HttpDate;
+import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
-import java.util.List;
 
 /**
  * A client that comes back before the server's Retry-After adds load exactly when the server asked
@@ -19,7 +21,7 @@ import java.util.List;
  * server-clock trace, its arrival); an HTTP-date is moved by the response's Date header when there
  * is one, and on a client clock without one it gets the policy's clock-skew allowance.
  */
-public final class Early implements Rule {
+public final class Early extends OperationRule {
     /**
      * A Date header names whole seconds, so the server's clock at the response may have been up to this
      * much later than it says: a client that waited for the date itself may have waited this much less
@@ -27,20 +29,16 @@ public final class Early implements Rule {
      */
     static final long DATE_RESOLUTION_MS = 1000;
 
-    static final RuleInfo INFO = new RuleInfo("retry-after/early", Severity.ERROR,
-            "attempt n carried Retry-After and attempt n+1 started before it allowed");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+    public Early() {
+        super(new RuleInfo("retry-after/early", Severity.ERROR,
+                "attempt n carried Retry-After and attempt n+1 started before it allowed"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        List<Attempt> attempts = op.attempts();
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prev = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+            Attempt prev = pair.prior();
+            Attempt next = pair.next();
             if (prev.retryAfter() != null && Times.present(next.startedAt())) {
                 judge(op, prev, next, ctx);
             }

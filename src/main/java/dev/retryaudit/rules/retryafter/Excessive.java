@@ -5,9 +5,11 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.http.HttpDate;
+import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
 
 /**
@@ -15,13 +17,10 @@ import dev.retryaudit.text.Escaping;
  * such values. An HTTP-date's delay counts from the response's Date header, else from the response
  * time; with neither, the delay is unknown and the rule stays silent.
  */
-public final class Excessive implements Rule {
-    static final RuleInfo INFO = new RuleInfo("retry-after/excessive", Severity.NOTE,
-            "a Retry-After above max_seconds: many clients cap, overflow or ignore such values");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Excessive extends OperationRule {
+    public Excessive() {
+        super(new RuleInfo("retry-after/excessive", Severity.NOTE,
+                "a Retry-After above max_seconds: many clients cap, overflow or ignore such values"));
     }
 
     @Override

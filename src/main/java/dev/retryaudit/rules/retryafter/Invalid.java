@@ -5,19 +5,17 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
 
 /** A Retry-After value outside RFC 9110's grammar: clients disagree on it, and some crash or retry at once. */
-public final class Invalid implements Rule {
-    static final RuleInfo INFO = new RuleInfo("retry-after/invalid", Severity.WARNING,
-            "a Retry-After value that is neither 1*DIGIT nor one of the three HTTP-date forms");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Invalid extends OperationRule {
+    public Invalid() {
+        super(new RuleInfo("retry-after/invalid", Severity.WARNING,
+                "a Retry-After value that is neither 1*DIGIT nor one of the three HTTP-date forms"));
     }
 
     @Override

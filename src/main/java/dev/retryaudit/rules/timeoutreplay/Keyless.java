@@ -4,7 +4,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CommitGate;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -13,18 +13,15 @@ import dev.retryaudit.rules.RuleInfo;
  * server cannot deduplicate it and a reconcile read has nothing to look up, so this rule reports
  * the retry even when a check claims not_found.
  */
-public final class Keyless implements Rule {
-    static final RuleInfo INFO = new RuleInfo("timeout-replay/keyless", Severity.ERROR,
-            "a write retried after unknown/timeout/connection_error with no idempotency key on either attempt");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Keyless extends OperationRule {
+    public Keyless() {
+        super(new RuleInfo("timeout-replay/keyless", Severity.ERROR,
+                "a write retried after unknown/timeout/connection_error with no idempotency key on either attempt"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+        for (CommitGate.Retry r : ctx.facts(op).retries()) {
             if (r.row() != CommitGate.KEYLESS) {
                 continue;
             }

@@ -4,7 +4,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CommitGate;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -13,18 +13,15 @@ import dev.retryaudit.rules.RuleInfo;
  * double write, and no reconcile read or deduplication clears it. Where the format cannot carry
  * commit_state, a timeout or connection error counts as unknown.
  */
-public final class RepeatedUnknown implements Rule {
-    static final RuleInfo INFO = new RuleInfo("timeout-replay/repeated-unknown", Severity.ERROR,
-            "a write's attempt n >= 2 ended unknown and attempt n+1 exists");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class RepeatedUnknown extends OperationRule {
+    public RepeatedUnknown() {
+        super(new RuleInfo("timeout-replay/repeated-unknown", Severity.ERROR,
+                "a write's attempt n >= 2 ended unknown and attempt n+1 exists"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
+        for (CommitGate.Retry r : ctx.facts(op).retries()) {
             if (r.row() != CommitGate.REPEATED_UNKNOWN) {
                 continue;
             }

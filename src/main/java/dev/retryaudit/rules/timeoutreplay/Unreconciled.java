@@ -4,8 +4,8 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Requests;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
@@ -15,18 +15,15 @@ import java.util.List;
  * Silent when a reconcile read after attempt 1 returned not_found, or when the tool dedupes by key
  * and both attempts sent the same key. A retry without any key is {@link Keyless}'s.
  */
-public final class Unreconciled implements Rule {
-    static final RuleInfo INFO = new RuleInfo("timeout-replay/unreconciled", Severity.ERROR,
-            "a write's attempt 1 ended unknown (or timed out) and attempt 2 ran with no reconcile read returning not_found");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Unreconciled extends OperationRule {
+    public Unreconciled() {
+        super(new RuleInfo("timeout-replay/unreconciled", Severity.ERROR,
+                "a write's attempt 1 ended unknown (or timed out) and attempt 2 ran with no reconcile read returning not_found"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        List<CommitGate.Retry> retries = CommitGate.retries(op, ctx.policy());
+        List<CommitGate.Retry> retries = ctx.facts(op).retries();
         if (retries.isEmpty() || retries.get(0).row() != CommitGate.UNRECONCILED) {
             return;
         }

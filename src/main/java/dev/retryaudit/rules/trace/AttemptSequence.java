@@ -4,19 +4,16 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
 
 /** The attempt ids of an operation must be 1..n: a gap, a duplicate or a wrong start means attempts were lost or merged. */
-public final class AttemptSequence implements Rule {
-    static final RuleInfo INFO = new RuleInfo("trace/attempt-sequence", Severity.ERROR,
-            "the attempt ids of an operation are not 1..n (a gap, a duplicate, a start other than 1)");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class AttemptSequence extends OperationRule {
+    public AttemptSequence() {
+        super(new RuleInfo("trace/attempt-sequence", Severity.ERROR,
+                "the attempt ids of an operation are not 1..n (a gap, a duplicate, a start other than 1)"));
     }
 
     @Override

@@ -5,27 +5,23 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /** A later attempt that started before an earlier one shows clocks that disagree or ids assigned out of order. */
-public final class ClockOrder implements Rule {
-    static final RuleInfo INFO = new RuleInfo("trace/clock-order", Severity.NOTE,
-            "attempt n+1 started before attempt n started: sort by attempt_id, not by wall clock");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class ClockOrder extends OperationRule {
+    public ClockOrder() {
+        super(new RuleInfo("trace/clock-order", Severity.NOTE,
+                "attempt n+1 started before attempt n started: sort by attempt_id, not by wall clock"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        List<Attempt> attempts = op.attempts();
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prev = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+            Attempt prev = pair.prior();
+            Attempt next = pair.next();
             if (Times.present(prev.startedAt()) && Times.present(next.startedAt()) && next.startedAt() < prev.startedAt()) {
                 ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started "
                         + (prev.startedAt() - next.startedAt()) + " ms before attempt " + prev.attemptId()

@@ -5,30 +5,26 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /** A write retried before the previous attempt answered had two copies in flight at once. */
-public final class Overlap implements Rule {
-    static final RuleInfo INFO = new RuleInfo("trace/overlap", Severity.WARNING,
-            "attempt n+1 of a write started before attempt n's response time: two copies of a write were in flight");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Overlap extends OperationRule {
+    public Overlap() {
+        super(new RuleInfo("trace/overlap", Severity.WARNING,
+                "attempt n+1 of a write started before attempt n's response time: two copies of a write were in flight"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.policy().isWrite(op)) {
+        if (!ctx.facts(op).isWrite()) {
             return;
         }
-        List<Attempt> attempts = op.attempts();
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prev = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+            Attempt prev = pair.prior();
+            Attempt next = pair.next();
             long prevEnd = prev.responseTime();
             if (!Times.present(prev.startedAt()) || !Times.present(next.startedAt())
                     || next.startedAt() < prev.startedAt() || next.startedAt() >= prevEnd) {

@@ -4,19 +4,16 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.HashMap;
 import java.util.Map;
 
 /** A new attempt is a new span; two attempts of an operation under one span_id cannot be told apart in the trace. */
-public final class SpanReuse implements Rule {
-    static final RuleInfo INFO = new RuleInfo("trace/span-reuse", Severity.ERROR, "two attempts share a span_id");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class SpanReuse extends OperationRule {
+    public SpanReuse() {
+        super(new RuleInfo("trace/span-reuse", Severity.ERROR, "two attempts share a span_id"));
     }
 
     @Override

@@ -5,28 +5,24 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.NonRetryableFailure;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.text.Escaping;
-import java.util.List;
 
 /** A request that failed validation, sent again with the same content, fails the same way. */
-public final class Identical implements Rule {
-    static final RuleInfo INFO = new RuleInfo("validation-repeat/identical", Severity.ERROR,
-            "attempt n failed non-retryably and attempt n+1 has the same request_hash");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Identical extends OperationRule {
+    public Identical() {
+        super(new RuleInfo("validation-repeat/identical", Severity.ERROR,
+                "attempt n failed non-retryably and attempt n+1 has the same request_hash"));
     }
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        List<Attempt> attempts = op.attempts();
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prev = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+            Attempt prev = pair.prior();
+            Attempt next = pair.next();
             if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() == null
                     || !prev.requestHash().equals(next.requestHash())) {
                 continue;

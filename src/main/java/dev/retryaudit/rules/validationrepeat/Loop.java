@@ -5,7 +5,7 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.NonRetryableFailure;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.LinkedHashSet;
@@ -17,13 +17,10 @@ import java.util.Set;
  * unbroken streak of at least {@code validation_loop} failures is reported once, at the attempt
  * that reached the threshold.
  */
-public final class Loop implements Rule {
-    static final RuleInfo INFO = new RuleInfo("validation-repeat/loop", Severity.WARNING,
-            "validation_loop or more consecutive non-retryable failures in one operation, whatever the hashes");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Loop extends OperationRule {
+    public Loop() {
+        super(new RuleInfo("validation-repeat/loop", Severity.WARNING,
+                "validation_loop or more consecutive non-retryable failures in one operation, whatever the hashes"));
     }
 
     @Override

@@ -6,7 +6,8 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.NonRetryableFailure;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.ArrayList;
@@ -17,13 +18,10 @@ import java.util.List;
  * corrected. An error for writes, where an uncorrected repeat may land a bad side effect; silent
  * where the format cannot carry request_hash at all.
  */
-public final class Unverifiable implements Rule {
-    static final RuleInfo INFO = new RuleInfo("validation-repeat/unverifiable", Severity.WARNING,
-            "attempt n failed non-retryably and request_hash is missing on attempt n or n+1, so no correction shows");
-
-    @Override
-    public RuleInfo info() {
-        return INFO;
+public final class Unverifiable extends OperationRule {
+    public Unverifiable() {
+        super(new RuleInfo("validation-repeat/unverifiable", Severity.WARNING,
+                "attempt n failed non-retryably and request_hash is missing on attempt n or n+1, so no correction shows"));
     }
 
     @Override
@@ -31,11 +29,10 @@ public final class Unverifiable implements Rule {
         if (!op.carries(Field.REQUEST_HASH)) {
             return;
         }
-        boolean write = ctx.policy().isWrite(op);
-        List<Attempt> attempts = op.attempts();
-        for (int i = 1; i < attempts.size(); i++) {
-            Attempt prev = attempts.get(i - 1);
-            Attempt next = attempts.get(i);
+        boolean write = ctx.facts(op).isWrite();
+        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+            Attempt prev = pair.prior();
+            Attempt next = pair.next();
             if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
                 continue;
             }

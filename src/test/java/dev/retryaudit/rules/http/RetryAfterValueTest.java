@@ -1,14 +1,13 @@
-package dev.retryaudit.rules.retryafter;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package dev.retryaudit.rules.http;
 
 import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.retryafter.RetryAfterValue.Form;
+import dev.retryaudit.rules.http.RetryAfterValue.Form;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Retry-After values: delay-seconds with saturation, dates, optional whitespace, and invalid values with their reasons. */
 class RetryAfterValueTest {

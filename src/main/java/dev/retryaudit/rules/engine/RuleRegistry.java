@@ -1,5 +1,6 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.budget.Amplification;
 import dev.retryaudit.rules.budget.Deadline;
 import dev.retryaudit.rules.budget.MaxAttempts;

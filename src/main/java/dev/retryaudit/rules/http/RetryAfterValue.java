@@ -1,4 +1,4 @@
-package dev.retryaudit.rules.retryafter;
+package dev.retryaudit.rules.http;
 
 import dev.retryaudit.model.Times;
 import dev.retryaudit.model.Wire;

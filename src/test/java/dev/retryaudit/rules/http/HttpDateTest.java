@@ -1,12 +1,11 @@
-package dev.retryaudit.rules.retryafter;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package dev.retryaudit.rules.http;
 
 import dev.retryaudit.model.Times;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The three HTTP-date forms, the two-digit-year rule, and what the grammar refuses. */
 class HttpDateTest {

@@ -1,7 +1,8 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.Rule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,9 +29,15 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
      * family ({@link #isKnown}); the caller reports unknown ones as usage errors.
      */
     public static RuleSelection of(Policy policy, List<String> enable, List<String> disable) {
+        return of(RuleRegistry.all(), policy, enable, disable);
+    }
+
+    /** As {@link #of(Policy, List, List)} over another catalogue, for example the built-in rules plus custom ones. */
+    public static RuleSelection of(List<? extends Rule> catalogue, Policy policy, List<String> enable,
+            List<String> disable) {
         Map<String, Boolean> on = new LinkedHashMap<>();
         Map<String, Severity> severities = new LinkedHashMap<>();
-        for (Rule r : RuleRegistry.all()) {
+        for (Rule r : catalogue) {
             String id = r.info().id();
             Policy.RuleSetting s = policy.rules().get(id);
             on.put(id, s == null || s.enabled() == null || s.enabled());
@@ -38,14 +45,14 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
         }
         for (boolean families : new boolean[] {true, false}) {
             for (String name : disable) {
-                apply(on, name, families, false);
+                apply(catalogue, on, name, families, false);
             }
             for (String name : enable) {
-                apply(on, name, families, true);
+                apply(catalogue, on, name, families, true);
             }
         }
         List<Rule> enabled = new ArrayList<>();
-        for (Rule r : RuleRegistry.all()) {
+        for (Rule r : catalogue) {
             if (on.get(r.info().id())) {
                 enabled.add(r);
             }
@@ -58,9 +65,9 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
         return RuleRegistry.byId(name) != null || RuleRegistry.families().contains(name);
     }
 
-    /** The severity findings of {@code rule} get. */
+    /** The severity findings of {@code rule} get: its entry in {@code severities}, else its default. */
     public Severity severityOf(Rule rule) {
-        return severities.get(rule.info().id());
+        return severities.getOrDefault(rule.info().id(), rule.info().severity());
     }
 
     /** Whether the policy or flags changed this rule's severity from its default. */
@@ -68,12 +75,13 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
         return severityOf(rule) != rule.info().severity();
     }
 
-    private static void apply(Map<String, Boolean> on, String name, boolean families, boolean value) {
+    private static void apply(List<? extends Rule> catalogue, Map<String, Boolean> on, String name, boolean families,
+            boolean value) {
         boolean isFamily = !name.contains("/");
         if (isFamily != families) {
             return;
         }
-        for (Rule r : RuleRegistry.all()) {
+        for (Rule r : catalogue) {
             if (isFamily ? r.info().family().equals(name) : r.info().id().equals(name)) {
                 on.put(r.info().id(), value);
             }

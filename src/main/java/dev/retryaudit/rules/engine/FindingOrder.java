@@ -1,4 +1,4 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.model.Finding;
 import java.util.Comparator;

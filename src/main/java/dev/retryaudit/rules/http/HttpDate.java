@@ -1,4 +1,4 @@
-package dev.retryaudit.rules.retryafter;
+package dev.retryaudit.rules.http;
 
 import dev.retryaudit.model.Times;
 import java.time.DateTimeException;
@@ -44,7 +44,7 @@ public final class HttpDate {
     }
 
     /** Removes the optional whitespace (SP and HTAB, RFC 9110 §5.6.3) that an HTTP parser strips around a field value. */
-    static String stripOws(String raw) {
+    public static String stripOws(String raw) {
         int from = 0;
         int to = raw.length();
         while (from < to && isOws(raw.charAt(from))) {
