@@ -10,8 +10,6 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.rules.Rule;
-import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.InputStream;
@@ -33,17 +31,7 @@ record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection r
         List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, engine::accept);
         List<Finding> all = engine.finish();
         List<Finding> kept = baseline == null ? all : baseline.unsuppressed(all);
-        return new Report(VersionInfo.NAME, VersionInfo.version(), inputs, kept, failOn, enabledRules(),
+        return new Report(VersionInfo.NAME, VersionInfo.version(), inputs, kept, failOn, rules.configured(),
                 baseline == null ? null : baseline.source(), all.size() - kept.size());
-    }
-
-    /** The enabled rules, each at the severity the policy gives its findings. */
-    private List<RuleInfo> enabledRules() {
-        return rules.enabled().stream().map(this::configured).toList();
-    }
-
-    private RuleInfo configured(Rule rule) {
-        RuleInfo info = rule.info();
-        return new RuleInfo(info.id(), rules.severityOf(rule), info.summary());
     }
 }

@@ -3,6 +3,7 @@ package dev.retryaudit.rules.engine;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +69,11 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
     /** The severity findings of {@code rule} get: its entry in {@code severities}, else its default. */
     public Severity severityOf(Rule rule) {
         return severities.getOrDefault(rule.info().id(), rule.info().severity());
+    }
+
+    /** The enabled rules' metadata, each at the severity its findings get: what reports list. */
+    public List<RuleInfo> configured() {
+        return enabled.stream().map(r -> new RuleInfo(r.info().id(), severityOf(r), r.info().summary())).toList();
     }
 
     /** Whether the policy or flags changed this rule's severity from its default. */

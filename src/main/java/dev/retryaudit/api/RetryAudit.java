@@ -1,0 +1,268 @@
+package dev.retryaudit.api;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.RuleRegistry;
+import dev.retryaudit.rules.engine.RuleSelection;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The library entry point: an immutable, thread-safe auditor built from a policy and a rule
+ * selection. It audits operations built in code ({@link #operation}) or read from any supported
+ * format, and writes reports. Each audit call is independent; share one instance freely.
+ */
+public final class RetryAudit {
+    /** The tool's name, as reports give it. */
+    public static final String NAME = "retry-audit";
+
+    private final Policy policy;
+    private final RuleSelection selection;
+    private final Limits limits;
+    private final InputFormat format;
+    private final FailOn failOn;
+
+    private RetryAudit(Builder b) throws RetryAuditException {
+        this.limits = b.limits;
+        this.format = b.format;
+        this.failOn = b.failOn;
+        List<Rule> catalogue = new ArrayList<>(RuleRegistry.all());
+        catalogue.addAll(b.custom);
+        Set<String> ids = new LinkedHashSet<>();
+        Set<String> names = new LinkedHashSet<>();
+        for (Rule r : catalogue) {
+            if (!ids.add(r.info().id())) {
+                throw new IllegalArgumentException("rule id registered twice: " + r.info().id());
+            }
+            names.add(r.info().family());
+        }
+        names.addAll(ids);
+        for (String name : concat(b.enable, b.disable)) {
+            if (!names.contains(name)) {
+                throw new IllegalArgumentException("unknown rule or family: " + name);
+            }
+        }
+        this.policy = b.policyFile == null ? b.policy : readPolicy(b.policyFile, ids, limits);
+        this.selection = RuleSelection.of(catalogue, policy, b.enable, b.disable);
+    }
+
+    /** A builder starting from the built-in policy, every built-in rule on, the default limits. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** An auditor with the built-in policy and rules. */
+    public static RetryAudit defaults() {
+        try {
+            return builder().build();
+        } catch (RetryAuditException e) {
+            throw new IllegalStateException("the built-in policy is valid", e);
+        }
+    }
+
+    /** Starts building an operation with {@code id} run by {@code tool}. */
+    public static OperationBuilder operation(String id, String tool) {
+        return new OperationBuilder(id, tool);
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    /** The enabled rules, in catalogue order, each at the severity its findings get. */
+    public List<RuleInfo> rules() {
+        return selection.configured();
+    }
+
+    /** Audits operations built in code or read earlier; the summary names the input {@code <operations>}. */
+    public AuditResult audit(Iterable<Operation> operations) {
+        List<Finding> findings = new ArrayList<>();
+        InputSummary summary = audit(operations, findings::add);
+        return new AuditResult(List.of(summary), findings);
+    }
+
+    /**
+     * Audits operations as they come from {@code operations} (which may be lazy and is read once,
+     * holding none), then hands every finding, in report order, to {@code findings}.
+     */
+    public InputSummary audit(Iterable<Operation> operations, Consumer<? super Finding> findings) {
+        Engine engine = new Engine(policy, selection);
+        long ops = 0;
+        long attempts = 0;
+        for (Operation op : operations) {
+            engine.accept(op);
+            ops++;
+            attempts += op.attempts().size();
+        }
+        engine.finish().forEach(findings);
+        return new InputSummary("<operations>", "api", ops, attempts);
+    }
+
+    /** Reads and audits files as one input set, holding no operation longer than the rules need. */
+    public AuditResult audit(List<Path> files) throws RetryAuditException {
+        List<InputSet.Source> sources = files.stream().map(p -> new InputSet.Source(p.toString(), p)).toList();
+        return audit(sources, InputStream.nullInputStream());
+    }
+
+    /** Reads and audits one stream named {@code source} (for locations and fingerprints). */
+    public AuditResult audit(InputStream in, String source) throws RetryAuditException {
+        return audit(List.of(new InputSet.Source(source, null)), in);
+    }
+
+    /** Reads every operation of a file in any supported format (detected, or the builder's input format). */
+    public List<Operation> read(Path file) throws RetryAuditException {
+        List<Operation> out = new ArrayList<>();
+        read(List.of(new InputSet.Source(file.toString(), file)), InputStream.nullInputStream(), out::add);
+        return out;
+    }
+
+    /** Reads every operation of a stream named {@code source}; the stream is read to its end, not closed. */
+    public List<Operation> read(InputStream in, String source) throws RetryAuditException {
+        List<Operation> out = new ArrayList<>();
+        read(List.of(new InputSet.Source(source, null)), in, out::add);
+        return out;
+    }
+
+    /** Writes the report of {@code result} in {@code format} (no colour) to {@code out}, which stays open. */
+    public void writeReport(AuditResult result, ReportFormat format, OutputStream out) throws IOException {
+        format.writer(false).write(report(result), out);
+    }
+
+    /** The report of {@code result}: its inputs and findings with this auditor's rules and --fail-on. */
+    public Report report(AuditResult result) {
+        return new Report(NAME, version(), result.inputs(), result.findings(), failOn, rules(), null, 0);
+    }
+
+    /** The version of the library, from the jar's manifest or the build's version file. */
+    public static String version() {
+        String v = RetryAudit.class.getPackage().getImplementationVersion();
+        if (v != null) {
+            return v;
+        }
+        try (InputStream in = RetryAudit.class.getResourceAsStream("/dev/retryaudit/version.txt")) {
+            return in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private AuditResult audit(List<InputSet.Source> sources, InputStream stdin) throws RetryAuditException {
+        Engine engine = new Engine(policy, selection);
+        List<InputSummary> inputs = read(sources, stdin, engine::accept);
+        return new AuditResult(inputs, engine.finish());
+    }
+
+    private List<InputSummary> read(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> out)
+            throws RetryAuditException {
+        try {
+            return new InputSet(format, limits).readAll(sources, stdin, out);
+        } catch (InputException e) {
+            throw new RetryAuditException(e.diagnostic(), e);
+        }
+    }
+
+    private static Policy readPolicy(Path file, Set<String> ruleIds, Limits limits) throws RetryAuditException {
+        try {
+            return PolicyReader.read(file, ruleIds, limits);
+        } catch (InputException e) {
+            throw new RetryAuditException(e.diagnostic(), e);
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Settings of a {@link RetryAudit}; not thread-safe, build once and share the result. */
+    public static final class Builder {
+        private Policy policy = Policy.DEFAULTS;
+        private Path policyFile;
+        private final List<String> enable = new ArrayList<>();
+        private final List<String> disable = new ArrayList<>();
+        private final List<Rule> custom = new ArrayList<>();
+        private Limits limits = Limits.DEFAULTS;
+        private InputFormat format = InputFormat.AUTO;
+        private FailOn failOn = FailOn.ERROR;
+
+        private Builder() {
+        }
+
+        /** The thresholds and per-tool settings; replaces a policy file set earlier. */
+        public Builder policy(Policy value) {
+            policy = Objects.requireNonNull(value, "policy");
+            policyFile = null;
+            return this;
+        }
+
+        /** A JSON policy file, read when the auditor is built ({@code --policy}). */
+        public Builder policy(Path file) {
+            policyFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** Enables rule ids or families, as {@code --enable}. */
+        public Builder enable(String... names) {
+            enable.addAll(List.of(names));
+            return this;
+        }
+
+        /** Disables rule ids or families, as {@code --disable}. */
+        public Builder disable(String... names) {
+            disable.addAll(List.of(names));
+            return this;
+        }
+
+        /** Adds a rule of the caller's own after the built-in ones; on unless disabled. */
+        public Builder rule(Rule rule) {
+            custom.add(Objects.requireNonNull(rule, "rule"));
+            return this;
+        }
+
+        public Builder limits(Limits value) {
+            limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        /** How to read inputs; {@link InputFormat#AUTO} (the default) detects the format. */
+        public Builder inputFormat(InputFormat value) {
+            format = Objects.requireNonNull(value, "format");
+            return this;
+        }
+
+        /** The lowest severity that makes a report fail, as {@code --fail-on}. */
+        public Builder failOn(FailOn value) {
+            failOn = Objects.requireNonNull(value, "failOn");
+            return this;
+        }
+
+        /** The auditor; reads the policy file if one was set. */
+        public RetryAudit build() throws RetryAuditException {
+            return new RetryAudit(this);
+        }
+    }
+}
