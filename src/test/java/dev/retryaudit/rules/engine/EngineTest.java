@@ -1,0 +1,161 @@
+package dev.retryaudit.rules.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.retryaudit.api.Locations;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.CrossOperationRule;
+import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The engine's contract: finish runs once, findings cannot change, custom rules run, facts are computed once. */
+class EngineTest {
+    private static final Operation RETRIED = RetryAudit.operation("op-1", "charge").method("POST").runId("r")
+            .at(Locations.line("in.jsonl", 3))
+            .attempt(1, a -> a.outcome(Outcome.TIMEOUT))
+            .attempt(2, a -> a.outcome(Outcome.SUCCESS))
+            .build();
+
+    @Test
+    void finishRunsOnceAndReturnsTheSameFindingsWhenCalledAgain() {
+        RuleSelection all = RuleSelection.of(List.of(new RetryCounter()), Policy.DEFAULTS, List.of(), List.of());
+        Engine engine = new Engine(Policy.DEFAULTS, all);
+        engine.accept(RETRIED);
+        List<Finding> first = engine.finish();
+        assertThat(first).hasSize(1);
+        assertThat(engine.finish()).isSameAs(first);
+        assertThatThrownBy(() -> engine.accept(RETRIED)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("finished");
+    }
+
+    @Test
+    void theEvidenceOfAReturnedFindingCannotChange() {
+        Evidence evidence = Evidence.of().put("list", new ArrayList<>(List.of(1)));
+        Finding f = Finding.of("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
+                Locations.line("in", 1));
+        assertThatThrownBy(() -> f.evidence().put("more", 1)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((List<?>) f.evidence().asMap().get("list")).clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+        evidence.put("later", true);
+        assertThat(f.evidence().asMap()).containsOnlyKeys("list");
+    }
+
+    @Test
+    void customRulesInASelectionRunAtTheirSeverityAndCanBeDisabled() {
+        List<Rule> catalogue = new ArrayList<>(RuleRegistry.all());
+        catalogue.add(new Retried());
+        catalogue.add(new RetryCounter());
+        RuleSelection only = RuleSelection.of(catalogue, Policy.DEFAULTS, List.of("custom"),
+                new ArrayList<>(RuleRegistry.families()));
+        Engine engine = new Engine(Policy.DEFAULTS, only);
+        engine.accept(RETRIED);
+        assertThat(engine.finish()).extracting(Finding::rule, Finding::severity, Finding::message)
+                .containsExactly(
+                        tuple("custom/retry-count", Severity.WARNING, "1 retries in run r"),
+                        tuple("custom/retried", Severity.NOTE, "op-1 retried"));
+        RuleSelection without = RuleSelection.of(catalogue, Policy.DEFAULTS, List.of("custom"),
+                List.of("custom/retried"));
+        assertThat(without.enabled()).extracting(r -> r.info().id()).contains("custom/retry-count")
+                .doesNotContain("custom/retried");
+    }
+
+    @Test
+    void everyRuleSeesTheSameFactsOfAnOperation() {
+        Map<OperationFacts, Integer> seen = new IdentityHashMap<>();
+        OperationRule a = new FactsProbe("custom/a", seen);
+        OperationRule b = new FactsProbe("custom/b", seen);
+        Engine engine = new Engine(Policy.DEFAULTS,
+                RuleSelection.of(List.of(a, b), Policy.DEFAULTS, List.of(), List.of()));
+        engine.accept(RETRIED);
+        assertThat(seen).hasSize(1).containsValue(2);
+    }
+
+    @Test
+    void enginesWithDifferentRulesDoNotMerge() {
+        Engine one = new Engine(Policy.DEFAULTS, RuleSelection.defaults());
+        Engine other = new Engine(Policy.DEFAULTS,
+                RuleSelection.of(List.of(new RetryCounter()), Policy.DEFAULTS, List.of(), List.of()));
+        assertThatThrownBy(() -> one.merge(other)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Reports every operation that retried. */
+    static final class Retried extends OperationRule {
+        Retried() {
+            super(new RuleInfo("custom/retried", Severity.NOTE, "an operation retried"));
+        }
+
+        @Override
+        public void check(Operation op, RuleContext ctx) {
+            if (!ctx.facts(op).pairs().isEmpty()) {
+                ctx.report(op, null, op.id() + " retried", Evidence.of());
+            }
+        }
+    }
+
+    /** Counts the retries of each run. */
+    static final class RetryCounter extends CrossOperationRule<String, long[]> {
+        RetryCounter() {
+            super(new RuleInfo("custom/retry-count", Severity.WARNING, "retries per run"));
+        }
+
+        @Override
+        public Collection<String> keys(Operation op, Policy policy) {
+            return List.of(op.runId());
+        }
+
+        @Override
+        public long[] zero() {
+            return new long[1];
+        }
+
+        @Override
+        public long[] add(long[] count, String key, Operation op, Policy policy) {
+            count[0] += op.retries();
+            return count;
+        }
+
+        @Override
+        public long[] merge(long[] left, long[] right) {
+            left[0] += right[0];
+            return left;
+        }
+
+        @Override
+        public void finish(String key, long[] count, RuleContext ctx) {
+            ctx.reportAt(Locations.line("in.jsonl", 1), null, null, null, key, count[0] + " retries in run " + key,
+                    Evidence.of().put("retries", count[0]));
+        }
+    }
+
+    /** Records which facts object it was handed. */
+    static final class FactsProbe extends OperationRule {
+        private final Map<OperationFacts, Integer> seen;
+
+        FactsProbe(String id, Map<OperationFacts, Integer> seen) {
+            super(new RuleInfo(id, Severity.NOTE, "records the facts it sees"));
+            this.seen = seen;
+        }
+
+        @Override
+        public void check(Operation op, RuleContext ctx) {
+            seen.merge(ctx.facts(op), 1, Integer::sum);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package dev.retryaudit.rules.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.retryaudit.api.Locations;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Check;
+import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleFixtures;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Any split of an input into parts, audited apart in any order and merged, gives byte for byte the
+ * report of one pass: per-operation findings travel with their part, cross-operation aggregates
+ * merge, and "first" is first in location order.
+ */
+class SplitMergeTest {
+    private static final RuleSelection ALL = RuleSelection.of(RuleRegistry.all(), Policy.DEFAULTS,
+            RuleRegistry.all().stream().map(r -> r.info().id()).toList(), List.of());
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+    void anySplitMergesIntoTheFindingsOfOnePass(int k) throws Exception {
+        List<Operation> ops = input();
+        List<Finding> onePass = audit(List.of(ops));
+        Set<String> fired = onePass.stream().map(Finding::rule).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(fired)
+                .as("every rule fires on the input")
+                .containsAll(RuleRegistry.all().stream().map(r -> r.info().id()).toList());
+        for (long seed = 0; seed < 5; seed++) {
+            Random rnd = new Random(seed * 31 + k);
+            List<List<Operation>> parts = new ArrayList<>();
+            for (int i = 0; i < k; i++) {
+                parts.add(new ArrayList<>());
+            }
+            List<Operation> shuffled = new ArrayList<>(ops);
+            Collections.shuffle(shuffled, rnd);
+            for (Operation op : shuffled) {
+                parts.get(rnd.nextInt(k)).add(op);
+            }
+            Collections.shuffle(parts, rnd);
+            List<Finding> merged = audit(parts);
+            assertThat(json(merged)).as("k=%d seed=%d", k, seed).isEqualTo(json(onePass));
+        }
+    }
+
+    /** Audits each part with its own engine, then merges them all into the first. */
+    private static List<Finding> audit(List<List<Operation>> parts) {
+        List<Engine> engines = new ArrayList<>();
+        for (List<Operation> part : parts) {
+            Engine e = new Engine(Policy.DEFAULTS, ALL);
+            part.forEach(e::accept);
+            engines.add(e);
+        }
+        Engine first = engines.get(0);
+        engines.subList(1, engines.size()).forEach(first::merge);
+        return first.finish();
+    }
+
+    private static String json(List<Finding> findings) throws Exception {
+        Report report = new Report("retry-audit", "test", List.of(new InputSummary("x", "operations", 1, 1)),
+                findings, FailOn.ERROR, ALL.configured(), null, 0);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new JsonReportWriter().write(report, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The failing fixtures of every rule, each case as its own sources with its ids prefixed, then
+     * random operations whose runs, keys and parent chains cross parts and files.
+     */
+    private static List<Operation> input() throws Exception {
+        List<Operation> ops = new ArrayList<>();
+        int sources = 0;
+        for (Rule r : RuleRegistry.all()) {
+            for (RuleFixtures.Case c : RuleFixtures.cases(r.info().id())) {
+                if (!c.name().startsWith("fail-")) {
+                    continue;
+                }
+                List<InputSet.Source> files = c.inputs().stream()
+                        .map(p -> new InputSet.Source(c.ruleId() + "/" + c.name() + "/" + p.getFileName(), p)).toList();
+                String prefix = sources + ":";
+                int offset = sources;
+                new InputSet(InputFormat.AUTO, Limits.DEFAULTS).readAll(files, new ByteArrayInputStream(new byte[0]),
+                        op -> ops.add(moved(op, prefix, offset)));
+                sources += files.size();
+            }
+        }
+        ops.addAll(generated(sources, new Random(7)));
+        return ops;
+    }
+
+    /** {@code op} with its ids prefixed and its sources counted from {@code offset}, as if read with other sources. */
+    private static Operation moved(Operation op, String prefix, int offset) {
+        List<Attempt> attempts = op.attempts().stream().map(a -> new Attempt(a.attemptId(), a.spanId(),
+                a.idempotencyKey(), a.startedAt(), a.endedAt(), a.durationMs(), a.outcome(), a.status(), a.errorClass(),
+                a.retryAfter(), a.responseDate(), a.commitState(), a.commitStateSource(), a.retryReason(),
+                a.requestHash(), a.attributes(), moved(a.location(), offset))).toList();
+        List<Check> checks = op.checks().stream().map(c -> new Check(c.afterAttempt(), c.at(), c.kind(), c.result(),
+                c.count(), moved(c.location(), offset))).toList();
+        return new Operation(prefix + op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
+                op.runId(), op.parent() == null ? null : new ParentRef(prefix + op.parent().operation(),
+                        op.parent().attempt()), op.deadlineMs(), op.reportedOutcome(), op.clock(), attempts, checks,
+                op.attributes(), moved(op.location(), offset), op.carried());
+    }
+
+    private static Location moved(Location at, int offset) {
+        return Locations.inSource(at, at.sourceIndex() + offset);
+    }
+
+    private static List<Operation> generated(int firstSource, Random rnd) {
+        List<Operation> ops = new ArrayList<>();
+        Instant t0 = Instant.parse("2026-03-01T10:00:00Z");
+        for (int i = 0; i < 240; i++) {
+            int source = firstSource + i % 3;
+            int attempts = 1 + rnd.nextInt(3);
+            String id = "gen-" + i;
+            var b = RetryAudit.operation(id, "tool-" + rnd.nextInt(3))
+                    .method(rnd.nextBoolean() ? "POST" : "GET")
+                    .runId(rnd.nextInt(4) == 0 ? null : "run-" + rnd.nextInt(4))
+                    .idempotencyKey("key-" + rnd.nextInt(25))
+                    .at(Locations.inSource(Locations.record("generated-" + (i % 3) + ".jsonl", i / 3), source));
+            if (i > 0 && rnd.nextInt(3) == 0) {
+                b.parent("gen-" + rnd.nextInt(240), 1 + rnd.nextInt(2));
+            }
+            for (int a = 1; a <= attempts; a++) {
+                Instant start = t0.plusSeconds(i * 60L + a * 2L);
+                boolean last = a == attempts;
+                b.attempt(a, at -> at.startedAt(start).endedAt(start.plusMillis(500))
+                        .outcome(last ? Outcome.SUCCESS : Outcome.TIMEOUT)
+                        .commitState(last ? CommitState.COMMITTED : CommitState.UNKNOWN)
+                        .requestHash("h" + rnd.nextInt(2))
+                        .retryReason(start.equals(t0) ? null : "timeout"));
+            }
+            ops.add(b.build());
+        }
+        return ops;
+    }
+}
