@@ -3,14 +3,12 @@ package dev.retryaudit.rules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.cli.CliRunner;
-import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The reference verdicts on the canonical fixtures and on one small spans file per case
@@ -104,7 +102,6 @@ class CanonicalScenariosTest {
         for (JsonNode f : findings(r, null)) {
             assertThat(f.path("rule").asText()).doesNotStartWith("timeout-replay/").doesNotStartWith("effect-verification/");
         }
-        assumeTrue(RuleRegistry.byId("validation-repeat/unverifiable") != null, "validation-repeat is not in this build");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(findings(r, null)).anySatisfy(f -> assertThat(f.path("rule").asText()).startsWith("validation-repeat/"));
     }
