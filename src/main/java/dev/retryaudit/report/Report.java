@@ -55,6 +55,16 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null);
     }
 
+    /** This report with more findings of more rules, all findings in their one order. */
+    public Report withFindings(List<Finding> more, List<RuleInfo> moreRules) {
+        List<Finding> all = new java.util.ArrayList<>(findings);
+        all.addAll(more);
+        all.sort(dev.retryaudit.rules.FindingOrder.ORDER);
+        List<RuleInfo> allRules = new java.util.ArrayList<>(rules);
+        allRules.addAll(moreRules);
+        return new Report(toolName, toolVersion, inputs, all, failOn, allRules, baseline, suppressed, probe);
+    }
+
     /** This report with what {@code probe} observed (null for none). */
     public Report withProbe(ProbeFacts facts) {
         return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, facts);
