@@ -218,10 +218,14 @@ final class ProbeCommand implements Callable<Integer> {
                 c == null ? null : c.exitCode(), c != null && c.timedOut(), timeout);
     }
 
-    /** The audit's report plus the probe's own findings, located at the attempt they are about (else the trace). */
+    /**
+     * The audit's report plus the probe's own findings, located at the attempt they are about (else
+     * the trace); without the audit's findings when the verdict is not reliable.
+     */
     private static Report withIssues(Report audited, ProbeVerdict.Verdict verdict, Operation op, String source,
             RecordedTrace trace) {
-        List<Finding> findings = new ArrayList<>();
+        // when the requests cannot be told apart, the audit of their mixture would blame one client for all
+        List<Finding> findings = new ArrayList<>(verdict.reliable() ? audited.findings() : List.of());
         for (ProbeVerdict.Issue issue : verdict.issues()) {
             Attempt at = op == null ? null : op.attempts().stream().filter(a -> a.attemptId() == issue.sequence())
                     .findFirst().orElse(null);

@@ -25,7 +25,8 @@ final class RetryTraceDraft {
     /** The tool name of every operation read from a Retry Trace. */
     static final String TOOL = "retry-trace";
 
-    private static final String[] HEADER_FORMATS = {"seconds", "http-date"};
+    private static final List<String> HEADER_FORMATS =
+            List.of("seconds", "http-date", "retry-after-ms", "retry-after-ms-and-seconds");
 
     String runId;
     List<Attempt> attempts;
@@ -94,7 +95,7 @@ final class RetryTraceDraft {
 
     private static void headerFormat(JsonCursor c) throws IOException, InputException {
         String s = c.optString();
-        if (s != null && !s.equals(HEADER_FORMATS[0]) && !s.equals(HEADER_FORMATS[1])) {
+        if (s != null && !HEADER_FORMATS.contains(s)) {
             throw c.error("expected one of " + String.join(", ", HEADER_FORMATS));
         }
     }

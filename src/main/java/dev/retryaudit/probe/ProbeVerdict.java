@@ -30,8 +30,14 @@ public final class ProbeVerdict {
     public record Issue(RuleInfo rule, int sequence, String message, Evidence evidence) {
     }
 
-    /** The verdict, its reason, the header the waits obeyed (null unless two were sent), and the probe's findings. */
-    public record Verdict(String kind, String reason, String obeyed, List<Issue> issues) {
+    /**
+     * The verdict, its reason, the header the waits obeyed (null unless two were sent), the probe's
+     * findings, and whether the recorded requests can be judged as one client's at all.
+     */
+    public record Verdict(String kind, String reason, String obeyed, List<Issue> issues, boolean reliable) {
+        Verdict(String kind, String reason, String obeyed, List<Issue> issues) {
+            this(kind, reason, obeyed, issues, true);
+        }
     }
 
     /** How a probe run ended: the client (null when the probe only served), the timeout, and the audit's findings by rule. */
@@ -50,7 +56,8 @@ public final class ProbeVerdict {
         RecordedTrace t = run.trace();
         String untested = untested(run);
         if (untested != null) {
-            return notTested(untested);
+            return new Verdict(ProbeFacts.NOT_TESTED, untested, null, List.of(new Issue(NOT_TESTED, 0,
+                    "nothing was tested: " + untested, Evidence.of().put("reason", untested))), !interleaved(t));
         }
         return t.scenario().stalls() ? stall(run) : retryAfter(run);
     }
@@ -138,16 +145,18 @@ public final class ProbeVerdict {
 
     private static Verdict retryAfter(Run run) {
         List<Wait> waits = waits(run.trace());
-        String obeyed = run.trace().scenario().headerFormat() == HeaderFormat.RETRY_AFTER_MS_AND_SECONDS
-                ? obeyed(waits, run.toleranceMs()) : null;
+        HeaderFormat format = run.trace().scenario().headerFormat();
+        // a client reads an HTTP-date against its own clock in whole seconds, so it may wait up to a second more
+        long tolerance = run.toleranceMs() + (format == HeaderFormat.HTTP_DATE ? 1000 : 0);
+        String obeyed = format == HeaderFormat.RETRY_AFTER_MS_AND_SECONDS ? obeyed(waits, tolerance) : null;
         String asked = "asked " + join(waits, true) + " ms, waited " + join(waits, false) + " ms";
         if (run.foundRules().contains(EARLY)) {
             Wait worst = waits.stream().min(java.util.Comparator.comparingLong(w -> w.gapMs() - w.askedMs())).orElseThrow();
             return new Verdict(ProbeFacts.VIOLATED, "came back " + (worst.askedMs() - worst.gapMs())
                     + " ms before the wait asked after request " + worst.sequence() + " (" + asked + ")", obeyed, List.of());
         }
-        List<Wait> strays = waits.stream().filter(w -> !follows(w.askedMs(), w.gapMs(), run.toleranceMs())
-                && (w.otherMs() == null || !follows(w.otherMs(), w.gapMs(), run.toleranceMs()))).toList();
+        List<Wait> strays = waits.stream().filter(w -> !follows(w.askedMs(), w.gapMs(), tolerance)
+                && (w.otherMs() == null || !follows(w.otherMs(), w.gapMs(), tolerance))).toList();
         if (!strays.isEmpty()) {
             Wait w = strays.get(0);
             String message = "request " + (w.sequence() + 1) + " came " + w.gapMs() + " ms after request "
@@ -155,7 +164,7 @@ public final class ProbeVerdict {
                     + asked + "), so the client's own backoff happened to be long enough";
             Evidence evidence = Evidence.of().put("asked_ms", waits.stream().map(Wait::askedMs).toList())
                     .put("waited_ms", waits.stream().map(Wait::gapMs).toList())
-                    .put("slack_ms", slack(w.askedMs(), run.toleranceMs()));
+                    .put("slack_ms", slack(w.askedMs(), tolerance));
             return new Verdict(ProbeFacts.VIOLATED, "the waits do not follow the delays asked (" + asked
                     + "): the client's own backoff happened to be long enough", obeyed,
                     List.of(new Issue(NOT_FOLLOWED, w.sequence() + 1, message, evidence)));
@@ -179,11 +188,6 @@ public final class ProbeVerdict {
                 : "re-sent the held " + method + " under its idempotency key "
                         + first.idempotencyKey() + (t.scenario().dedupe() ? ", which the server deduplicated" : "");
         return new Verdict(ProbeFacts.HONOURED, how, null, List.of());
-    }
-
-    private static Verdict notTested(String reason) {
-        return new Verdict(ProbeFacts.NOT_TESTED, reason, null, List.of(new Issue(NOT_TESTED, 0,
-                "nothing was tested: " + reason, Evidence.of().put("reason", reason))));
     }
 
     /** The waits after each answer that asked for one, in order. */

@@ -55,10 +55,9 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null);
     }
 
-    /** This report with more findings of more rules, all findings in their one order. */
-    public Report withFindings(List<Finding> more, List<RuleInfo> moreRules) {
-        List<Finding> all = new java.util.ArrayList<>(findings);
-        all.addAll(more);
+    /** This report with other findings, of its rules and {@code moreRules}, put in their one order. */
+    public Report withFindings(List<Finding> others, List<RuleInfo> moreRules) {
+        List<Finding> all = new java.util.ArrayList<>(others);
         all.sort(dev.retryaudit.rules.FindingOrder.ORDER);
         List<RuleInfo> allRules = new java.util.ArrayList<>(rules);
         allRules.addAll(moreRules);
