@@ -86,8 +86,8 @@ final class ProbeCommand implements Callable<Integer> {
             description = "How many requests fail (or are held) before the first 200, 1..10 (default: ${DEFAULT-VALUE}).")
     int failures;
 
-    @Option(names = "--delay", paramLabel = "SECONDS[,SECONDS...]", defaultValue = "3,1,4",
-            description = "The Retry-After delays, 0..600 seconds each, used in turn; one value asks for the same "
+    @Option(names = "--delay", paramLabel = "DELAYS", defaultValue = "3,1,4",
+            description = "The Retry-After delays in seconds, 0..600 each, separated by commas and used in turn; one value asks for the same "
                     + "delay every time (default: ${DEFAULT-VALUE}).")
     String delay;
 

@@ -24,12 +24,16 @@ public record RecordedTrace(String runId, long createdMillis, Scenario scenario,
 
     /**
      * Whether the client stopped waiting for the answer to attempt {@code index}: the server held it,
-     * and the next attempt arrived before the answer was sent.
+     * and the next attempt arrived before the answer was sent, or on another connection (a client
+     * that read the answer could have sent it on the same one; one that gave up had to close it).
      */
     public boolean gaveUp(int index) {
         RecordedRequest r = attempts.get(index);
-        return r.stalledMillis() > 0 && index + 1 < attempts.size()
-                && attempts.get(index + 1).receivedMillis() < r.answeredMillis();
+        if (r.stalledMillis() == 0 || index + 1 >= attempts.size()) {
+            return false;
+        }
+        RecordedRequest next = attempts.get(index + 1);
+        return next.receivedMillis() < r.answeredMillis() || next.connection() != r.connection();
     }
 
     /** How many different client connections sent the recorded requests. */
