@@ -177,7 +177,7 @@ class ProbeCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Usage: retry-audit probe", "--method=METHOD", "--status=STATUS", "--failures=N",
                 "--delay=DELAYS", "3,1,4", "--header-format=FORMAT",
-                "seconds, http-date, retry-after-ms, retry-after-ms-and-seconds", "--stall=SECONDS",
+                "retry-after-ms-and-seconds", "--stall=SECONDS",
                 "--key-header=NAME", "--no-dedupe", "--max-requests=N", "--timeout=SECONDS", "--port=PORT",
                 "--trace-out=FILE", "--format=FORMAT", "--fail-on=SEVERITY", "--enable=RULE", "RETRY_AUDIT_PROBE_URL",
                 "{url}", "Exit codes:");
