@@ -171,17 +171,6 @@ public enum CommitGate {
         return -1;
     }
 
-    /** The list position of the first attempt whose commit_state is committed, or -1. */
-    public static int firstCommitted(Operation op) {
-        List<Attempt> attempts = op.attempts();
-        for (int i = 0; i < attempts.size(); i++) {
-            if (attempts.get(i).commitState() == CommitState.COMMITTED) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     /** The reconcile read that returned committed after the earliest attempt, or null. */
     public static Check firstCommittedCheck(Operation op) {
         Check first = null;
