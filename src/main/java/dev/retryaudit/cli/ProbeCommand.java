@@ -79,7 +79,8 @@ final class ProbeCommand implements Callable<Integer> {
     String method;
 
     @Option(names = "--status", paramLabel = "STATUS", defaultValue = "429",
-            description = "Status of the failing responses: 429 or 503 (default: ${DEFAULT-VALUE}).")
+            description = "Status of the failing responses: 429 or 503 with Retry-After, or 422 without, for a "
+                    + "request that must change before it is sent again (default: ${DEFAULT-VALUE}).")
     int status;
 
     @Option(names = "--failures", paramLabel = "N", defaultValue = "3",
@@ -241,8 +242,8 @@ final class ProbeCommand implements Callable<Integer> {
         if (!TOKEN.matcher(method).matches()) {
             throw options.usage("invalid value for option '--method': expected an HTTP method such as GET or POST");
         }
-        if (status != 429 && status != 503) {
-            throw options.usage("invalid value for option '--status': expected 429 or 503");
+        if (!Scenario.STATUSES.contains(status)) {
+            throw options.usage("invalid value for option '--status': expected 429, 503 or 422");
         }
         range("--failures", failures, 1, 10);
         List<Long> delays = delays();

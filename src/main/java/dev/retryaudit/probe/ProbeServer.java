@@ -177,7 +177,7 @@ public final class ProbeServer implements AutoCloseable {
         int n = ++count;
         int status = scenario.statusOf(n);
         boolean failure = n <= scenario.failures();
-        HeaderFormat.Ask ask = failure && !scenario.stalls()
+        HeaderFormat.Ask ask = failure && !scenario.stalls() && !scenario.rejects()
                 ? scenario.headerFormat().ask(received, scenario.delayOf(n)) : null;
         long stalled = failure && scenario.stalls() ? scenario.stallSeconds() * 1000 : 0;
         CommitState commit = null;

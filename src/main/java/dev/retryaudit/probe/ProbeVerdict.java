@@ -59,6 +59,9 @@ public final class ProbeVerdict {
             return new Verdict(ProbeFacts.NOT_TESTED, untested, null, List.of(new Issue(NOT_TESTED, 0,
                     "nothing was tested: " + untested, Evidence.of().put("reason", untested))), !interleaved(t));
         }
+        if (t.scenario().rejects()) {
+            return rejection(run);
+        }
         return t.scenario().stalls() ? stall(run) : retryAfter(run);
     }
 
@@ -81,6 +84,11 @@ public final class ProbeVerdict {
         }
         int last = t.attempts().size() - 1;
         RecordedRequest end = t.attempts().get(last);
+        if (t.scenario().rejects()) {
+            boolean killed = run.client() != null && run.client().timedOut();
+            return killed && !retriedAfterFailure(t) ? "the client was killed at the " + run.timeoutSeconds()
+                    + " s timeout before it either gave up or re-sent the rejected request" : null;
+        }
         if (!retriedAfterFailure(t)) {
             String pending = t.scenario().stalls() ? "while its " + method + " was held unanswered"
                     : "while a wait of " + end.ask().askedMillis() + " ms asked by " + header(end) + " was still pending";
@@ -171,6 +179,20 @@ public final class ProbeVerdict {
         }
         return new Verdict(ProbeFacts.HONOURED, "every retry waited what was asked (" + asked + ")"
                 + (obeyed == null ? "" : ", following " + obeyed), obeyed, List.of());
+    }
+
+    /** A 422 scenario: giving up, or re-sending a changed request, is right; re-sending the same one is not. */
+    private static Verdict rejection(Run run) {
+        RecordedTrace t = run.trace();
+        List<String> repeats = run.foundRules().stream().filter(id -> id.startsWith("validation-repeat/")).sorted()
+                .toList();
+        if (!repeats.isEmpty()) {
+            return new Verdict(ProbeFacts.VIOLATED, "re-sent the request the server rejected with 422 unchanged ("
+                    + String.join(", ", repeats) + ")", null, List.of());
+        }
+        return new Verdict(ProbeFacts.HONOURED, retriedAfterFailure(t)
+                ? "re-sent the request the server rejected with 422 only changed"
+                : "did not re-send the request the server rejected with 422", null, List.of());
     }
 
     private static Verdict stall(Run run) {

@@ -7,13 +7,16 @@ import java.util.Objects;
 /**
  * What the probe server answers to requests of {@code method}: the first {@code failures} get
  * {@code status} with a Retry-After taken in turn from {@code delays} (seconds, repeated when there
- * are more failures than delays) in {@code headerFormat}, or, with {@code stallSeconds} above zero,
+ * are more failures than delays) in {@code headerFormat} (422 gets none), or, with {@code stallSeconds} above zero,
  * are committed and then held that long before their 200; later ones get 200 up to
  * {@code maxRequests}, then 410. A write whose {@code keyHeader} value was already committed is
  * answered with the first result and not committed again when {@code dedupe} is on.
  */
 public record Scenario(String method, int status, int failures, List<Long> delays, HeaderFormat headerFormat,
         int maxRequests, long stallSeconds, boolean dedupe, String keyHeader) {
+
+    /** The failure statuses: 429 and 503 ask the client to wait, 422 rejects the request as it is. */
+    public static final List<Integer> STATUSES = List.of(429, 503, 422);
 
     /** The methods RFC 9110 defines as safe: the probe commits nothing for them. */
     private static final List<String> READS = List.of("GET", "HEAD", "OPTIONS", "TRACE");
@@ -23,8 +26,8 @@ public record Scenario(String method, int status, int failures, List<Long> delay
         Objects.requireNonNull(headerFormat, "headerFormat");
         Objects.requireNonNull(keyHeader, "keyHeader");
         delays = List.copyOf(delays);
-        if (status != 429 && status != 503) {
-            throw new IllegalArgumentException("status must be 429 or 503");
+        if (!STATUSES.contains(status)) {
+            throw new IllegalArgumentException("status must be one of " + STATUSES);
         }
         if (failures < 1 || delays.isEmpty() || delays.stream().anyMatch(d -> d < 0) || maxRequests <= failures
                 || stallSeconds < 0) {
@@ -35,6 +38,11 @@ public record Scenario(String method, int status, int failures, List<Long> delay
     /** A Retry-After scenario for GETs with one fixed delay, deduplicating by {@code Idempotency-Key}. */
     public static Scenario of(int status, int failures, long delay, HeaderFormat format, int maxRequests) {
         return new Scenario("GET", status, failures, List.of(delay), format, maxRequests, 0, true, "Idempotency-Key");
+    }
+
+    /** Whether the failures reject the request as invalid (422, no Retry-After): re-sending it unchanged fails again. */
+    public boolean rejects() {
+        return status == 422;
     }
 
     /** Whether the failing requests are held past the client's timeout instead of answered with a Retry-After. */

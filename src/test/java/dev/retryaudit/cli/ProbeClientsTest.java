@@ -234,6 +234,28 @@ class ProbeClientsTest {
         assertThat(rules(report)).contains("retry-after/early");
     }
 
+    @ParameterizedTest(name = "run {0}")
+    @ValueSource(ints = {1, 2})
+    void curlDoesNotResendARequestRejectedWith422(int run) throws Exception {
+        needs("curl");
+        JsonNode report = probe(0, "--status", "422", "--failures", "1", "--", "curl", "-sS", "--retry", "3", "{url}");
+
+        assertVerdict(report, "honoured");
+        assertThat(report.get("probe").get("attempts").asInt()).isEqualTo(1);
+        assertThat(report.get("probe").get("requests").get(0).get("retry_after").isNull()).isTrue();
+    }
+
+    @ParameterizedTest(name = "run {0}")
+    @ValueSource(ints = {1, 2})
+    void aLoopThatResendsA422UnchangedRepeatsTheValidationFailure(int run) throws Exception {
+        needs("curl");
+        JsonNode report = probe(2, "--status", "422", "--failures", "1", "--method", "POST", "--", "sh", "-c",
+                "curl -s -d '{\"qty\": -1}' \"$RETRY_AUDIT_PROBE_URL\"; curl -s -d '{\"qty\": -1}' \"$RETRY_AUDIT_PROBE_URL\"");
+
+        assertVerdict(report, "violated");
+        assertThat(rules(report)).contains("validation-repeat/identical");
+    }
+
     @Test
     void thePolicyDecidesTheTolerance() throws Exception {
         needs("curl");

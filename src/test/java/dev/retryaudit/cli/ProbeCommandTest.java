@@ -30,7 +30,7 @@ class ProbeCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "--status|404|invalid value for option '--status': expected 429 or 503",
+        "--status|404|invalid value for option '--status': expected 429, 503 or 422",
         "--failures|0|invalid value for option '--failures': must be between 1 and 10",
         "--failures|11|invalid value for option '--failures': must be between 1 and 10",
         "--delay|-1|invalid value for option '--delay': must be between 0 and 600",

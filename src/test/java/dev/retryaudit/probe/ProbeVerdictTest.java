@@ -141,6 +141,25 @@ class ProbeVerdictTest {
     }
 
     @Test
+    void aRequestRejectedWith422MustNotBeResentUnchanged() {
+        Scenario s = new Scenario("POST", 422, 1, List.of(3L), HeaderFormat.SECONDS, 10, 0, true, "Idempotency-Key");
+        RecordedRequest rejected = new RecordedRequest(1, T0, "POST", "/", 1, null, HASH, 2, 422, null,
+                CommitState.REJECTED, 0, 0);
+        RecordedTrace once = new RecordedTrace("run", T0, s, "c", List.of(rejected), List.of(), 0);
+        RecordedTrace twice = new RecordedTrace("run", T0, s, "c", List.of(rejected, new RecordedRequest(2, T0 + 10,
+                "POST", "/", 1, null, HASH, 2, 200, null, CommitState.COMMITTED, 0, 0)), List.of(), 0);
+
+        assertThat(judge(once, EXITED_0, Set.of()).reason())
+                .isEqualTo("did not re-send the request the server rejected with 422");
+        assertThat(judge(once, new ClientRun.Result(null, true), Set.of()).kind()).isEqualTo(ProbeFacts.NOT_TESTED);
+        assertThat(judge(twice, EXITED_0, Set.of()).kind()).isEqualTo(ProbeFacts.HONOURED);
+        ProbeVerdict.Verdict repeated = judge(twice, EXITED_0, Set.of("validation-repeat/identical"));
+        assertThat(repeated.kind()).isEqualTo(ProbeFacts.VIOLATED);
+        assertThat(repeated.reason()).isEqualTo("re-sent the request the server rejected with 422 unchanged"
+                + " (validation-repeat/identical)");
+    }
+
+    @Test
     void theSlackIsASecondOrAQuarterOfTheWait() {
         assertThat(ProbeVerdict.slack(1000, 100)).isEqualTo(1100);
         assertThat(ProbeVerdict.slack(8000, 100)).isEqualTo(2100);
