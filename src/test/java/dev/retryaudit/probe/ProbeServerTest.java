@@ -154,6 +154,15 @@ class ProbeServerTest {
     }
 
     @Test
+    void theServerSendsWithoutNagleAndLimitsTheTimeToReadARequest() throws Exception {
+        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 2)) {
+            assertThat(System.getProperty("sun.net.httpserver.nodelay")).isEqualTo("true");
+            assertThat(System.getProperty("sun.net.httpserver.maxReqTime"))
+                    .isEqualTo(Integer.toString(ProbeServer.READ_TIMEOUT_SECONDS));
+        }
+    }
+
+    @Test
     void requestsPastTheJournalsCapacityAreCounted() throws Exception {
         try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 2)) {
             for (int i = 0; i < 4; i++) {

@@ -162,6 +162,22 @@ class TraceWriterTest {
     }
 
     @Test
+    void aClientGaveUpOnAHeldRequestWhenItCameBackBeforeTheAnswerOrOnAnotherConnection() {
+        Scenario stall = new Scenario("POST", 429, 1, List.of(0L), HeaderFormat.SECONDS, 10, 2, true, "Idempotency-Key");
+        long a = 1_800_000_000_000L;
+        RecordedRequest held = new RecordedRequest(1, a, "POST", "/p", 1, "k", HASH, 0, 200, null, CommitState.COMMITTED,
+                2000, 0);
+        java.util.function.BiFunction<Long, Integer, Boolean> gaveUp = (at, connection) -> new RecordedTrace("r", a,
+                stall, null, List.of(held, new RecordedRequest(2, at, "POST", "/p", connection, "k", HASH, 0, 200, null,
+                        CommitState.REJECTED, 0, 1)), List.of(), 0).gaveUp(0);
+
+        assertThat(gaveUp.apply(a + 1500, 1)).isTrue();
+        assertThat(gaveUp.apply(a + 2500, 2)).isTrue();
+        assertThat(gaveUp.apply(a + 2500, 1)).isFalse();
+        assertThat(new RecordedTrace("r", a, stall, null, List.of(held), List.of(), 0).gaveUp(0)).isFalse();
+    }
+
+    @Test
     void retryAfterMsIsTheWaitTheRulesJudgeInWholeSecondsRoundedUp() throws Exception {
         Scenario ms = new Scenario("GET", 429, 1, List.of(2L), HeaderFormat.RETRY_AFTER_MS_AND_SECONDS, 10, 0, true,
                 "Idempotency-Key");
