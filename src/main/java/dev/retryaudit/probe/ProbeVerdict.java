@@ -95,8 +95,11 @@ public final class ProbeVerdict {
             if (run.client() != null && run.client().timedOut()) {
                 return "the client was killed at the " + run.timeoutSeconds() + " s timeout " + pending;
             }
-            return ending(run, "before retrying", "without retrying after request " + end.sequence() + " failed",
-                    "no retry followed request " + end.sequence());
+            String after = t.scenario().stalls() ? "request " + end.sequence() + " was held for "
+                    + t.scenario().stallSeconds() + " s (is its timeout longer than --stall?)"
+                    : "request " + end.sequence() + " failed";
+            return ending(run, "before retrying", "without retrying after " + after, "no retry followed request "
+                    + end.sequence());
         }
         if (!t.scenario().stalls() && !run.earlyJudged()) {
             return EARLY + " is disabled, so no wait was judged";

@@ -138,6 +138,9 @@ class ProbeVerdictTest {
                 + " deduplicated");
         assertThat(unsafe.kind()).isEqualTo(ProbeFacts.VIOLATED);
         assertThat(unsafe.reason()).isEqualTo("re-sent the held POST unsafely (timeout-replay/keyless)");
+        RecordedTrace waitedItOut = new RecordedTrace("run", T0, s, "c", t.attempts().subList(0, 1), List.of(), 0);
+        assertThat(judge(waitedItOut, EXITED_0, Set.of()).reason()).isEqualTo("the client exited with code 0 without"
+                + " retrying after request 1 was held for 2 s (is its timeout longer than --stall?)");
     }
 
     @Test
