@@ -168,6 +168,7 @@ class ProbeCommandTest {
         assertThat(note.get("message").get("text").asText())
                 .startsWith("retry-audit: probe: the client exited with code 0: 0 GETs, did not reach success; not tested:");
         assertThat(run.get("results").get(0).get("ruleId").asText()).isEqualTo("probe/not-tested");
+        assertThat(run.get("results").get(0).get("locations")).isEmpty();
     }
 
     @Test
