@@ -107,9 +107,10 @@ public final class ProbeVerdict {
         return null;
     }
 
+    /** Whether a request followed one of the failures (or held requests) the scenario answers first. */
     private static boolean retriedAfterFailure(RecordedTrace t) {
         for (int i = 0; i + 1 < t.attempts().size(); i++) {
-            if (failed(t.attempts().get(i))) {
+            if (t.attempts().get(i).sequence() <= t.scenario().failures()) {
                 return true;
             }
         }
@@ -128,11 +129,6 @@ public final class ProbeVerdict {
             return "the client exited with code " + run.client().exitCode() + " " + failed;
         }
         return "the client exited with code 0 " + quiet;
-    }
-
-    /** A request the scenario failed: answered with a Retry-After, or held. */
-    private static boolean failed(RecordedRequest r) {
-        return r.ask() != null || r.stalledMillis() > 0;
     }
 
     /**

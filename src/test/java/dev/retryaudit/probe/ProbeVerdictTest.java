@@ -156,6 +156,8 @@ class ProbeVerdictTest {
                 .isEqualTo("did not re-send the request the server rejected with 422");
         assertThat(judge(once, new ClientRun.Result(null, true), Set.of()).kind()).isEqualTo(ProbeFacts.NOT_TESTED);
         assertThat(judge(twice, EXITED_0, Set.of()).kind()).isEqualTo(ProbeFacts.HONOURED);
+        assertThat(judge(twice, EXITED_0, Set.of()).reason())
+                .isEqualTo("re-sent the request the server rejected with 422 only changed");
         ProbeVerdict.Verdict repeated = judge(twice, EXITED_0, Set.of("validation-repeat/identical"));
         assertThat(repeated.kind()).isEqualTo(ProbeFacts.VIOLATED);
         assertThat(repeated.reason()).isEqualTo("re-sent the request the server rejected with 422 unchanged"
