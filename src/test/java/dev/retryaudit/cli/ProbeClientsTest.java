@@ -152,6 +152,17 @@ class ProbeClientsTest {
                 .startsWith("the client exited with code 0 without calling http://127.0.0.1:");
     }
 
+    @Test
+    void aClientSpeakingTlsToThePlainProbeTestedNothing() throws Exception {
+        needs("curl");
+        JsonNode report = probe(2, "--", "sh", "-c", "curl -sS --retry 2 \"https${RETRY_AUDIT_PROBE_URL#http}\"");
+
+        assertVerdict(report, "not_tested");
+        assertThat(report.get("probe").get("exit_code").asInt()).isNotZero();
+        assertThat(report.get("probe").get("verdict_reason").asText())
+                .endsWith("(a wrong URL, or a protocol other than plain HTTP?)");
+    }
+
     @ParameterizedTest(name = "run {0}")
     @ValueSource(ints = {1, 2})
     void aClientKilledWhileARetryAfterIsPendingTestedNothing(int run) throws Exception {
