@@ -24,7 +24,7 @@ public final class RetryAfterCommit extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        int firstCommitted = CommitGate.firstCommitted(op);
+        int firstCommitted = CommitGate.firstSeenCommitted(op);
         for (CommitGate.Retry r : ctx.facts(op).retries()) {
             if (r.row() != CommitGate.COMMITTED) {
                 continue;
