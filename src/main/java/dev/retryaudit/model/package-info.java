@@ -1,0 +1,5 @@
+/**
+ * Public API: the immutable, serializable values that cross the API: operations, attempts, checks,
+ * locations, the policy and findings.
+ */
+package dev.retryaudit.model;
