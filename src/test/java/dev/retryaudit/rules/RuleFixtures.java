@@ -9,8 +9,12 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.report.Json;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,11 +27,14 @@ import java.util.stream.Stream;
  * files of one case, {@code expected.txt} with one line per expected finding of that rule
  * ({@code SOURCE:LINE:COL SEVERITY OPERATION ATTEMPT}, "-" for none; '#' starts a comment), and
  * optionally {@code policy.json}. Cases named {@code fail-*} must expect findings, {@code pass-*} none.
+ * {@code expected-findings.txt} holds each expected finding in full: its line, then its message and
+ * its evidence as compact JSON, each on an indented line ({@code -Dgolden.update=true} rewrites it).
  */
 public final class RuleFixtures {
     public static final Path ROOT = Path.of("src/test/resources/rules");
     static final String EXPECTED = "expected.txt";
     static final String POLICY = "policy.json";
+    static final String FINDINGS = "expected-findings.txt";
 
     private RuleFixtures() {
     }
@@ -40,8 +47,8 @@ public final class RuleFixtures {
 
         public List<Path> inputs() {
             try (Stream<Path> files = Files.list(dir)) {
-                return files.filter(p -> !p.getFileName().toString().equals(EXPECTED)
-                        && !p.getFileName().toString().equals(POLICY)).sorted().toList();
+                return files.filter(p -> !List.of(EXPECTED, POLICY, FINDINGS).contains(p.getFileName().toString()))
+                        .sorted().toList();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -90,6 +97,26 @@ public final class RuleFixtures {
         new InputSet(InputFormat.AUTO, Limits.DEFAULTS).readAll(sources, new ByteArrayInputStream(new byte[0]),
                 engine::accept);
         return engine.finish();
+    }
+
+    /** The findings in full, as {@code expected-findings.txt} holds them. */
+    public static String full(List<Finding> findings) {
+        StringBuilder out = new StringBuilder();
+        for (Finding f : findings) {
+            out.append(line(f)).append("\n  message: ").append(f.message()).append("\n  evidence: ")
+                    .append(evidenceJson(f)).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String evidenceJson(Finding f) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator g = new JsonFactory().createGenerator(text)) {
+            Json.value(g, f.evidence().asMap());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString();
     }
 
     static String line(Finding f) {
