@@ -1,0 +1,148 @@
+package dev.retryaudit.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.retryaudit.model.CheckResult;
+import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.Times;
+import dev.retryaudit.report.ReportFormat;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The facade as a library user holds it: building, reading, auditing, streaming, reports, errors. */
+class RetryAuditTest {
+    private static final Path SPANS = Path.of("examples/traces/retry-wrote-twice.jsonl");
+
+    private static Operation unreconciled(String id, long index) {
+        return RetryAudit.operation(id, "charge").method("POST").idempotencyKey("k-" + id)
+                .at(Locations.record("batch", index))
+                .attempt(2, a -> a.commitState(CommitState.COMMITTED).outcome(Outcome.SUCCESS).retryReason("timeout"))
+                .attempt(1, a -> a.commitState(CommitState.UNKNOWN).outcome(Outcome.TIMEOUT)
+                        .startedAt(Instant.parse("2026-01-01T00:00:00Z")).duration(Duration.ofMillis(1500)))
+                .build();
+    }
+
+    @Test
+    void buildersGiveAbsentFieldsNotSentinelsAndOrderAttempts() {
+        Operation op = unreconciled("op-1", 4);
+        assertThat(op.attempts()).extracting(a -> a.attemptId()).containsExactly(1, 2);
+        assertThat(op.attempts().get(0).durationMs()).isEqualTo(1500.0);
+        assertThat(op.attempts().get(1).startedAt()).isEqualTo(Times.NONE);
+        assertThat(op.location().line()).isEqualTo(5);
+        assertThat(op.attempts().get(0).location()).isEqualTo(op.location());
+        Operation checked = RetryAudit.operation("op-2", "charge").at(Locations.byteOffset("blob", 41))
+                .attempt(1, a -> { }).check(1, CheckResult.NOT_FOUND, c -> c.kind("ledger_lookup")).build();
+        assertThat(checked.checks()).singleElement().satisfies(c -> {
+            assertThat(c.kind()).isEqualTo("ledger_lookup");
+            assertThat(c.at()).isEqualTo(Times.NONE);
+        });
+        assertThat(checked.location().column()).isEqualTo(42);
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").attempt(1, a -> { }).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a location");
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").at(Locations.record("b", 0)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one attempt");
+    }
+
+    @Test
+    void auditsOperationsBuiltInCodeAndStreamsFindings() {
+        RetryAudit audit = RetryAudit.defaults();
+        AuditResult result = audit.audit(List.of(unreconciled("a", 0), unreconciled("b", 1)));
+        assertThat(result.findings()).extracting(Finding::rule, Finding::operation)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("timeout-replay/unreconciled", "a"),
+                        org.assertj.core.groups.Tuple.tuple("timeout-replay/unreconciled", "b"));
+        assertThat(result.inputs()).singleElement().satisfies(s -> {
+            assertThat(s.operations()).isEqualTo(2);
+            assertThat(s.attempts()).isEqualTo(4);
+        });
+        List<Finding> streamed = new ArrayList<>();
+        audit.audit(List.of(unreconciled("a", 0), unreconciled("b", 1)), streamed::add);
+        assertThat(streamed).isEqualTo(result.findings());
+    }
+
+    @Test
+    void readsAFileOrAStreamInAnyFormatAndAuditsIt() throws Exception {
+        RetryAudit audit = RetryAudit.defaults();
+        List<Operation> fromPath = audit.read(SPANS);
+        List<Operation> fromStream = audit.read(Files.newInputStream(SPANS), SPANS.toString());
+        assertThat(fromPath).hasSize(1).isEqualTo(fromStream);
+        AuditResult byPath = audit.audit(List.of(SPANS));
+        assertThat(byPath.findings()).isEqualTo(audit.audit(fromPath).findings())
+                .isEqualTo(audit.audit(Files.newInputStream(SPANS), SPANS.toString()).findings());
+        assertThat(byPath.inputs()).singleElement().satisfies(s -> assertThat(s.format()).isEqualTo("spans"));
+    }
+
+    @Test
+    void writesEveryReportFormatLikeTheCommandLine() throws Exception {
+        RetryAudit audit = RetryAudit.defaults();
+        AuditResult result = audit.audit(List.of(SPANS));
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        audit.writeReport(result, ReportFormat.TEXT, text);
+        assertThat(text.toString(StandardCharsets.UTF_8)).startsWith(SPANS + ":2:1: error: attempt 2 of cart-c-1844")
+                .contains("failed (--fail-on error)");
+        for (ReportFormat f : ReportFormat.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            audit.writeReport(result, f, out);
+            assertThat(out.size()).as(f.id()).isPositive();
+        }
+    }
+
+    @Test
+    void rulesArePickedAndConfiguredAsOnTheCommandLine(@TempDir Path dir) throws Exception {
+        RetryAudit quiet = RetryAudit.builder().disable("timeout-replay").build();
+        assertThat(quiet.audit(List.of(SPANS)).findings()).isEmpty();
+        Path policy = dir.resolve("policy.json");
+        Files.writeString(policy, "{\"version\": 1, \"rules\": {\"timeout-replay/unreconciled\": {\"severity\": \"note\"}}}");
+        RetryAudit noted = RetryAudit.builder().policy(policy).build();
+        assertThat(noted.audit(List.of(SPANS)).findings()).extracting(Finding::severity).containsExactly(Severity.NOTE);
+        assertThat(noted.rules()).filteredOn(r -> r.id().equals("timeout-replay/unreconciled"))
+                .singleElement().satisfies(r -> assertThat(r.severity()).isEqualTo(Severity.NOTE));
+        assertThatThrownBy(() -> RetryAudit.builder().enable("budget/no-such").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown rule or family: budget/no-such");
+        Files.writeString(policy, "{\"version\": 1, \"max_attempts\": \"three\"}");
+        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build())
+                .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(policy + ":1:");
+    }
+
+    @Test
+    void aBadInputIsOneDiagnosticLine() {
+        RetryAudit audit = RetryAudit.defaults();
+        assertThatThrownBy(() -> audit.read(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(
+                StandardCharsets.UTF_8)), "in.jsonl"))
+                .isInstanceOf(RetryAuditException.class).hasMessageStartingWith("in.jsonl:1:")
+                .hasMessageContaining(": error: ").message().doesNotContain("\n");
+    }
+
+    @Test
+    void operationsAndFindingsSurviveSerialization() throws Exception {
+        RetryAudit audit = RetryAudit.defaults();
+        Operation op = unreconciled("a", 0);
+        AuditResult result = audit.audit(List.of(op));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(op);
+            out.writeObject(result);
+            out.writeObject(audit.policy());
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            assertThat(in.readObject()).isEqualTo(op);
+            assertThat(in.readObject()).isEqualTo(result);
+            assertThat(in.readObject()).isEqualTo(audit.policy());
+        }
+    }
+}
