@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -99,9 +100,7 @@ public final class RetryAudit {
 
     /** Audits operations built in code or read earlier; the summary names the input {@code <operations>}. */
     public AuditResult audit(Iterable<Operation> operations) {
-        List<Finding> findings = new ArrayList<>();
-        InputSummary summary = audit(operations, findings::add);
-        return new AuditResult(List.of(summary), findings);
+        return merge(List.of(auditPart(operations)));
     }
 
     /**
@@ -109,6 +108,17 @@ public final class RetryAudit {
      * holding none), then hands every finding, in report order, to {@code findings}.
      */
     public InputSummary audit(Iterable<Operation> operations, Consumer<? super Finding> findings) {
+        AuditPart part = auditPart(operations);
+        AuditResult result = merge(List.of(part));
+        result.findings().forEach(findings);
+        return result.inputs().get(0);
+    }
+
+    /**
+     * Audits one part of a larger input (a partition, a file, a shard), leaving what only the whole
+     * input can show to {@link #merge}. Operations of one run, key or parent chain may be in any part.
+     */
+    public AuditPart auditPart(Iterable<Operation> operations) {
         Engine engine = new Engine(policy, selection);
         long ops = 0;
         long attempts = 0;
@@ -117,8 +127,23 @@ public final class RetryAudit {
             ops++;
             attempts += op.attempts().size();
         }
-        engine.finish().forEach(findings);
-        return new InputSummary("<operations>", "api", ops, attempts);
+        return new AuditPart(engine.partial(), ops, attempts);
+    }
+
+    /**
+     * The findings of the whole input whose parts, audited by auditors with this one's policy and
+     * rules, are {@code parts}: the same as one pass over it, whatever the split and order.
+     */
+    public AuditResult merge(Collection<AuditPart> parts) {
+        Engine engine = new Engine(policy, selection);
+        long ops = 0;
+        long attempts = 0;
+        for (AuditPart p : parts) {
+            engine.merge(p.state());
+            ops += p.operations();
+            attempts += p.attempts();
+        }
+        return new AuditResult(List.of(new InputSummary("<operations>", "api", ops, attempts)), engine.finish());
     }
 
     /** Reads and audits files as one input set, holding no operation longer than the rules need. */

@@ -129,6 +129,30 @@ class RetryAuditTest {
     }
 
     @Test
+    void partsAuditedApartMergeIntoOnePass() throws Exception {
+        RetryAudit audit = RetryAudit.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build();
+        List<Operation> ops = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ops.add(unreconciled("op-" + i, i));
+        }
+        AuditPart first = audit.auditPart(ops.subList(6, 12));
+        AuditPart second = audit.auditPart(ops.subList(0, 6));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(first);
+        }
+        AuditPart shipped;
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            shipped = (AuditPart) in.readObject();
+        }
+        AuditResult merged = audit.merge(List.of(second, shipped));
+        AuditResult onePass = audit.audit(ops);
+        assertThat(merged).isEqualTo(onePass);
+        assertThat(merged.findings()).extracting(Finding::rule).contains("budget/retry-ratio");
+        assertThat(shipped.operations()).isEqualTo(6);
+    }
+
+    @Test
     void operationsAndFindingsSurviveSerialization() throws Exception {
         RetryAudit audit = RetryAudit.defaults();
         Operation op = unreconciled("a", 0);

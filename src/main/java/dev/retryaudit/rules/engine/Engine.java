@@ -12,16 +12,22 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the selected rules over a stream of operations. The facts rules share are computed once per
  * operation; per-operation rules see each operation as it arrives and keep nothing; cross-operation
  * rules keep one aggregate per key. Engines that audited disjoint parts of one input {@link #merge}
- * into the findings of one pass. Findings come out in {@link FindingOrder#ORDER}; {@link #finish}
+ * (in one process, or as serializable {@link Partial}s) into the findings of one pass. Findings
+ * come out in {@link FindingOrder#ORDER}; {@link #finish}
  * runs once and returns the same list when called again. Not thread-safe: one engine per thread.
  */
 public final class Engine {
@@ -65,16 +71,51 @@ public final class Engine {
      * operations; {@code other} must run the same rules and is finished afterwards.
      */
     public void merge(Engine other) {
+        merge(other.partial());
+    }
+
+    /**
+     * Ends this engine's part of an audit without judging the aggregates: what it found and
+     * aggregated, as a serializable value that another engine with the same rules can
+     * {@link #merge(Partial)}.
+     */
+    public Partial partial() {
         requireOpen();
-        other.requireOpen();
-        if (other.aggregations.size() != aggregations.size() || other.perOperation.size() != perOperation.size()) {
-            throw new IllegalArgumentException("engines with different rules cannot merge");
+        Map<String, Map<Object, Object>> aggregates = new LinkedHashMap<>();
+        for (Aggregation<?, ?> a : aggregations) {
+            aggregates.put(a.rule.info().id(), new HashMap<>(a.byKey));
         }
-        findings.addAll(other.findings);
-        for (int i = 0; i < aggregations.size(); i++) {
-            aggregations.get(i).mergeFrom(other.aggregations.get(i));
+        Partial p = new Partial(findings, aggregates);
+        finished = List.of();
+        return p;
+    }
+
+    /** Takes over a part audited elsewhere, as if this engine had also seen its operations. */
+    public void merge(Partial part) {
+        requireOpen();
+        if (!part.aggregates().keySet().equals(aggregationIds())) {
+            throw new IllegalArgumentException("a part audited with other cross-operation rules cannot merge: "
+                    + part.aggregates().keySet() + " is not " + aggregationIds());
         }
-        other.finished = List.of();
+        findings.addAll(part.findings());
+        for (Aggregation<?, ?> a : aggregations) {
+            a.mergeFrom(part.aggregates().get(a.rule.info().id()));
+        }
+    }
+
+    /**
+     * What one engine found and aggregated over its part of an input: per-operation findings and,
+     * per cross-operation rule id, its aggregates by key. Serializable when the rules' keys and
+     * aggregates are, as the built-in rules' are.
+     */
+    public record Partial(List<Finding> findings, Map<String, Map<Object, Object>> aggregates)
+            implements Serializable {
+        public Partial {
+            findings = List.copyOf(findings);
+            Map<String, Map<Object, Object>> copy = new LinkedHashMap<>();
+            aggregates.forEach((id, byKey) -> copy.put(id, Collections.unmodifiableMap(new HashMap<>(byKey))));
+            aggregates = Collections.unmodifiableMap(copy);
+        }
     }
 
     /** Ends the audit: lets cross-operation rules report, then orders every finding. A second call returns the same list. */
@@ -88,6 +129,12 @@ public final class Engine {
             findings.clear();
         }
         return finished;
+    }
+
+    private Set<String> aggregationIds() {
+        Set<String> ids = new LinkedHashSet<>();
+        aggregations.forEach(a -> ids.add(a.rule.info().id()));
+        return ids;
     }
 
     private void requireOpen() {
@@ -114,12 +161,10 @@ public final class Engine {
             }
         }
 
+        /** Merges aggregates of this rule from another part; a rule's own keys and aggregates are of its types. */
         @SuppressWarnings("unchecked")
-        void mergeFrom(Aggregation<?, ?> other) {
-            if (other.rule != rule) {
-                throw new IllegalArgumentException("engines with different rules cannot merge");
-            }
-            ((Aggregation<K, A>) other).byKey.forEach((key, theirs) -> byKey.merge(key, theirs, rule::merge));
+        void mergeFrom(Map<Object, Object> theirs) {
+            theirs.forEach((key, aggregate) -> byKey.merge((K) key, (A) aggregate, rule::merge));
         }
 
         void finish() {

@@ -24,6 +24,8 @@ import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,8 +73,11 @@ class SplitMergeTest {
         }
     }
 
-    /** Audits each part with its own engine, then merges them all into the first. */
-    private static List<Finding> audit(List<List<Operation>> parts) {
+    /**
+     * Audits each part with its own engine, then merges them all into the first: half of them
+     * directly, the other half as partials that went through Java serialization, as between machines.
+     */
+    private static List<Finding> audit(List<List<Operation>> parts) throws Exception {
         List<Engine> engines = new ArrayList<>();
         for (List<Operation> part : parts) {
             Engine e = new Engine(Policy.DEFAULTS, ALL);
@@ -80,8 +85,24 @@ class SplitMergeTest {
             engines.add(e);
         }
         Engine first = engines.get(0);
-        engines.subList(1, engines.size()).forEach(first::merge);
+        for (int i = 1; i < engines.size(); i++) {
+            if (i % 2 == 0) {
+                first.merge(engines.get(i));
+            } else {
+                first.merge(serialized(engines.get(i).partial()));
+            }
+        }
         return first.finish();
+    }
+
+    private static Engine.Partial serialized(Engine.Partial partial) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(partial);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (Engine.Partial) in.readObject();
+        }
     }
 
     private static String json(List<Finding> findings) throws Exception {
