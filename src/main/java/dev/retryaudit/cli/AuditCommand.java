@@ -83,7 +83,7 @@ final class AuditCommand implements Callable<Integer> {
             Policy policy = options.policy(limits);
             Baseline accepted = baseline == null ? null : BaselineReader.read(baseline, limits);
             Auditor auditor = new Auditor(inFormat, limits, policy, options.rules(policy), threshold, accepted);
-            report = auditor.audit(sources, io.stdin());
+            report = auditor.audit(sources, io.stdin(), writer.timelines());
         } catch (InputException e) {
             return options.inputError(io, e, writer);
         }
