@@ -127,7 +127,7 @@ public final class HtmlReportWriter implements ReportWriter {
         w.write("<section id=\"by-operation\">\n<h2>Findings by operation</h2>\n");
         Map<String, List<Finding>> groups = group(r.findings(), f -> f.operation() == null ? null : f.operation());
         Map<String, Operation> drawn = new LinkedHashMap<>();
-        r.timelines().forEach(op -> drawn.put(op.id(), op));
+        r.timelines().stream().limit(MAX_TIMELINES).forEach(op -> drawn.put(op.id(), op));
         if (!drawn.isEmpty()) {
             w.write("<p class=\"legend\">" + key("o-success", "success") + key("o-error", "error")
                     + key("o-timeout", "timeout") + key("o-connection-error", "connection error")
