@@ -14,7 +14,6 @@ import dev.retryaudit.report.ReportWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -127,9 +126,7 @@ final class AuditCommand implements Callable<Integer> {
     /** The input formats this build reads, for help and validation. */
     static final class SupportedInputFormats implements Iterable<String> {
         static List<String> ids() {
-            return Stream.of(InputFormat.values())
-                    .filter(f -> f == InputFormat.AUTO || Readers.forFormat(f) != null)
-                    .map(InputFormat::id).toList();
+            return Readers.supportedIds();
         }
 
         @Override

@@ -40,6 +40,7 @@ public final class Main {
         cl.addSubcommand(new ExplainCommand(io));
         cl.addSubcommand(new SchemaCommand(io));
         cl.addSubcommand(ProbeCommand.commandLine(io));
+        cl.addSubcommand(new McpCommand(io));
         cl.setOut(io.out());
         cl.setErr(io.err());
         cl.setCaseInsensitiveEnumValuesAllowed(false);

@@ -10,14 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Renders rule metadata for {@code rules} and {@code explain FAMILY}: an aligned text table or a JSON array. */
-final class RuleList {
+public final class RuleList {
     private static final String[] HEADINGS = {"ID", "FAMILY", "SEVERITY", "SUMMARY"};
 
     private RuleList() {
     }
 
     /** One row per rule under a heading row; columns padded to the widest cell, no trailing spaces. */
-    static String text(List<RuleInfo> rules) {
+    public static String text(List<RuleInfo> rules) {
         int[] width = new int[HEADINGS.length - 1];
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADINGS);
