@@ -38,7 +38,7 @@ final class ProbeRuns implements AutoCloseable {
     synchronized Run create(Scenario scenario, int maxRecorded) throws ToolError {
         sweep();
         if (runs.size() >= max) {
-            throw new ToolError(max + " probe runs are open, the most this server keeps (--max-runs): finish one "
+            throw new ToolError(max + (max == 1 ? " probe run is open" : " probe runs are open") + ", the most this server keeps (--max-runs): finish one "
                     + "with finish_probe_run, or wait until one expires (" + ttl.toSeconds() + " s after it was created)");
         }
         ProbeServer server;

@@ -59,6 +59,8 @@ public final class RetryAuditMcp {
             McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, new Watched(in, closed), out))
                     .serverInfo(VersionInfo.NAME, VersionInfo.version())
                     .jsonMapper(mapper)
+                    // The tools check their own arguments, with the messages the command line gives.
+                    .validateToolInputs(false)
                     .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                     .instructions("Audit traces of HTTP attempts and tool calls for unsafe retries (audit_trace), "
                             + "read what each rule catches (list_rules, explain_rule), and test an HTTP client against a "
