@@ -70,7 +70,7 @@ final class McpCommand implements Callable<Integer> {
             }
         }
         return RetryAuditMcp.serve(new RetryAuditMcp.Settings(dirs, maxRuns, Duration.ofSeconds(runTtl)), io.stdin(),
-                io.stdout());
+                io.stdout(), io.err());
     }
 
     private void range(String option, long value, long min, long max) {

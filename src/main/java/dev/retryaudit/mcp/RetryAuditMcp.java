@@ -11,10 +11,10 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import java.io.FilterInputStream;
-import java.io.IOException;
+import java.io.BufferedInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -42,8 +42,15 @@ public final class RetryAuditMcp {
         }
     }
 
-    /** Serves one client on {@code in}/{@code out} until it closes {@code in}; returns the exit code. */
-    public static int serve(Settings settings, InputStream in, OutputStream out) throws InterruptedException {
+    /** The longest message the server reads, in bytes (the SDK's own bound); a longer one is dropped. */
+    public static final int MAX_MESSAGE = 16 * 1024 * 1024;
+
+    /**
+     * Serves one client on {@code in}/{@code out} until it closes {@code in}; returns the exit code. What the
+     * client should know but cannot be told in the protocol (a dropped message) goes to {@code err}.
+     */
+    public static int serve(Settings settings, InputStream in, OutputStream out, PrintWriter err)
+            throws InterruptedException {
         CountDownLatch closed = new CountDownLatch(1);
         ObjectMapper json = new ObjectMapper();
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
@@ -56,7 +63,7 @@ public final class RetryAuditMcp {
         try (ProbeRuns runs = new ProbeRuns(settings.maxRuns(), settings.runTtl())) {
             sweeper.scheduleWithFixedDelay(runs::sweep, 1, 1, TimeUnit.SECONDS);
             ProbeTools probe = new ProbeTools(runs, audit, json);
-            McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, new Watched(in, closed), out))
+            McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, messages(in, err, closed), out, MAX_MESSAGE))
                     .serverInfo(VersionInfo.NAME, VersionInfo.version())
                     .jsonMapper(mapper)
                     // The tools check their own arguments, with the messages the command line gives.
@@ -88,6 +95,14 @@ public final class RetryAuditMcp {
         return 0;
     }
 
+    private static InputStream messages(InputStream in, PrintWriter err, CountDownLatch closed) {
+        return new MessageLines(new BufferedInputStream(in, 1 << 16), MAX_MESSAGE, size -> {
+            err.println(VersionInfo.NAME + ": mcp: dropped a message of " + size + " bytes, more than the "
+                    + MAX_MESSAGE + " one message may hold; give a large trace to audit_trace as 'path'");
+            err.flush();
+        }, closed::countDown);
+    }
+
     /** A tool's handler: its arguments in, its result out, or a {@link ToolError}. */
     @FunctionalInterface
     interface Handler {
@@ -114,47 +129,5 @@ public final class RetryAuditMcp {
 
     private static CallToolResult error(String message) {
         return CallToolResult.builder().addTextContent(message).isError(true).build();
-    }
-
-    /** The client's stream: releases {@code closed} at its end (or when it fails), which ends the server. */
-    private static final class Watched extends FilterInputStream {
-        private final CountDownLatch closed;
-
-        Watched(InputStream in, CountDownLatch closed) {
-            super(in);
-            this.closed = closed;
-        }
-
-        @Override
-        public int read() throws IOException {
-            return ended(guard(super::read));
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            return ended(guard(() -> super.read(b, off, len)));
-        }
-
-        private int ended(int n) {
-            if (n < 0) {
-                closed.countDown();
-            }
-            return n;
-        }
-
-        private int guard(IoRead r) throws IOException {
-            try {
-                return r.read();
-            } catch (IOException e) {
-                closed.countDown();
-                throw e;
-            }
-        }
-
-        /** One read of the underlying stream. */
-        @FunctionalInterface
-        private interface IoRead {
-            int read() throws IOException;
-        }
     }
 }
