@@ -21,19 +21,19 @@ import java.util.List;
  * The audit pipeline, input set to engine to report: the one place where the three meet, for {@code audit} and
  * {@code probe}. Findings that {@code baseline} (null for none) holds are left out of the report and counted.
  */
-public record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn,
+record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn,
         Baseline baseline) {
 
-    public Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn) {
+    Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn) {
         this(format, limits, policy, rules, failOn, null);
     }
 
-    public Report audit(List<InputSet.Source> sources, InputStream stdin) throws InputException {
+    Report audit(List<InputSet.Source> sources, InputStream stdin) throws InputException {
         return audit(sources, stdin, 0);
     }
 
     /** As {@link #audit(List, InputStream)}, keeping up to {@code timelines} operations with findings for the report to draw. */
-    public Report audit(List<InputSet.Source> sources, InputStream stdin, int timelines) throws InputException {
+    Report audit(List<InputSet.Source> sources, InputStream stdin, int timelines) throws InputException {
         Engine engine = new Engine(policy, rules).keep(timelines);
         List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, engine::accept);
         List<Finding> all = engine.finish();

@@ -1,5 +1,7 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.mcp.Auditing;
 import dev.retryaudit.mcp.RetryAuditMcp;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
@@ -69,8 +71,10 @@ final class McpCommand implements Callable<Integer> {
                         + Escaping.controls(d.toString()) + " is not a directory");
             }
         }
-        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(dirs, maxRuns, Duration.ofSeconds(runTtl)), io.stdin(),
-                io.stdout(), io.err());
+        Auditing auditing = (format, policy, rules, failOn, source, in) ->
+                new Auditor(format, Limits.DEFAULTS, policy, rules, failOn).audit(List.of(source), in);
+        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(), auditing, dirs,
+                maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
     }
 
     private void range(String option, long value, long min, long max) {

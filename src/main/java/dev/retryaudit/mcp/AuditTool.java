@@ -1,7 +1,6 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.cli.Auditor;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
@@ -53,10 +52,12 @@ final class AuditTool {
             "disable", "fail_on");
     private static final int FINDINGS_IN_TEXT = 20;
 
+    private final Auditing auditing;
     private final AllowedDirs dirs;
     private final ObjectMapper json;
 
-    AuditTool(AllowedDirs dirs, ObjectMapper json) {
+    AuditTool(Auditing auditing, AllowedDirs dirs, ObjectMapper json) {
+        this.auditing = auditing;
         this.dirs = dirs;
         this.json = json;
     }
@@ -94,8 +95,8 @@ final class AuditTool {
             InputSet.Source source = trace != null ? new InputSet.Source(name, null)
                     : InputSet.Source.of(dirs.resolve(path).toString());
             InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));
-            Report report = new Auditor(format, limits, policy, RuleSelection.of(policy, enable, disable), failOn)
-                    .audit(List.of(source), stdin);
+            Report report = auditing.audit(format, policy, RuleSelection.of(policy, enable, disable), failOn, source,
+                    stdin);
             return result(report);
         } catch (InputException e) {
             throw new ToolError(e.diagnostic());

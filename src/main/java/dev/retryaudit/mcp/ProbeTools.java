@@ -1,7 +1,6 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.cli.Auditor;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
@@ -54,11 +53,13 @@ final class ProbeTools {
 
     private static final int TEXT_LINES = 20;
 
+    private final Auditing auditing;
     private final ProbeRuns runs;
     private final AuditTool audit;
     private final ObjectMapper json;
 
-    ProbeTools(ProbeRuns runs, AuditTool audit, ObjectMapper json) {
+    ProbeTools(Auditing auditing, ProbeRuns runs, AuditTool audit, ObjectMapper json) {
+        this.auditing = auditing;
         this.runs = runs;
         this.audit = audit;
         this.json = json;
@@ -117,9 +118,8 @@ final class ProbeTools {
         RecordedTrace trace = runs.finish(id).server().trace();
         Report report;
         try {
-            report = new Auditor(InputFormat.RETRY_TRACE, Limits.DEFAULTS, Policy.DEFAULTS,
-                    RuleSelection.of(Policy.DEFAULTS, enable, disable), failOn)
-                    .audit(List.of(new InputSet.Source("probe-" + id, null)), new ByteArrayInputStream(bytes(trace)));
+            report = auditing.audit(InputFormat.RETRY_TRACE, Policy.DEFAULTS, RuleSelection.of(Policy.DEFAULTS, enable,
+                    disable), failOn, new InputSet.Source("probe-" + id, null), new ByteArrayInputStream(bytes(trace)));
         } catch (InputException e) {
             throw new ToolError("the probe's own trace was rejected: " + e.diagnostic());
         }

@@ -1,7 +1,6 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.cli.VersionInfo;
 import dev.retryaudit.text.Escaping;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -35,8 +34,12 @@ public final class RetryAuditMcp {
     private RetryAuditMcp() {
     }
 
-    /** What the server may do: the directories it may read, and the bounds of the probe runs. */
-    public record Settings(List<Path> allowedDirs, int maxRuns, Duration runTtl) {
+    /**
+     * What the server is and may do: its name and version, the audit it runs, the directories it may read, and
+     * the bounds of the probe runs.
+     */
+    public record Settings(String name, String version, Auditing auditing, List<Path> allowedDirs, int maxRuns,
+            Duration runTtl) {
         public Settings {
             allowedDirs = List.copyOf(allowedDirs);
         }
@@ -54,7 +57,7 @@ public final class RetryAuditMcp {
         CountDownLatch closed = new CountDownLatch(1);
         ObjectMapper json = new ObjectMapper();
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
-        AuditTool audit = new AuditTool(new AllowedDirs(settings.allowedDirs()), json);
+        AuditTool audit = new AuditTool(settings.auditing(), new AllowedDirs(settings.allowedDirs()), json);
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "probe-run-sweeper");
             t.setDaemon(true);
@@ -62,9 +65,9 @@ public final class RetryAuditMcp {
         });
         try (ProbeRuns runs = new ProbeRuns(settings.maxRuns(), settings.runTtl())) {
             sweeper.scheduleWithFixedDelay(runs::sweep, 1, 1, TimeUnit.SECONDS);
-            ProbeTools probe = new ProbeTools(runs, audit, json);
-            McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, messages(in, err, closed), out, MAX_MESSAGE))
-                    .serverInfo(VersionInfo.NAME, VersionInfo.version())
+            ProbeTools probe = new ProbeTools(settings.auditing(), runs, audit, json);
+            McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, messages(in, err, settings.name(), closed), out, MAX_MESSAGE))
+                    .serverInfo(settings.name(), settings.version())
                     .jsonMapper(mapper)
                     // The tools check their own arguments, with the messages the command line gives.
                     .validateToolInputs(false)
@@ -95,9 +98,9 @@ public final class RetryAuditMcp {
         return 0;
     }
 
-    private static InputStream messages(InputStream in, PrintWriter err, CountDownLatch closed) {
+    private static InputStream messages(InputStream in, PrintWriter err, String name, CountDownLatch closed) {
         return new MessageLines(new BufferedInputStream(in, 1 << 16), MAX_MESSAGE, size -> {
-            err.println(VersionInfo.NAME + ": mcp: dropped a message of " + size + " bytes, more than the "
+            err.println(name + ": mcp: dropped a message of " + size + " bytes, more than the "
                     + MAX_MESSAGE + " one message may hold; give a large trace to audit_trace as 'path'");
             err.flush();
         }, closed::countDown);

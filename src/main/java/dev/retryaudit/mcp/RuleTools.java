@@ -1,6 +1,6 @@
 package dev.retryaudit.mcp;
 
-import dev.retryaudit.cli.RuleList;
+import dev.retryaudit.report.RuleList;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;

@@ -1,7 +1,6 @@
-package dev.retryaudit.cli;
+package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.report.Json;
 import dev.retryaudit.rules.RuleInfo;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,12 +39,12 @@ public final class RuleList {
     }
 
     /** Writes the text table as UTF-8. */
-    static void writeText(List<RuleInfo> rules, OutputStream out) throws IOException {
+    public static void writeText(List<RuleInfo> rules, OutputStream out) throws IOException {
         out.write(text(rules).getBytes(StandardCharsets.UTF_8));
     }
 
     /** A JSON array of {@code {"id", "family", "severity", "summary"}} objects, in the order given. */
-    static void writeJson(List<RuleInfo> rules, OutputStream out) throws IOException {
+    public static void writeJson(List<RuleInfo> rules, OutputStream out) throws IOException {
         try (JsonGenerator g = Json.generator(out)) {
             g.writeStartArray();
             for (RuleInfo r : rules) {

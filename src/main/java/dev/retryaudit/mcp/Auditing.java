@@ -1,0 +1,18 @@
+package dev.retryaudit.mcp;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.rules.RuleSelection;
+import java.io.InputStream;
+
+/** The audit pipeline as the command line runs it (its reader, limits, engine and report), handed to the server. */
+@FunctionalInterface
+public interface Auditing {
+    /** Audits {@code source} ({@code in} when it names no file) as {@code audit} would with these options. */
+    Report audit(InputFormat format, Policy policy, RuleSelection rules, FailOn failOn, InputSet.Source source,
+            InputStream in) throws InputException;
+}
