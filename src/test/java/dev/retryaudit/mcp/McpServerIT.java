@@ -191,6 +191,18 @@ class McpServerIT {
         assertThat(call("finish_probe_run", Map.of("run_id", b)).isError()).isFalse();
     }
 
+    @Test
+    void auditLoadsNothingOfTheSdk() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:class+load=info", "-jar", JAR.toString(), "audit", "--format", "text",
+                "examples/checkout-spans.jsonl").redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(log).contains("dev.retryaudit.cli.AuditCommand").doesNotContain("io.modelcontextprotocol")
+                .doesNotContain("reactor.core").doesNotContain("dev.retryaudit.mcp.");
+    }
+
     private CallToolResult call(String tool, Map<String, Object> args) {
         return client.callTool(new CallToolRequest(tool, args));
     }
