@@ -71,8 +71,8 @@ final class McpCommand implements Callable<Integer> {
                         + Escaping.controls(d.toString()) + " is not a directory");
             }
         }
-        Auditing auditing = (format, policy, rules, failOn, source, in) ->
-                new Auditor(format, Limits.DEFAULTS, policy, rules, failOn).audit(List.of(source), in);
+        Auditing auditing = (format, policy, rules, failOn, source, in, seen) ->
+                new Auditor(format, Limits.DEFAULTS, policy, rules, failOn).audit(List.of(source), in, seen);
         return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(), auditing, dirs,
                 maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
     }

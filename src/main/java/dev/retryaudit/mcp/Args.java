@@ -69,7 +69,7 @@ final class Args {
         if (v == null) {
             return absent;
         }
-        if (!(v instanceof Integer || v instanceof Long) && !(v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue()))) {
+        if (!whole(v)) {
             throw new ToolError("invalid value for '" + name + "': expected a whole number");
         }
         long n = ((Number) v).longValue();
@@ -79,6 +79,41 @@ final class Args {
         return n;
     }
 
+    /** A list of whole numbers, each in {@code min..max}; {@code absent} when absent. */
+    List<Long> integers(String name, long min, long max, List<Long> absent) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (!(v instanceof List<?> list)) {
+            throw new ToolError("invalid value for '" + name + "': expected an array of whole numbers");
+        }
+        List<Long> out = new ArrayList<>();
+        for (Object o : list) {
+            if (!whole(o)) {
+                throw new ToolError("invalid value for '" + name + "': expected an array of whole numbers");
+            }
+            long n = ((Number) o).longValue();
+            if (n < min || n > max) {
+                throw new ToolError("invalid value for '" + name + "': each must be between " + min + " and " + max);
+            }
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** A boolean argument, {@code absent} when absent. */
+    boolean bool(String name, boolean absent) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw new ToolError("invalid value for '" + name + "': expected true or false");
+    }
+
     /** An object argument, or null when absent. */
     Map<?, ?> object(String name) throws ToolError {
         Object v = map.get(name);
@@ -86,6 +121,11 @@ final class Args {
             return (Map<?, ?>) v;
         }
         throw new ToolError("invalid value for '" + name + "': expected an object");
+    }
+
+    private static boolean whole(Object v) {
+        return v instanceof Integer || v instanceof Long
+                || v instanceof Number n && !Double.isInfinite(n.doubleValue()) && n.doubleValue() == Math.rint(n.doubleValue());
     }
 
     /** {@code parsed}, or an error naming the values {@code name} allows. */

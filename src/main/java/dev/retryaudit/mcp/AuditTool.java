@@ -96,7 +96,7 @@ final class AuditTool {
                     : InputSet.Source.of(dirs.resolve(path).toString());
             InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));
             Report report = auditing.audit(format, policy, RuleSelection.of(policy, enable, disable), failOn, source,
-                    stdin);
+                    stdin, op -> { });
             return result(report);
         } catch (InputException e) {
             throw new ToolError(e.diagnostic());

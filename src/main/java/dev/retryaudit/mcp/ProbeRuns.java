@@ -21,8 +21,12 @@ final class ProbeRuns implements AutoCloseable {
     private final Duration ttl;
     private final Map<String, Run> runs = new LinkedHashMap<>();
 
-    /** One open run: its server, and when it expires (System.nanoTime). */
-    record Run(String id, ProbeServer server, long expiresNanos, long expiresMillis) {
+    /** One open run: its server, when it was created (System.nanoTime) and when it expires. */
+    record Run(String id, ProbeServer server, long createdNanos, long expiresNanos, long expiresMillis) {
+        /** How long the run has served, in whole seconds. */
+        long servedSeconds() {
+            return Duration.ofNanos(System.nanoTime() - createdNanos).toSeconds();
+        }
     }
 
     ProbeRuns(int max, Duration ttl) {
@@ -43,11 +47,12 @@ final class ProbeRuns implements AutoCloseable {
         }
         ProbeServer server;
         try {
-            server = ProbeServer.start(scenario, 0, maxRecorded);
+            server = ProbeServer.start(scenario, null, 0, maxRecorded);
         } catch (IOException e) {
             throw new ToolError("cannot listen on 127.0.0.1: " + Escaping.controls(String.valueOf(e.getMessage())));
         }
-        Run run = new Run(server.trace().runId(), server, System.nanoTime() + ttl.toNanos(),
+        long now = System.nanoTime();
+        Run run = new Run(server.trace().runId(), server, now, now + ttl.toNanos(),
                 System.currentTimeMillis() + ttl.toMillis());
         runs.put(run.id(), run);
         return run;

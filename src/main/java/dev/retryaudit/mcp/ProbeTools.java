@@ -6,6 +6,15 @@ import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.input.RetryTraceReader;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.probe.ProbePolicy;
+import dev.retryaudit.probe.ProbeReport;
+import dev.retryaudit.probe.ProbeVerdict;
+import dev.retryaudit.report.ProbeFacts;
+import java.util.ArrayList;
+import java.util.stream.Collectors;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.probe.RecordedRequest;
@@ -33,11 +42,16 @@ final class ProbeTools {
     static final String CREATE_SCHEMA = """
             {"type": "object", "additionalProperties": false,
              "properties": {
-              "status": {"type": "integer", "enum": [429, 503], "description": "Status of the failing responses (default 429)."},
-              "failures": {"type": "integer", "minimum": 1, "maximum": 10, "description": "GETs that fail before the first 200 (default 2)."},
-              "delay_seconds": {"type": "integer", "minimum": 0, "maximum": 600, "description": "The Retry-After delay (default 2)."},
+              "method": {"type": "string", "description": "The method the scenario answers, any HTTP method (default GET)."},
+              "status": {"type": "integer", "enum": [429, 503, 422], "description": "Status of the failing responses (default 429)."},
+              "failures": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Requests that fail before the first 200 (default 3)."},
+              "delays": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 600}, "minItems": 1, "maxItems": 10,
+                         "description": "The Retry-After delays in seconds, used in turn (default [3, 1, 4])."},
               "header_format": {"type": "string", "enum": [%s], "description": "How Retry-After is written (default seconds)."},
-              "max_requests": {"type": "integer", "minimum": 2, "maximum": 10000, "description": "GETs answered before the probe answers 410 (default 32)."}
+              "stall_seconds": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Instead of failing, commit the failing requests and hold their 200 this long (default 0: no stall)."},
+              "key_header": {"type": "string", "description": "The idempotency key header a write is deduplicated by (default Idempotency-Key)."},
+              "dedupe": {"type": "boolean", "description": "Whether a write whose key was already committed is answered with the first result and not committed again (default true)."},
+              "max_requests": {"type": "integer", "minimum": 2, "maximum": 10000, "description": "Requests answered before the probe answers 410 (default 32)."}
              }}""";
     static final String RUN_SCHEMA = """
             {"type": "object", "additionalProperties": false, "required": ["run_id"],
@@ -70,32 +84,58 @@ final class ProbeTools {
     }
 
     AuditTool.Result create(Map<String, Object> arguments) throws ToolError {
-        Args a = new Args(arguments, Set.of("status", "failures", "delay_seconds", "header_format", "max_requests"));
-        long status = a.integer("status", 429, 503, 429);
-        if (status != 429 && status != 503) {
-            throw new ToolError("invalid value for 'status': expected 429 or 503");
+        Args a = new Args(arguments, Set.of("method", "status", "failures", "delays", "header_format", "stall_seconds",
+                "key_header", "dedupe", "max_requests"));
+        String method = a.string("method", "GET");
+        if (!Scenario.isToken(method)) {
+            throw new ToolError("invalid value for 'method': expected an HTTP method such as GET or POST");
         }
-        int failures = (int) a.integer("failures", 1, 10, 2);
-        long delay = a.integer("delay_seconds", 0, 600, 2);
+        long status = a.integer("status", 100, 599, 429);
+        if (!Scenario.STATUSES.contains((int) status)) {
+            throw new ToolError("invalid value for 'status': expected 429, 503 or 422");
+        }
+        int failures = (int) a.integer("failures", 1, 10, 3);
+        List<Long> delays = a.integers("delays", 0, 600, List.of(3L, 1L, 4L));
+        if (delays.isEmpty() || delays.size() > 10) {
+            throw new ToolError("invalid value for 'delays': from 1 to 10 delays");
+        }
         String formatId = a.string("header_format", "seconds");
         HeaderFormat format = Args.choice("header_format", formatId, HeaderFormat.parse(formatId), HeaderFormat.ids());
+        long stall = a.integer("stall_seconds", 0, 600, 0);
+        String keyHeader = a.string("key_header", "Idempotency-Key");
+        if (!Scenario.isToken(keyHeader)) {
+            throw new ToolError("invalid value for 'key_header': expected a header name such as Idempotency-Key");
+        }
+        boolean dedupe = a.bool("dedupe", true);
         long maxRequests = a.integer("max_requests", 2, 10_000, 32);
         if (maxRequests <= failures) {
             throw new ToolError("invalid value for 'max_requests': must be between " + (failures + 1)
                     + " and 10000 (more than 'failures')");
         }
-        Scenario scenario = new Scenario((int) status, failures, delay, format, (int) maxRequests);
+        Scenario scenario = new Scenario(method, (int) status, failures, delays, format, (int) maxRequests, stall, dedupe,
+                keyHeader);
         ProbeRuns.Run run = runs.create(scenario, Limits.DEFAULTS.attemptsPerOperation());
+        Map<String, Object> served = new LinkedHashMap<>();
+        served.put("method", method);
+        served.put("status", status);
+        served.put("failures", failures);
+        served.put("delays", delays);
+        served.put("header_format", format.id());
+        served.put("stall_seconds", stall);
+        served.put("key_header", keyHeader);
+        served.put("dedupe", dedupe);
+        served.put("max_requests", maxRequests);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("run_id", run.id());
         out.put("url", run.server().url());
         out.put("expires_at", Times.format(run.expiresMillis()));
-        out.put("scenario", Map.of("status", status, "failures", failures, "delay_seconds", delay,
-                "header_format", format.id(), "max_requests", maxRequests));
+        out.put("scenario", served);
+        String answer = scenario.stalls() ? "are committed and held " + stall + " s before their 200"
+                : scenario.rejects() ? "get 422" : "get " + status + " with Retry-After (" + scenario.schedule() + " s, "
+                        + format.id() + ")";
         return new AuditTool.Result("probe run " + run.id() + " serves " + run.server().url() + ": the first " + failures
-                + " GETs get " + status + " with Retry-After (" + delay + " s, " + format.id() + "), then 200; "
-                + "read_probe_trace shows what it saw, finish_probe_run gives the verdict; it expires at "
-                + Times.format(run.expiresMillis()), out);
+                + " " + method + " requests " + answer + ", then 200; read_probe_trace shows what it saw, "
+                + "finish_probe_run gives the verdict; it expires at " + Times.format(run.expiresMillis()), out);
     }
 
     AuditTool.Result read(Map<String, Object> arguments) throws ToolError {
@@ -115,27 +155,41 @@ final class ProbeTools {
         }
         String failOnId = a.string("fail_on", "error");
         FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
-        RecordedTrace trace = runs.finish(id).server().trace();
-        Report report;
+        ProbeRuns.Run run = runs.finish(id);
+        long served = run.servedSeconds();
+        RecordedTrace trace = run.server().trace();
+        Policy policy = ProbePolicy.fit(Policy.DEFAULTS, trace.scenario(), RetryTraceReader.TOOL);
+        RuleSelection rules = RuleSelection.of(policy, enable, disable);
+        InputSet.Source source = new InputSet.Source("probe-" + id, null);
+        List<Operation> ops = new ArrayList<>();
+        Report audited;
         try {
-            report = auditing.audit(InputFormat.RETRY_TRACE, Policy.DEFAULTS, RuleSelection.of(Policy.DEFAULTS, enable,
-                    disable), failOn, new InputSet.Source("probe-" + id, null), new ByteArrayInputStream(bytes(trace)));
+            audited = auditing.audit(InputFormat.RETRY_TRACE, policy, rules, failOn, source,
+                    new ByteArrayInputStream(bytes(trace)), ops::add);
         } catch (InputException e) {
             throw new ToolError("the probe's own trace was rejected: " + e.diagnostic());
         }
-        AuditTool.Result r = audit.result(report);
-        return new AuditTool.Result(describe(trace) + "\n" + r.text(), r.structured());
+        Report judged = ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source.name(),
+                new ProbeVerdict.Run(trace, null, served, run.server().url(),
+                        audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
+                        rules.enabled().stream().anyMatch(r -> r.info().id().equals(ProbeVerdict.EARLY)),
+                        policy.retryAfterToleranceMs()),
+                new ProbeFacts.ClientEnd(List.of(), null, false, served), null);
+        AuditTool.Result r = audit.result(judged);
+        return new AuditTool.Result(describe(trace) + "\n" + judged.probe().describe() + "\n" + r.text(), r.structured());
     }
 
-    /** One line per GET the probe saw (at most a screenful), then how many and whether one reached success. */
+    /** One line per request of the scenario's method the probe saw (at most a screenful), then how many and whether one reached success. */
     private static String describe(RecordedTrace t) {
         StringBuilder b = new StringBuilder();
         List<RecordedRequest> gets = t.attempts();
         for (RecordedRequest r : gets.subList(0, Math.min(gets.size(), TEXT_LINES))) {
-            b.append("GET #").append(r.sequence()).append(" at ").append(Times.format(r.receivedMillis())).append(": ")
-                    .append(r.status()).append(r.retryAfter() == null ? "" : " Retry-After: " + r.retryAfter()).append('\n');
+            b.append(t.scenario().method()).append(" #").append(r.sequence()).append(" at ").append(Times.format(r.receivedMillis())).append(": ")
+                    .append(r.status()).append(r.ask() == null || r.ask().retryAfter() == null ? ""
+                            : " Retry-After: " + r.ask().retryAfter()).append('\n');
         }
-        return b.append(gets.size()).append(gets.size() == 1 ? " GET" : " GETs").append(", ")
+        return b.append(gets.size()).append(' ').append(t.scenario().method()).append(gets.size() == 1 ? " request" : " requests")
+                .append(", ")
                 .append(t.otherRequests().size()).append(" other requests; ")
                 .append(t.reachedSuccess() ? "reached success" : "no success yet").toString();
     }

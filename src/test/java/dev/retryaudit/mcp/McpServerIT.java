@@ -138,7 +138,7 @@ class McpServerIT {
 
     @Test
     void aProbeRunDrivenByCurlHonouringRetryAfterPasses() throws Exception {
-        CallToolResult created = call("create_probe_run", Map.of("status", 503, "failures", 1, "delay_seconds", 1));
+        CallToolResult created = call("create_probe_run", Map.of("status", 503, "failures", 1, "delays", List.of(1)));
         assertThat(created.isError()).as(text(created)).isFalse();
         JsonNode run = tree(created.structuredContent());
         String url = run.get("url").asText();
@@ -154,7 +154,7 @@ class McpServerIT {
         JsonNode report = tree(verdict.structuredContent());
         assertThat(report.get("summary").get("passed").asBoolean()).isTrue();
         assertThat(report.get("findings")).isEmpty();
-        assertThat(text(verdict)).contains("2 GETs, 0 other requests; reached success");
+        assertThat(text(verdict)).contains("2 GET requests, 0 other requests; reached success");
 
         CallToolResult again = call("read_probe_trace", Map.of("run_id", run.get("run_id").asText()));
         assertThat(again.isError()).isTrue();
@@ -164,7 +164,7 @@ class McpServerIT {
     @Test
     void aClientThatComesBackAtOnceFails() throws Exception {
         JsonNode run = tree(call("create_probe_run", Map.of("status", 429, "failures", 1,
-                "delay_seconds", 30, "header_format", "http-date")).structuredContent());
+                "delays", List.of(30), "header_format", "http-date")).structuredContent());
         String url = run.get("url").asText();
         curl("-s", "-o", "/dev/null", url);
         curl("-s", "-o", "/dev/null", url);
@@ -179,7 +179,11 @@ class McpServerIT {
         assertThat(text(call("create_probe_run", Map.of("failures", 11))))
                 .isEqualTo("invalid value for 'failures': must be between 1 and 10");
         assertThat(text(call("create_probe_run", Map.of("status", 500))))
-                .isEqualTo("invalid value for 'status': expected 429 or 503");
+                .isEqualTo("invalid value for 'status': expected 429, 503 or 422");
+        assertThat(text(call("create_probe_run", Map.of("delays", List.of(1, 601)))))
+                .isEqualTo("invalid value for 'delays': each must be between 0 and 600");
+        assertThat(text(call("create_probe_run", Map.of("method", "GE T"))))
+                .isEqualTo("invalid value for 'method': expected an HTTP method such as GET or POST");
         assertThat(text(call("create_probe_run", Map.of("header_format", "weird"))))
                 .startsWith("invalid value for 'header_format': expected one of ");
         String a = tree(call("create_probe_run", Map.of()).structuredContent()).get("run_id").asText();

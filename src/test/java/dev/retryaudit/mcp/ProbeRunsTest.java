@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** Probe runs are bounded in number and in time, and a run that is gone no longer listens. */
 class ProbeRunsTest {
-    static final Scenario SCENARIO = new Scenario(429, 1, 1, HeaderFormat.parse("seconds"), 5);
+    static final Scenario SCENARIO = Scenario.of(429, 1, 1, HeaderFormat.parse("seconds"), 5);
 
     @Test
     void anExpiredRunIsStoppedAndForgotten() throws Exception {
