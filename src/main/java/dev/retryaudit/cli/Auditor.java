@@ -44,7 +44,8 @@ record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection r
         return audit(sources, stdin, 0, seen);
     }
 
-    private Report audit(List<InputSet.Source> sources, InputStream stdin, int timelines, Consumer<Operation> seen)
+    /** As {@link #audit(List, InputStream, int)}, also handing every operation read to {@code seen}. */
+    Report audit(List<InputSet.Source> sources, InputStream stdin, int timelines, Consumer<Operation> seen)
             throws InputException {
         Engine engine = new Engine(policy, rules).keep(timelines);
         List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, op -> {

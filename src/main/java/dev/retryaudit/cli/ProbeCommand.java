@@ -177,7 +177,7 @@ final class ProbeCommand implements Callable<Integer> {
         }
         List<Operation> ops = new ArrayList<>();
         Report audited = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
-                new ByteArrayInputStream(bytes.toByteArray()), ops);
+                new ByteArrayInputStream(bytes.toByteArray()), writer.timelines(), ops);
         Report withFacts = ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source.name(),
                 new ProbeVerdict.Run(seen.trace(), seen.client(), timeout, seen.url(),
                         audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
@@ -320,9 +320,10 @@ final class ProbeCommand implements Callable<Integer> {
         return false;
     }
 
-    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace, List<Operation> ops) {
+    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace, int timelines,
+            List<Operation> ops) {
         try {
-            return auditor.audit(List.of(source), trace, ops::add);
+            return auditor.audit(List.of(source), trace, timelines, ops::add);
         } catch (InputException e) {
             throw new IllegalStateException("the probe's own trace was rejected: " + e.diagnostic(), e);
         }

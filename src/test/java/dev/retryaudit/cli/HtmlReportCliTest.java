@@ -78,6 +78,19 @@ class HtmlReportCliTest {
     }
 
     @Test
+    void aProbeRunIsDrawnToo() {
+        CliRunner.Result r = CliRunner.run("probe", "--format", "html", "--failures", "1", "--delay", "30", "--timeout",
+                "20", "--", "sh", "-c", "curl -s -o /dev/null \"$RETRY_AUDIT_PROBE_URL\"; "
+                        + "curl -s -o /dev/null \"$RETRY_AUDIT_PROBE_URL\"");
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        Document d = Jsoup.parse(r.out());
+        assertThat(d.select("header p.line").eachText()).anySatisfy(l -> assertThat(l).startsWith("retry-audit: probe: "));
+        assertThat(d.select("#by-rule code").eachText()).contains("retry-after/early");
+        assertThat(d.select("#by-operation svg rect.ra")).hasSize(1);
+        assertThat(d.select("#by-operation svg rect.early")).hasSize(1);
+    }
+
+    @Test
     void theSameInputGivesTheSameBytes() {
         assertThat(CliRunner.run("audit", "--format", "html", TIMELINE, "examples/checkout-spans.jsonl").out())
                 .isEqualTo(CliRunner.run("audit", "--format", "html", TIMELINE, "examples/checkout-spans.jsonl").out());
