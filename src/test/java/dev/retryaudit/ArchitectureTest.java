@@ -36,9 +36,11 @@ class ArchitectureTest {
             Map.entry("rules.http", 2),
             Map.entry("rules.engine", 4),
             Map.entry("report.sarif", 5),
+            Map.entry("report.html", 5),
             Map.entry("report", 6),
             Map.entry("probe", 7),
             Map.entry("api", 8),
+            Map.entry("mcp", 8),
             Map.entry("cli", 9));
     private static final int FAMILY = 3;
 

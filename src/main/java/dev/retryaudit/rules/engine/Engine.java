@@ -27,14 +27,18 @@ import java.util.Set;
  * operation; per-operation rules see each operation as it arrives and keep nothing; cross-operation
  * rules keep one aggregate per key. Engines that audited disjoint parts of one input {@link #merge}
  * (in one process, or as serializable {@link Partial}s) into the findings of one pass. Findings
- * come out in {@link FindingOrder#ORDER}; {@link #finish}
- * runs once and returns the same list when called again. Not thread-safe: one engine per thread.
+ * come out in {@link FindingOrder#ORDER}; {@link #finish} runs once and returns the same list when
+ * called again. An engine that {@link #keep keeps} operations holds the first few that got a
+ * finding as they arrived, for a report that draws them; it holds no other. Not thread-safe: one
+ * engine per thread.
  */
 public final class Engine {
     private final Policy policy;
     private final List<Bound> perOperation = new ArrayList<>();
     private final List<Aggregation<?, ?>> aggregations = new ArrayList<>();
     private final List<Finding> findings = new ArrayList<>();
+    private final List<Operation> kept = new ArrayList<>();
+    private int keep;
     private Operation current;
     private OperationFacts currentFacts;
     private List<Finding> finished;
@@ -51,13 +55,23 @@ public final class Engine {
         }
     }
 
+    /** Keeps up to {@code max} of the operations that get a finding from a per-operation rule (none by default). */
+    public Engine keep(int max) {
+        this.keep = max;
+        return this;
+    }
+
     /** Audits one operation. */
     public void accept(Operation op) {
         requireOpen();
         current = op;
         currentFacts = null;
+        int before = findings.size();
         for (Bound b : perOperation) {
             ((OperationRule) b.rule).check(op, b);
+        }
+        if (findings.size() > before && kept.size() < keep) {
+            kept.add(op);
         }
         for (Aggregation<?, ?> a : aggregations) {
             a.add(op);
@@ -129,6 +143,11 @@ public final class Engine {
             findings.clear();
         }
         return finished;
+    }
+
+    /** The operations kept, in input order. */
+    public List<Operation> kept() {
+        return List.copyOf(kept);
     }
 
     private Set<String> aggregationIds() {
