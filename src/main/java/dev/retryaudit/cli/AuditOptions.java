@@ -32,9 +32,9 @@ final class AuditOptions {
     CommandSpec spec;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "json",
-            completionCandidates = ReportFormats.class,
+            converter = Choice.ReportFormats.class, completionCandidates = Choice.ReportFormats.class,
             description = "Report format on stdout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    String format;
+    ReportFormat format;
 
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
     Path output;
@@ -44,14 +44,15 @@ final class AuditOptions {
     Path policyFile;
 
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
-            completionCandidates = FailOns.class,
+            converter = Choice.FailOns.class, completionCandidates = Choice.FailOns.class,
             description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    String failOn;
+    FailOn failOn;
 
-    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto", completionCandidates = ColorModes.class,
+    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
+            converter = Choice.ColorModes.class, completionCandidates = Choice.ColorModes.class,
             description = "Colour in the text format: ${COMPLETION-CANDIDATES}; auto colours only a terminal, "
                     + "and never when NO_COLOR is set (default: ${DEFAULT-VALUE}).")
-    String color;
+    ColorMode color;
 
     @Option(names = "--enable", paramLabel = "RULE", description = "Enable a rule id or a whole family; repeatable.")
     List<String> enable = new ArrayList<>();
@@ -61,13 +62,11 @@ final class AuditOptions {
 
     /** The report's writer, in colour where {@code --color} and the terminal allow it. */
     ReportWriter writer(Streams io) {
-        ReportFormat f = choice("--format", format, ReportFormat.parse(format), ReportFormat.ids());
-        ColorMode mode = choice("--color", color, ColorMode.parse(color), ColorMode.ids());
-        return f.writer(output == null && mode.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
+        return format.writer(output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
     }
 
     FailOn failOn() {
-        return choice("--fail-on", failOn, FailOn.parse(failOn), FailOn.ids());
+        return failOn;
     }
 
     /** Refuses an unknown rule or family in {@code --enable}/{@code --disable}, and one named by both. */
@@ -153,29 +152,5 @@ final class AuditOptions {
     /** A usage error (exit 64) of the command these options belong to. */
     CommandLine.ParameterException usage(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
-    /** The report formats, for help. */
-    static final class ReportFormats implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return ReportFormat.ids().iterator();
-        }
-    }
-
-    /** The --color values, for help. */
-    static final class ColorModes implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return ColorMode.ids().iterator();
-        }
-    }
-
-    /** The --fail-on values, for help. */
-    static final class FailOns implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return FailOn.ids().iterator();
-        }
     }
 }

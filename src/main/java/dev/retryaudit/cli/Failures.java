@@ -12,9 +12,19 @@ final class Failures {
 
     static int usage(CommandLine.ParameterException ex, String[] args) {
         PrintWriter err = ex.getCommandLine().getErr();
-        err.println(VersionInfo.NAME + ": error: " + Escaping.controls(firstLine(ex.getMessage())));
+        err.println(VersionInfo.NAME + ": error: " + Escaping.controls(firstLine(message(ex))));
         err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'");
         return ExitCode.USAGE.code();
+    }
+
+    /** The usage error's message; a value a {@link Choice} refused is named as every other bad value is. */
+    private static String message(CommandLine.ParameterException ex) {
+        if (ex.getCause() instanceof CommandLine.TypeConversionException bad
+                && ex.getArgSpec() instanceof CommandLine.Model.OptionSpec option
+                && java.util.Arrays.stream(option.converters()).anyMatch(c -> c instanceof Choice)) {
+            return "invalid value for option '" + option.longestName() + "': " + bad.getMessage();
+        }
+        return ex.getMessage();
     }
 
     static int internal(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {

@@ -89,9 +89,9 @@ final class ProbeCommand implements Callable<Integer> {
     String delay;
 
     @Option(names = "--header-format", paramLabel = "FORMAT", defaultValue = "seconds",
-            completionCandidates = HeaderFormats.class,
+            converter = Choice.HeaderFormats.class, completionCandidates = Choice.HeaderFormats.class,
             description = "How the wait is asked for: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    String headerFormat;
+    HeaderFormat headerFormat;
 
     @Option(names = "--stall", paramLabel = "SECONDS", defaultValue = "0",
             description = "Hold the failing requests this long, 0..600 s, after committing them, instead of answering "
@@ -229,9 +229,7 @@ final class ProbeCommand implements Callable<Integer> {
         if (!Scenario.isToken(keyHeader)) {
             throw options.usage("invalid value for option '--key-header': expected a header name such as Idempotency-Key");
         }
-        HeaderFormat format = options.choice("--header-format", headerFormat, HeaderFormat.parse(headerFormat),
-                HeaderFormat.ids());
-        return new Scenario(method, status, failures, delays, format, maxRequests, stall, !noDedupe, keyHeader);
+        return new Scenario(method, status, failures, delays, headerFormat, maxRequests, stall, !noDedupe, keyHeader);
     }
 
     /** The --delay schedule: 1..10 comma-separated whole seconds, each 0..600. */
@@ -327,14 +325,6 @@ final class ProbeCommand implements Callable<Integer> {
             return auditor.audit(List.of(source), trace, timelines, ops::add);
         } catch (InputException e) {
             throw new IllegalStateException("the probe's own trace was rejected: " + e.diagnostic(), e);
-        }
-    }
-
-    /** The --header-format values, for help. */
-    static final class HeaderFormats implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return HeaderFormat.ids().iterator();
         }
     }
 }
