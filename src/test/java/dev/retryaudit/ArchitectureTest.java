@@ -55,6 +55,8 @@ class ArchitectureTest {
         }));
         assertThat(deps).containsKeys("model", "rules", "rules.engine", "api", "cli");
         assertThat(upward).as("references to a package in the same or a higher layer").isEmpty();
+        assertThat(deps.get("report")).as("reports are written from findings, not from the reading of inputs")
+                .doesNotContain("input");
     }
 
     @Test

@@ -137,7 +137,7 @@ final class AuditOptions {
     int inputError(Streams io, InputException e, ReportWriter writer) {
         io.err().println(e.diagnostic());
         int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
-        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, e);
+        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, e.error());
         return output(io).write(o -> writer.writeError(failure, o), code);
     }
 

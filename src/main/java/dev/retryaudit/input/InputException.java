@@ -1,6 +1,7 @@
 package dev.retryaudit.input;
 
-import dev.retryaudit.text.Escaping;
+import dev.retryaudit.model.InputError;
+import dev.retryaudit.text.Diagnostics;
 
 /**
  * An input that cannot be audited: rejected (malformed, invalid, over a limit: exit 65) or
@@ -70,12 +71,16 @@ public final class InputException extends Exception {
 
     /** The message without the location: the path, then what is wrong. */
     public String message() {
-        return path == null ? detail : path + ": " + detail;
+        return error().message();
+    }
+
+    /** The error as reports print it. */
+    public InputError error() {
+        return new InputError(kind == Kind.UNREADABLE, source, line, column, path, detail);
     }
 
     /** The one-line diagnostic {@code FILE:LINE:COL: error: MESSAGE}, safe to print on a terminal. */
     public String diagnostic() {
-        String where = Escaping.controls(source) + (line > 0 ? ":" + line + ":" + column : "");
-        return where + ": error: " + Escaping.controls(message());
+        return Diagnostics.line(error());
     }
 }

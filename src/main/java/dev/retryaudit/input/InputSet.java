@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  */
 public final class InputSet {
     /** The name under which standard input is reported. */
-    public static final String STDIN = "<stdin>";
+    public static final String STDIN = InputSummary.STDIN;
 
     /** What to do when the Java heap is too small for the input. */
     public static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "

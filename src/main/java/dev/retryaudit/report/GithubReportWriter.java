@@ -1,8 +1,8 @@
 package dev.retryaudit.report;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
@@ -24,7 +24,7 @@ public final class GithubReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         for (Finding f : r.findings()) {
-            w.write(command(command(f.severity()), Summaries.inFile(r) ? f.location().source() : InputSet.STDIN,
+            w.write(command(command(f.severity()), Summaries.inFile(r) ? f.location().source() : InputSummary.STDIN,
                     f.location().line(), f.location().column(),
                     f.rule(), f.message()));
         }
@@ -38,9 +38,9 @@ public final class GithubReportWriter implements ReportWriter {
     /** An {@code ::error} annotation on the input (or, for stdin, on the run), then the outcome line. */
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
-        InputException e = failure.error();
+        InputError e = failure.error();
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-        String title = e.kind() == InputException.Kind.UNREADABLE ? "input unreadable" : "input rejected";
+        String title = e.unreadable() ? "input unreadable" : "input rejected";
         w.write(command("error", e.source(), e.line(), e.column(), failure.toolName() + ": " + title, e.message()));
         w.write(failure.toolName() + ": " + title + " (exit " + failure.exitCode() + "); no audit ran\n");
         w.flush();
@@ -58,7 +58,7 @@ public final class GithubReportWriter implements ReportWriter {
     /** One command line; {@code line} 0 leaves out line and column, standard input leaves out the file. */
     private static String command(String name, String source, long line, long column, String title, String message) {
         List<String> props = new ArrayList<>();
-        if (!InputSet.STDIN.equals(source)) {
+        if (!InputSummary.STDIN.equals(source)) {
             props.add("file=" + property(source));
             if (line > 0) {
                 props.add("line=" + line);

@@ -1,9 +1,7 @@
 package dev.retryaudit.report;
 
-import static dev.retryaudit.report.html.Html.escape;
-
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -11,6 +9,7 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.html.Html;
 import dev.retryaudit.report.html.Timeline;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.text.Diagnostics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -21,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import static dev.retryaudit.report.html.Html.escape;
 
 /**
  * The report for eyes: one self-contained HTML page (inline style sheet and SVG, no script, no network, a
@@ -60,12 +60,12 @@ public final class HtmlReportWriter implements ReportWriter {
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-        InputException e = failure.error();
+        InputError e = failure.error();
         head(w, failure.toolName() + " report: input rejected");
         w.write("<header><h1>" + escape(failure.toolName()) + " report</h1>\n<p><span class=\"verdict failed\">"
-                + (e.kind() == InputException.Kind.UNREADABLE ? "input unreadable" : "input rejected")
+                + (e.unreadable() ? "input unreadable" : "input rejected")
                 + "</span> exit code " + failure.exitCode() + "</p></header>\n");
-        w.write("<h2>Error</h2>\n<p class=\"msg mono\">" + escape(e.diagnostic()) + "</p>\n");
+        w.write("<h2>Error</h2>\n<p class=\"msg mono\">" + escape(Diagnostics.line(e)) + "</p>\n");
         w.write("<footer>" + escape(failure.toolName() + " " + failure.toolVersion())
                 + ": no findings were made, the input could not be audited.</footer>\n</body>\n</html>\n");
         w.flush();

@@ -2,9 +2,9 @@ package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.sarif.Sarif;
 import dev.retryaudit.rules.RuleDocs;
@@ -71,8 +71,8 @@ public final class SarifReportWriter implements ReportWriter {
     /** A run that did not succeed: no results, the error as a tool execution notification at the input's place. */
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
-        InputException e = failure.error();
-        List<Sarif.Location> where = InputSet.STDIN.equals(e.source()) ? null
+        InputError e = failure.error();
+        List<Sarif.Location> where = InputSummary.STDIN.equals(e.source()) ? null
                 : List.of(location(e.source(), e.line(), e.column()));
         Sarif.Notification note = new Sarif.Notification("error", new Sarif.Message(e.message()), where);
         Sarif.Invocation invocation = new Sarif.Invocation(false, failure.exitCode(), List.of(note));

@@ -64,7 +64,7 @@ class GithubReportWriterTest {
     void inputErrorsAreAnErrorAnnotationWithoutAFileForStdin() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new GithubReportWriter().writeError(new InputFailure("retry-audit", "0.1.0", 65,
-                InputException.rejected("<stdin>", 2, 3, "$", "bad,\u001b: 5%")), out);
+                InputException.rejected("<stdin>", 2, 3, "$", "bad,\u001b: 5%").error()), out);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(
                 "::error title=retry-audit%3A input rejected::$: bad,\\e: 5%25\n"
                         + "retry-audit: input rejected (exit 65); no audit ran\n");

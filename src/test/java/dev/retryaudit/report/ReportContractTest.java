@@ -110,9 +110,9 @@ class ReportContractTest {
                         "baseline.json", 2).withTimelines(timelines()), null),
                 new Scenario("input-error", null, new InputFailure("retry-audit", "0.1.0", 65,
                         InputException.rejected("traces/a.json", 3, 17, "$.operations[0].attempts[0].comit_state",
-                                "unknown field (did you mean commit_state?)"))),
+                                "unknown field (did you mean commit_state?)").error())),
                 new Scenario("input-unreadable", null, new InputFailure("retry-audit", "0.1.0", 66,
-                        InputException.unreadable("traces/missing.json", "no such file"))));
+                        InputException.unreadable("traces/missing.json", "no such file").error())));
     }
 
     /** Operations with their attempts, for the formats that draw them; the reports keep those they have findings of. */
