@@ -1,0 +1,59 @@
+package dev.retryaudit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The README's table of contents lists its sections in order, and every relative link of the docs leads to a file. */
+class ReadmeContentsTest {
+    private static final Pattern ENTRY = Pattern.compile("^- \\[([^]]+)]\\(#([^)]+)\\)$", Pattern.MULTILINE);
+    private static final Pattern LINK = Pattern.compile("]\\((?!https?:|#)([^)#]+)(#[^)]*)?\\)");
+
+    @Test
+    void theContentsListEverySectionInOrder() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        List<String> sections = readme.lines().filter(l -> l.startsWith("## ") && !l.equals("## Contents"))
+                .map(l -> l.substring(3)).toList();
+        List<String> listed = new ArrayList<>();
+        Matcher m = ENTRY.matcher(readme.substring(readme.indexOf("## Contents"), readme.indexOf("## Quick start")));
+        while (m.find()) {
+            listed.add(m.group(1));
+            assertThat(m.group(2)).isEqualTo(anchor(m.group(1)));
+        }
+        assertThat(listed).isEqualTo(sections);
+    }
+
+    @Test
+    void everyRelativeLinkLeadsToAFile() throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> files = Files.list(Path.of("docs"))) {
+            files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        List<String> broken = new ArrayList<>();
+        for (Path doc : docs) {
+            Matcher m = LINK.matcher(Files.readString(doc));
+            while (m.find()) {
+                Path target = doc.resolveSibling(m.group(1)).normalize();
+                if (!Files.exists(target)) {
+                    broken.add(doc + " -> " + m.group(1));
+                }
+            }
+        }
+        assertThat(docs).hasSizeGreaterThan(2);
+        assertThat(broken).isEmpty();
+    }
+
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+    private static String anchor(String heading) {
+        return heading.toLowerCase(Locale.ROOT).replaceAll("[^\\w\\- ]", "").replace(' ', '-');
+    }
+}
