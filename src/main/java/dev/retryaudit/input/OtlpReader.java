@@ -17,7 +17,7 @@ import java.util.Locale;
  * {@code ExportTraceServiceRequest}) document, or JSON Lines of them as the file exporter writes.
  * It walks {@code resourceSpans[].scopeSpans[].spans[]} (also the legacy
  * {@code instrumentationLibrarySpans}) as a stream, keeps the spans that are attempts (see
- * {@link #attemptKind}) and hands them to {@link OtlpGrouping}. Unknown fields are skipped; the fields
+ * {@link #attemptKind}) and hands them to {@link RetryLinker}. Unknown fields are skipped; the fields
  * used are checked strictly: hex ids, 64-bit times as strings or integers (never through a double),
  * enums as integers.
  */
@@ -29,7 +29,7 @@ public final class OtlpReader implements TraceReader {
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.open();
-        OtlpGrouping grouping = new OtlpGrouping();
+        RetryLinker linker = new RetryLinker();
         Scratch scratch = new Scratch();
         int exports = 0;
         boolean multiline = false;
@@ -49,7 +49,7 @@ public final class OtlpReader implements TraceReader {
                 throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
                         + JsonCursor.describe(t));
             }
-            readExport(c, ctx, grouping, scratch);
+            readExport(c, ctx, linker, scratch);
             previousEnd = c.line();
             if (previousEnd != startLine) {
                 if (exports > 0) {
@@ -63,10 +63,10 @@ public final class OtlpReader implements TraceReader {
         if (exports == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected an OTLP trace export");
         }
-        grouping.emit(ctx, exports == 1);
+        linker.emit(ctx, exports == 1);
     }
 
-    private static void readExport(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch)
+    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch)
             throws IOException, InputException {
         long line = c.line();
         long column = c.column();
@@ -86,7 +86,7 @@ public final class OtlpReader implements TraceReader {
             }
             c.expectArray("resourceSpans");
             for (int r = 0; c.next() != JsonToken.END_ARRAY; r++) {
-                readResource(c, ctx, grouping, scratch, "/resourceSpans/" + r);
+                readResource(c, ctx, linker, scratch, "/resourceSpans/" + r);
             }
         }
         // An empty object is an empty export; an object of other fields is not a trace export at all.
@@ -96,7 +96,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static void readResource(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch,
+    private static void readResource(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ResourceSpans");
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -108,12 +108,12 @@ public final class OtlpReader implements TraceReader {
             }
             c.expectArray(name);
             for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
-                readScope(c, ctx, grouping, scratch, pointer + "/" + name + "/" + s);
+                readScope(c, ctx, linker, scratch, pointer + "/" + name + "/" + s);
             }
         }
     }
 
-    private static void readScope(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch,
+    private static void readScope(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ScopeSpans");
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -127,9 +127,9 @@ public final class OtlpReader implements TraceReader {
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
                 scratch.reset(c, pointer, i);
                 readSpan(c, scratch);
-                OtlpSpan span = attempt(scratch, ctx);
+                ForeignSpan span = attempt(scratch, ctx);
                 if (span != null) {
-                    grouping.add(span);
+                    linker.add(span);
                 }
             }
         }
@@ -338,12 +338,12 @@ public final class OtlpReader implements TraceReader {
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
      * (the server span of a request repeats what the client span records).
      */
-    private static OtlpSpan attempt(Scratch s, ReadContext ctx) throws InputException {
-        OtlpSpan.Kind kind = attemptKind(s);
+    private static ForeignSpan attempt(Scratch s, ReadContext ctx) throws InputException {
+        ForeignSpan.Kind kind = attemptKind(s);
         if (kind == null) {
             return null;
         }
-        OtlpSpan span = new OtlpSpan();
+        ForeignSpan span = new ForeignSpan();
         span.kind = kind;
         span.order = s.order;
         span.line = s.line;
@@ -386,7 +386,7 @@ public final class OtlpReader implements TraceReader {
         Long recorded = s.integer(OtlpAttribute.STATUS, Long.MIN_VALUE, Long.MAX_VALUE);
         Long status = recorded == null || recorded == 0 ? null : s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
-        hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == OtlpSpan.Kind.TOOL);
+        hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == ForeignSpan.Kind.TOOL);
         hop.retryAfter = s.header(OtlpAttribute.RETRY_AFTER, true);
         hop.responseDate = s.header(OtlpAttribute.RESPONSE_DATE, false);
         hop.commitState = s.enumValue(OtlpAttribute.COMMIT_STATE, CommitState.class);
@@ -396,17 +396,17 @@ public final class OtlpReader implements TraceReader {
         return span;
     }
 
-    private static OtlpSpan.Kind attemptKind(Scratch s) throws InputException {
+    private static ForeignSpan.Kind attemptKind(Scratch s) throws InputException {
         if ("execute_tool".equals(s.string(OtlpAttribute.GEN_AI_OPERATION))) {
-            return OtlpSpan.Kind.TOOL;
+            return ForeignSpan.Kind.TOOL;
         }
         boolean http = s.has(OtlpAttribute.METHOD) && method(s) != null;
         if (http && s.spanKind != SPAN_KIND_SERVER) {
-            return OtlpSpan.Kind.HTTP;
+            return ForeignSpan.Kind.HTTP;
         }
         for (OtlpAttribute a : OtlpAttribute.values()) {
             if (a.explicit() && s.has(a)) {
-                return http ? OtlpSpan.Kind.HTTP : OtlpSpan.Kind.EXPLICIT;
+                return http ? ForeignSpan.Kind.HTTP : ForeignSpan.Kind.EXPLICIT;
             }
         }
         return null;

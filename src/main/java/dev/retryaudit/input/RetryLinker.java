@@ -30,8 +30,8 @@ import java.util.Set;
  * joins the spans of its idempotency key, else of its trace, parent span and span name. An explicit
  * {@code retry_audit.attempt_id} always wins.
  */
-final class OtlpGrouping {
-    private static final Comparator<OtlpSpan> BY_START = (a, b) -> {
+final class RetryLinker {
+    private static final Comparator<ForeignSpan> BY_START = (a, b) -> {
         int byTime = Long.compareUnsigned(a.startNanos, b.startNanos);
         if (byTime != 0) {
             return byTime;
@@ -40,26 +40,26 @@ final class OtlpGrouping {
         return byResend != 0 ? byResend : Long.compare(a.order, b.order);
     };
 
-    private final Map<String, List<OtlpSpan>> explicit = new LinkedHashMap<>();
-    private final Map<String, List<OtlpSpan>> tools = new LinkedHashMap<>();
-    private final Map<String, List<OtlpSpan>> http = new LinkedHashMap<>();
-    private final Map<String, List<OtlpSpan>> other = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> explicit = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
 
     /** One operation's spans, how to number its attempts, and where its first span stands in the source. */
-    private record Group(List<OtlpSpan> spans, boolean byResendCount, long firstOrder) {
-        Group(List<OtlpSpan> spans, boolean byResendCount) {
+    private record Group(List<ForeignSpan> spans, boolean byResendCount, long firstOrder) {
+        Group(List<ForeignSpan> spans, boolean byResendCount) {
             this(spans, byResendCount, spans.stream().mapToLong(s -> s.order).min().orElseThrow());
         }
     }
 
-    void add(OtlpSpan s) {
+    void add(ForeignSpan s) {
         if (s.operationId != null) {
             bucket(explicit, s.operationId).add(s);
-        } else if (s.kind == OtlpSpan.Kind.TOOL) {
+        } else if (s.kind == ForeignSpan.Kind.TOOL) {
             String key = s.toolCallId != null ? "c" + s.toolCallId
                     : "p" + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.toolName, "");
             bucket(tools, s.traceId + '\0' + key).add(s);
-        } else if (s.kind == OtlpSpan.Kind.HTTP) {
+        } else if (s.kind == ForeignSpan.Kind.HTTP) {
             bucket(http, s.traceId + '\0' + s.parentSpanId).add(s);
         } else {
             String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
@@ -68,25 +68,25 @@ final class OtlpGrouping {
         }
     }
 
-    private static List<OtlpSpan> bucket(Map<String, List<OtlpSpan>> map, String key) {
+    private static List<ForeignSpan> bucket(Map<String, List<ForeignSpan>> map, String key) {
         return map.computeIfAbsent(key, k -> new ArrayList<>(2));
     }
 
     /** Hands every operation to the sink in the order of its first span; with pointers only for a single document. */
     void emit(ReadContext ctx, boolean pointers) throws InputException {
         List<Group> groups = new ArrayList<>();
-        for (List<OtlpSpan> spans : explicit.values()) {
+        for (List<ForeignSpan> spans : explicit.values()) {
             groups.add(new Group(spans, false));
         }
-        for (List<OtlpSpan> spans : tools.values()) {
+        for (List<ForeignSpan> spans : tools.values()) {
             groups.add(new Group(spans, false));
         }
-        for (List<OtlpSpan> bucket : http.values()) {
-            for (List<OtlpSpan> chain : chains(bucket)) {
+        for (List<ForeignSpan> bucket : http.values()) {
+            for (List<ForeignSpan> chain : chains(bucket)) {
                 groups.add(new Group(chain, true));
             }
         }
-        for (List<OtlpSpan> spans : other.values()) {
+        for (List<ForeignSpan> spans : other.values()) {
             groups.add(new Group(spans, false));
         }
         explicit.clear();
@@ -98,7 +98,7 @@ final class OtlpGrouping {
         Set<String> parents = new HashSet<>();
         for (Group g : groups) {
             g.spans().sort(BY_START);
-            OtlpSpan first = g.spans().get(0);
+            ForeignSpan first = g.spans().get(0);
             if (!first.parentSpanId.isEmpty()) {
                 parents.add(first.traceId + "/" + first.parentSpanId);
             }
@@ -111,9 +111,9 @@ final class OtlpGrouping {
         int limit = ctx.limits().attemptsPerOperation();
         for (int i = 0; i < groups.size(); i++) {
             Group g = groups.set(i, null);
-            List<OtlpSpan> spans = g.spans();
+            List<ForeignSpan> spans = g.spans();
             List<Hop> hops = new ArrayList<>(spans.size());
-            for (OtlpSpan s : spans) {
+            for (ForeignSpan s : spans) {
                 s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer() : null);
                 hops.add(s.hop);
             }
@@ -124,13 +124,13 @@ final class OtlpGrouping {
                         "operation has more than " + limit
                                 + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
             }
-            OtlpSpan first = spans.get(0);
+            ForeignSpan first = spans.get(0);
             String id = first.operationId != null ? first.operationId
-                    : first.traceId + "/" + (first.kind == OtlpSpan.Kind.TOOL && first.toolCallId != null
+                    : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
                             ? first.toolCallId : first.spanId);
             ops.add(operation(id, spans, attempts));
             parentKeys[i] = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
-            for (OtlpSpan s : spans) {
+            for (ForeignSpan s : spans) {
                 String spanKey = s.traceId + "/" + s.spanId;
                 if (parents.contains(spanKey)) {
                     for (Attempt a : attempts) {
@@ -160,17 +160,17 @@ final class OtlpGrouping {
      * whose last hop, one send earlier, was redirected. A resend with neither starts an operation of
      * its own, whose first attempt number shows the missing sends.
      */
-    private static List<List<OtlpSpan>> chains(List<OtlpSpan> bucket) {
+    private static List<List<ForeignSpan>> chains(List<ForeignSpan> bucket) {
         bucket.sort(BY_START);
-        List<List<OtlpSpan>> chains = new ArrayList<>();
-        Map<String, List<OtlpSpan>> latestByRequest = new HashMap<>();
-        Map<Integer, List<OtlpSpan>> redirectedAt = new HashMap<>();
-        for (OtlpSpan s : bucket) {
+        List<List<ForeignSpan>> chains = new ArrayList<>();
+        Map<String, List<ForeignSpan>> latestByRequest = new HashMap<>();
+        Map<Integer, List<ForeignSpan>> redirectedAt = new HashMap<>();
+        for (ForeignSpan s : bucket) {
             int resends = s.resends();
             String request = s.method + " " + s.url;
-            List<OtlpSpan> chain = null;
+            List<ForeignSpan> chain = null;
             if (resends > 0) {
-                List<OtlpSpan> same = latestByRequest.get(request);
+                List<ForeignSpan> same = latestByRequest.get(request);
                 if (same != null && last(same).resends() < resends) {
                     chain = same;
                 } else {
@@ -192,20 +192,20 @@ final class OtlpGrouping {
         return chains;
     }
 
-    private static OtlpSpan last(List<OtlpSpan> chain) {
+    private static ForeignSpan last(List<ForeignSpan> chain) {
         return chain.get(chain.size() - 1);
     }
 
     /** The operation of {@code spans}, but for its parent. */
-    private static Operation operation(String id, List<OtlpSpan> spans, List<Attempt> attempts) throws InputException {
-        OtlpSpan first = spans.get(0);
+    private static Operation operation(String id, List<ForeignSpan> spans, List<Attempt> attempts) throws InputException {
+        ForeignSpan first = spans.get(0);
         String runId = null;
         Effect effect = null;
         String toolName = null;
-        OtlpSpan runFrom = null;
-        OtlpSpan effectFrom = null;
+        ForeignSpan runFrom = null;
+        ForeignSpan effectFrom = null;
         EnumSet<Field> carried = EnumSet.of(Field.SPAN_ID);
-        for (OtlpSpan s : spans) {
+        for (ForeignSpan s : spans) {
             if (s.runId != null) {
                 if (runId != null && !runId.equals(s.runId)) {
                     throw disagreement(s, "retry_audit.run_id", runFrom);
@@ -249,7 +249,7 @@ final class OtlpGrouping {
                 CarriedFields.of(carried));
     }
 
-    private static InputException disagreement(OtlpSpan s, String attribute, OtlpSpan earlier) {
+    private static InputException disagreement(ForeignSpan s, String attribute, ForeignSpan earlier) {
         Location l = s.hop.location;
         String path = JsonPointers.toPath(s.pointer()) + ".attributes";
         return InputException.rejected(l.source(), l.line(), l.column(), path,

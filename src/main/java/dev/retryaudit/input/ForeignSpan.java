@@ -3,10 +3,10 @@ package dev.retryaudit.input;
 import dev.retryaudit.model.Effect;
 
 /**
- * An OTLP span that is an attempt, as kept until the whole source is read: its identity, the
+ * A span of a foreign trace format (OTLP, Zipkin, Jaeger) that is an attempt, as kept until the whole source is read: its identity, the
  * operation fields it carries and its hop. Only what the audit uses is kept, never the span's text.
  */
-final class OtlpSpan {
+final class ForeignSpan {
     /** What made the span an attempt, which decides how it is grouped into an operation. */
     enum Kind {
         HTTP,
@@ -41,6 +41,13 @@ final class OtlpSpan {
     String toolCallId;
     /** Whether the span records request headers at all: then a missing Idempotency-Key header was not sent. */
     boolean requestHeaders;
+    /**
+     * Who sent the request, for linking resends across traces: the resource's service name and
+     * instance (or a Zipkin/Jaeger process's service and tags), or null when the format names none.
+     */
+    String client;
+    /** The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null. */
+    String thread;
 
     /** The span's JSON Pointer within its export. */
     String pointer() {
