@@ -22,7 +22,7 @@ final class ForeignSpan {
     long startNanos;
     long line;
     long column;
-    /** The JSON Pointer of the span's scope within its export, and the span's index in it. */
+    /** The JSON Pointer of the span's scope within its export, and the span's index in it (-1: the span's own pointer). */
     String scopePointer;
     int index;
     String traceId;
@@ -51,7 +51,7 @@ final class ForeignSpan {
 
     /** The span's JSON Pointer within its export. */
     String pointer() {
-        return scopePointer + "/spans/" + index;
+        return index < 0 ? scopePointer : scopePointer + "/spans/" + index;
     }
 
     /** The resend count, 0 for a first send. */

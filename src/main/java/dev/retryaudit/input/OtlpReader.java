@@ -10,6 +10,9 @@ import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -23,12 +26,18 @@ import java.util.Locale;
  */
 public final class OtlpReader implements TraceReader {
     private static final int SPAN_KIND_SERVER = 2;
+    private static final List<String> SPAN_KINDS = List.of("SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL",
+            "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER");
+    private static final List<String> STATUS_CODES = List.of("STATUS_CODE_UNSET", "STATUS_CODE_OK",
+            "STATUS_CODE_ERROR");
     private static final int STATUS_CODE_ERROR = 2;
     private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        JsonCursor c = ctx.open();
+        byte[] head = ctx.peek(4096);
+        boolean log = OtlpLogLines.isLog(head, head.length);
+        JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
         RetryLinker linker = new RetryLinker();
         Scratch scratch = new Scratch();
         int exports = 0;
@@ -49,10 +58,10 @@ public final class OtlpReader implements TraceReader {
                 throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
                         + JsonCursor.describe(t));
             }
-            readExport(c, ctx, linker, scratch);
+            readExport(c, ctx, linker, scratch, "", true);
             previousEnd = c.line();
             if (previousEnd != startLine) {
-                if (exports > 0) {
+                if (exports > 0 || log) {
                     throw InputException.rejected(ctx.source(), startLine, startColumn, "$",
                             "an export in JSON Lines must fit on one line; this one spans several");
                 }
@@ -61,37 +70,60 @@ public final class OtlpReader implements TraceReader {
             exports++;
         }
         if (exports == 0) {
-            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected an OTLP trace export");
+            throw InputException.rejected(ctx.source(), 1, 1, "$", log
+                    ? "no OTLP export in this log: expected lines that hold an export (a JSON object), "
+                            + "alone or after the prefix of a span exporter's log line"
+                    : "empty input: expected an OTLP trace export");
         }
         linker.emit(ctx, exports == 1);
     }
 
-    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch)
-            throws IOException, InputException {
+    /**
+     * Reads one export: a {@code TracesData} or {@code ExportTraceServiceRequest} ({@code resourceSpans}),
+     * one bare {@code ResourceSpans} (its {@code scopeSpans}, as the logging exporter writes a line),
+     * or, at the top, the Jaeger query API's {@code {"result": export}}.
+     */
+    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch, String pointer,
+            boolean top) throws IOException, InputException {
         long line = c.line();
         long column = c.column();
         boolean fields = false;
-        boolean resourceSpans = false;
+        String shape = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
             fields = true;
-            if (!name.equals("resourceSpans")) {
+            boolean spans = name.equals("resourceSpans") || name.equals("scopeSpans")
+                    || name.equals("instrumentationLibrarySpans");
+            if (!spans && !(top && name.equals("result"))) {
                 c.skip();
                 continue;
             }
-            resourceSpans = true;
+            String kind = name.equals("instrumentationLibrarySpans") ? "scopeSpans" : name;
+            if (shape != null && !shape.equals(kind)) {
+                throw c.error(JsonPointers.toPath(pointer) + "." + name, "an export holds one of resourceSpans (an "
+                        + "export), scopeSpans (one ResourceSpans) and result (a query response), not " + shape
+                        + " and " + name);
+            }
+            shape = kind;
             if (c.isNull()) {
                 continue;
             }
-            c.expectArray("resourceSpans");
-            for (int r = 0; c.next() != JsonToken.END_ARRAY; r++) {
-                readResource(c, ctx, linker, scratch, "/resourceSpans/" + r);
+            if (name.equals("result")) {
+                c.expectObject("the result of a query: an OTLP trace export");
+                readExport(c, ctx, linker, scratch, pointer + "/result", false);
+            } else if (name.equals("resourceSpans")) {
+                c.expectArray("resourceSpans");
+                for (int r = 0; c.next() != JsonToken.END_ARRAY; r++) {
+                    readResource(c, ctx, linker, scratch, pointer + "/resourceSpans/" + r);
+                }
+            } else {
+                readScopes(c, ctx, linker, scratch, pointer, name);
             }
         }
         // An empty object is an empty export; an object of other fields is not a trace export at all.
-        if (fields && !resourceSpans) {
-            throw InputException.rejected(ctx.source(), line, column, "$",
+        if (fields && shape == null) {
+            throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer),
                     "missing required field resourceSpans: not an OTLP trace export");
         }
     }
@@ -106,10 +138,15 @@ public final class OtlpReader implements TraceReader {
                 c.skip();
                 continue;
             }
-            c.expectArray(name);
-            for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
-                readScope(c, ctx, linker, scratch, pointer + "/" + name + "/" + s);
-            }
+            readScopes(c, ctx, linker, scratch, pointer, name);
+        }
+    }
+
+    private static void readScopes(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
+            String pointer, String name) throws IOException, InputException {
+        c.expectArray(name);
+        for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
+            readScope(c, ctx, linker, scratch, pointer + "/" + name + "/" + s);
         }
     }
 
@@ -135,11 +172,17 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    /** What one span said, reused from span to span. */
-    private static final class Scratch implements AnyValue.Span {
+    /**
+     * What one span said, reused from span to span: filled by this reader from OTLP, and by the
+     * Zipkin and Jaeger readers from their spans, so that every format's span becomes an attempt
+     * in one place ({@link #attempt}).
+     */
+    static final class Scratch implements AnyValue.Span {
         final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
         final OtlpAttribute.Match[] keys = new OtlpAttribute.Match[values.length];
         final String[] ids = new String[3];
+        /** The names of the trace, span and parent ids in the format read, for errors. */
+        String[] idNames = {"traceId", "spanId", "parentSpanId"};
         final long[] idPlaces = new long[6];
         final long[] nanos = new long[2];
         final long[] nanoPlaces = new long[4];
@@ -155,6 +198,10 @@ public final class OtlpReader implements TraceReader {
         int statusCode;
         boolean requestHeaders;
 
+        /**
+         * Starts a span at the cursor: span {@code index} of the scope at {@code scopePointer}, or, with
+         * index -1, the span at {@code scopePointer} itself.
+         */
         void reset(JsonCursor c, String scopePointer, int index) {
             this.scopePointer = scopePointer;
             this.index = index;
@@ -175,9 +222,24 @@ public final class OtlpReader implements TraceReader {
         @Override
         public String pointer() {
             if (pointer == null) {
-                pointer = scopePointer + "/spans/" + index;
+                pointer = index < 0 ? scopePointer : scopePointer + "/spans/" + index;
             }
             return pointer;
+        }
+
+        /** Takes the value of attribute (or tag) {@code key}, if the audit uses it and no key of more precedence gave it. */
+        void attribute(String key, AnyValue value) {
+            attribute(key, OtlpAttribute.find(key), value);
+        }
+
+        /** Takes {@code value} as {@code match} says, also noting a recorded request header. */
+        void attribute(String key, OtlpAttribute.Match match, AnyValue value) {
+            if (match != null && wants(match)) {
+                put(match, value);
+            }
+            if (OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
+                requestHeaders = true;
+            }
         }
 
         /** Whether a value under {@code m}'s key replaces the one held: none is, or its key takes precedence. */
@@ -226,7 +288,7 @@ public final class OtlpReader implements TraceReader {
                 case "spanId" -> id(c, s, 1);
                 case "parentSpanId" -> id(c, s, 2);
                 case "name" -> s.name = c.optString();
-                case "kind" -> s.spanKind = enumInt(c, 5);
+                case "kind" -> s.spanKind = enumInt(c, SPAN_KINDS);
                 case "startTimeUnixNano" -> nanos(c, s, 0);
                 case "endTimeUnixNano" -> nanos(c, s, 1);
                 case "status" -> s.statusCode = status(c);
@@ -242,12 +304,19 @@ public final class OtlpReader implements TraceReader {
         s.idPlaces[2 * which + 1] = c.column();
     }
 
-    /** An OTLP/JSON enum, which is encoded as an integer. */
-    private static int enumInt(JsonCursor c, int max) throws IOException, InputException {
+    /**
+     * An OTLP/JSON enum: an integer, or the value's name as protobuf's JSON mapping writes it
+     * ({@code MessageToJson}, the Jaeger query API): {@code SPAN_KIND_CLIENT}, {@code STATUS_CODE_ERROR}.
+     */
+    private static int enumInt(JsonCursor c, List<String> names) throws IOException, InputException {
         if (c.token() == JsonToken.VALUE_STRING) {
-            throw c.error("expected an integer (OTLP/JSON encodes enums as integers), found a string");
+            int v = names.indexOf(c.optString());
+            if (v < 0) {
+                throw c.error("expected one of " + String.join(", ", names) + " (or its number)");
+            }
+            return v;
         }
-        Integer v = c.optInt(0, max);
+        Integer v = c.optInt(0, names.size() - 1);
         return v == null ? 0 : v;
     }
 
@@ -292,7 +361,7 @@ public final class OtlpReader implements TraceReader {
             String name = c.parser().currentName();
             c.value();
             if (name.equals("code")) {
-                code = enumInt(c, 2);
+                code = enumInt(c, STATUS_CODES);
             } else {
                 c.skip();
             }
@@ -338,7 +407,7 @@ public final class OtlpReader implements TraceReader {
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
      * (the server span of a request repeats what the client span records).
      */
-    private static ForeignSpan attempt(Scratch s, ReadContext ctx) throws InputException {
+    static ForeignSpan attempt(Scratch s, ReadContext ctx) throws InputException {
         ForeignSpan.Kind kind = attemptKind(s);
         if (kind == null) {
             return null;
@@ -429,6 +498,7 @@ public final class OtlpReader implements TraceReader {
     private static String hexId(Scratch s, int which, String field, int digits, ReadContext ctx, boolean required)
             throws InputException {
         String id = s.ids[which];
+        field = s.idNames[which];
         if (id == null || id.isEmpty()) {
             if (required) {
                 String what = id == null ? "missing required field " + field : field + " is empty";
@@ -437,20 +507,42 @@ public final class OtlpReader implements TraceReader {
             return "";
         }
         boolean hex = id.length() == digits;
-        boolean zero = true;
         for (int i = 0; hex && i < id.length(); i++) {
             char ch = id.charAt(i);
             hex = ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F';
-            zero &= ch == '0';
         }
         if (!hex) {
-            throw idError(s, which, field, ctx,
-                    "expected " + digits + " hexadecimal digits (" + digits / 2 + " bytes)");
+            id = base64Hex(id, digits / 2);
+            if (id == null) {
+                throw idError(s, which, field, ctx, "expected " + digits + " hexadecimal digits (" + digits / 2
+                        + " bytes), or the " + digits / 2 + " bytes in base64");
+            }
         }
+        boolean zero = id.chars().allMatch(ch -> ch == '0');
         if (zero && required) {
             throw idError(s, which, field, ctx, "an all-zero " + field + " is invalid");
         }
         return zero ? "" : id.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * An id of {@code bytes} bytes written in base64, as protobuf's JSON mapping writes bytes fields
+     * ({@code MessageToJson}), in hex; null when it is not one (padded or not, standard or URL alphabet).
+     */
+    private static String base64Hex(String id, int bytes) {
+        int unpadded = (bytes * 4 + 2) / 3;
+        int padded = (bytes + 2) / 3 * 4;
+        if (id.length() != unpadded && id.length() != padded) {
+            return null;
+        }
+        String standard = id.replace('-', '+').replace('_', '/');
+        try {
+            byte[] raw = Base64.getDecoder().decode(id.length() == padded ? standard
+                    : standard + "=".repeat(padded - unpadded));
+            return raw.length == bytes ? HexFormat.of().formatHex(raw) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** An error at id {@code which} of the span, or at the span itself when the id is absent. */

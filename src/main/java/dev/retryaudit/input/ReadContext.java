@@ -25,8 +25,30 @@ public final class ReadContext {
 
     /** Opens the strict parser over the source; call once. */
     public JsonCursor open() throws IOException {
-        cursor = new JsonCursor(json.parser(in), source, limits);
+        return open(in);
+    }
+
+    /** Opens the strict parser over the source as {@code filter} rewrites it; call once instead of {@link #open()}. */
+    JsonCursor open(java.util.function.UnaryOperator<InputStream> filter) throws IOException {
+        return open(filter.apply(in));
+    }
+
+    private JsonCursor open(InputStream stream) throws IOException {
+        cursor = new JsonCursor(json.parser(stream), source, limits);
         return cursor;
+    }
+
+    /** Up to {@code n} first bytes of the source, which stay to be read; fewer at its end, none when it cannot be peeked. */
+    byte[] peek(int n) throws IOException {
+        if (!in.markSupported()) {
+            return new byte[0];
+        }
+        in.mark(n);
+        try {
+            return in.readNBytes(n);
+        } finally {
+            in.reset();
+        }
     }
 
     /**
