@@ -177,13 +177,19 @@ final class AnyValue {
         }
     }
 
-    /** An array, of which only the first element is kept (a header's first value). */
+    /**
+     * An array, of which the first element is kept (a header's first value) and, when every element
+     * is a string, all of them joined with ", " as HTTP joins the lines of one field (some
+     * instrumentations split a header value at its commas).
+     */
     private static AnyValue arrayValue(JsonCursor c, String within) throws IOException, InputException {
         if (c.token() != JsonToken.START_OBJECT) {
             return wrongType(c, within, "arrayValue", "an object {\"values\": [...]}");
         }
         AnyValue array = new AnyValue(Kind.ARRAY, null, 0, null, c, within, "arrayValue");
         AnyValue firstElement = null;
+        StringBuilder joined = new StringBuilder();
+        boolean strings = true;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
@@ -194,17 +200,18 @@ final class AnyValue {
             if (c.token() != JsonToken.START_ARRAY) {
                 return skipRest(c, wrongType(c, within + ".arrayValue", "values", "an array"));
             }
-            while (c.next() != JsonToken.END_ARRAY) {
-                if (firstElement == null) {
-                    firstElement = read(c, within + ".arrayValue.values[0]");
-                } else {
-                    c.skip();
+            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
+                AnyValue element = read(c, within + ".arrayValue.values[" + i + "]");
+                firstElement = firstElement == null ? element : firstElement;
+                strings &= element.kind == Kind.STRING;
+                if (strings) {
+                    joined.append(i == 0 ? "" : ", ").append(element.text.strip());
                 }
             }
         }
         return firstElement == null ? array
-                : new AnyValue(Kind.ARRAY, null, 0, firstElement, array.source, array.line, array.column, within,
-                        "arrayValue");
+                : new AnyValue(Kind.ARRAY, strings ? joined.toString() : null, 0, firstElement, array.source,
+                        array.line, array.column, within, "arrayValue");
     }
 
     private static AnyValue skipRest(JsonCursor c, AnyValue value) throws IOException {
@@ -292,8 +299,9 @@ final class AnyValue {
     }
 
     /**
-     * The value of a recorded HTTP header: semantic conventions make it an array of strings, of which
-     * the first counts; a plain string (and, for numeric headers, an integer) is accepted too.
+     * The value of a recorded HTTP header: semantic conventions make it an array of strings, whose
+     * values are joined with ", " (else the first counts); a plain string (and, for numeric headers,
+     * an integer) is accepted too.
      */
     String header(String key, boolean numeric, Span span) throws InputException {
         return switch (kind) {
@@ -305,9 +313,14 @@ final class AnyValue {
                 }
                 yield Long.toString(number);
             }
-            case ARRAY -> first == null ? null : first.in(attribute).header(key, numeric, span);
+            case ARRAY -> text != null ? text : first == null ? null : first.in(attribute).header(key, numeric, span);
             default -> throw mismatch(key, "a string array", span);
         };
+    }
+
+    /** The value of attribute {@code key} as text: a string, or an integer in decimal; null when empty. */
+    String text(String key, Span span) throws InputException {
+        return kind == Kind.INT ? Long.toString(number) : string(key, span);
     }
 
     private AnyValue in(int index) {

@@ -3,7 +3,7 @@ package dev.retryaudit.input;
 import dev.retryaudit.model.Effect;
 
 /**
- * A span of a foreign trace format (OTLP, Zipkin, Jaeger) that is an attempt, as kept until the whole source is read: its identity, the
+ * A span of a foreign trace format, or a HAR entry, (OTLP, Zipkin, Jaeger) that is an attempt, as kept until the whole source is read: its identity, the
  * operation fields it carries and its hop. Only what the audit uses is kept, never the span's text.
  */
 final class ForeignSpan {
@@ -48,10 +48,14 @@ final class ForeignSpan {
     String client;
     /** The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null. */
     String thread;
+    /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
+    String resendSource;
+    /** The id of the operation this span starts, when the format gives one (a HAR entry's place); else trace/span id. */
+    String ownId;
 
-    /** The span's JSON Pointer within its export. */
+    /** The span's JSON Pointer within its export; null for a record placed by its reader. */
     String pointer() {
-        return index < 0 ? scopePointer : scopePointer + "/spans/" + index;
+        return scopePointer == null ? null : index < 0 ? scopePointer : scopePointer + "/spans/" + index;
     }
 
     /** The resend count, 0 for a first send. */

@@ -9,6 +9,7 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -89,10 +90,16 @@ public final class OtlpReader implements TraceReader {
         long column = c.column();
         boolean fields = false;
         String shape = null;
+        String client = null;
+        scratch.resourceSpans.clear();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
             fields = true;
+            if (name.equals("resource") && !c.isNull()) {
+                client = OtlpResource.client(c, ctx);
+                continue;
+            }
             boolean spans = name.equals("resourceSpans") || name.equals("scopeSpans")
                     || name.equals("instrumentationLibrarySpans");
             if (!spans && !(top && name.equals("result"))) {
@@ -121,6 +128,9 @@ public final class OtlpReader implements TraceReader {
                 readScopes(c, ctx, linker, scratch, pointer, name);
             }
         }
+        if ("scopeSpans".equals(shape)) {
+            resourceRead(scratch, client);
+        }
         // An empty object is an empty export; an object of other fields is not a trace export at all.
         if (fields && shape == null) {
             throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer),
@@ -131,15 +141,30 @@ public final class OtlpReader implements TraceReader {
     private static void readResource(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ResourceSpans");
+        scratch.resourceSpans.clear();
+        String client = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
+            if (name.equals("resource") && !c.isNull()) {
+                client = OtlpResource.client(c, ctx);
+                continue;
+            }
             if (!(name.equals("scopeSpans") || name.equals("instrumentationLibrarySpans")) || c.isNull()) {
                 c.skip();
                 continue;
             }
             readScopes(c, ctx, linker, scratch, pointer, name);
         }
+        resourceRead(scratch, client);
+    }
+
+    /** The resource may follow its spans, so they learn their client once the resource is read. */
+    private static void resourceRead(Scratch scratch, String client) {
+        for (ForeignSpan span : scratch.resourceSpans) {
+            span.client = client;
+        }
+        scratch.resourceSpans.clear();
     }
 
     private static void readScopes(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
@@ -153,9 +178,17 @@ public final class OtlpReader implements TraceReader {
     private static void readScope(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ScopeSpans");
+        long line = c.line();
+        long column = c.column();
+        String scope = null;
+        int requests = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
+            if ((name.equals("scope") || name.equals("instrumentationLibrary")) && !c.isNull()) {
+                scope = OtlpResource.scopeName(c);
+                continue;
+            }
             if (!name.equals("spans") || c.isNull()) {
                 c.skip();
                 continue;
@@ -167,8 +200,15 @@ public final class OtlpReader implements TraceReader {
                 ForeignSpan span = attempt(scratch, ctx);
                 if (span != null) {
                     linker.add(span);
+                    scratch.resourceSpans.add(span);
+                    requests += span.kind == ForeignSpan.Kind.HTTP ? 1 : 0;
                 }
             }
+        }
+        String blind = OtlpResource.oneSpanPerRequest(scope);
+        if (blind != null && requests > 0) {
+            ctx.note(line, column, "the export cannot show retries: " + blind + " (scope " + scope
+                    + ") records one span over all sends of a request, so retries it made are not in the export");
         }
     }
 
@@ -197,6 +237,10 @@ public final class OtlpReader implements TraceReader {
         int spanKind;
         int statusCode;
         boolean requestHeaders;
+        /** What the span's exception events name (a timeout, a connection error), or null. */
+        Outcome exception;
+        /** The attempt spans of the resource being read, which learn their client when it is done. */
+        final List<ForeignSpan> resourceSpans = new ArrayList<>();
 
         /**
          * Starts a span at the cursor: span {@code index} of the scope at {@code scopePointer}, or, with
@@ -217,6 +261,7 @@ public final class OtlpReader implements TraceReader {
             spanKind = 0;
             statusCode = 0;
             requestHeaders = false;
+            exception = null;
         }
 
         @Override
@@ -276,6 +321,25 @@ public final class OtlpReader implements TraceReader {
             AnyValue v = values[a.ordinal()];
             return v == null ? null : v.header(keys[a.ordinal()].key(), numeric, this);
         }
+
+        /**
+         * A hint attribute ({@link OtlpAttribute#hint}) as text, or a header's value; one of an
+         * unexpected type is skipped with a note, never rejected.
+         */
+        String hint(OtlpAttribute a, ReadContext ctx) {
+            AnyValue v = values[a.ordinal()];
+            if (v == null) {
+                return null;
+            }
+            String key = keys[a.ordinal()].key();
+            try {
+                return key.startsWith("http.") ? v.header(key, true, this) : v.text(key, this);
+            } catch (InputException e) {
+                ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
+                        + key + " only as a hint");
+                return null;
+            }
+        }
     }
 
     private static void readSpan(JsonCursor c, Scratch s) throws IOException, InputException {
@@ -293,6 +357,7 @@ public final class OtlpReader implements TraceReader {
                 case "endTimeUnixNano" -> nanos(c, s, 1);
                 case "status" -> s.statusCode = status(c);
                 case "attributes" -> attributes(c, s);
+                case "events" -> s.exception = ExceptionEvents.outcome(c, s);
                 default -> c.skip();
             }
         }
@@ -435,7 +500,7 @@ public final class OtlpReader implements TraceReader {
         span.effect = s.enumValue(OtlpAttribute.EFFECT, Effect.class);
         span.method = strings.share(method(s));
         span.url = strings.share(s.string(OtlpAttribute.URL));
-        String address = s.string(OtlpAttribute.SERVER_ADDRESS);
+        String address = s.hint(OtlpAttribute.SERVER_ADDRESS, ctx);
         String host = span.url == null ? null : Http.host(span.url);
         span.host = strings.share(host != null ? host : address);
         span.toolName = strings.share(emptyToNull(s.string(OtlpAttribute.TOOL_NAME)));
@@ -447,6 +512,13 @@ public final class OtlpReader implements TraceReader {
         hop.attemptId = attemptId == null ? null : attemptId.intValue();
         Long resends = s.integer(OtlpAttribute.RESEND_COUNT, 0, Integer.MAX_VALUE - 1);
         hop.resendCount = resends == null ? null : resends.intValue();
+        span.resendSource = resends == null ? null : "resend_count";
+        if (resends == null) {
+            hop.resendCount = Headers.retryCount(s.hint(OtlpAttribute.RETRY_COUNT_HEADER, ctx));
+            span.resendSource = hop.resendCount == null ? null : Headers.RETRY_COUNT;
+        }
+        String thread = s.hint(OtlpAttribute.THREAD_ID, ctx);
+        span.thread = strings.share(thread != null ? thread : s.hint(OtlpAttribute.THREAD_NAME, ctx));
         hop.spanId = span.spanId;
         String key = s.string(OtlpAttribute.IDEMPOTENCY_KEY);
         hop.idempotencyKey = key != null ? key : s.header(OtlpAttribute.IDEMPOTENCY_HEADER, false);
@@ -455,9 +527,13 @@ public final class OtlpReader implements TraceReader {
         Long recorded = s.integer(OtlpAttribute.STATUS, Long.MIN_VALUE, Long.MAX_VALUE);
         Long status = recorded == null || recorded == 0 ? null : s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
-        hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == ForeignSpan.Kind.TOOL);
+        hop.outcome = outcome(hop.status, s.hint(OtlpAttribute.ERROR_TYPE, ctx), s.statusCode, s.exception,
+                kind == ForeignSpan.Kind.TOOL);
         hop.retryAfter = s.header(OtlpAttribute.RETRY_AFTER, true);
-        hop.responseDate = s.header(OtlpAttribute.RESPONSE_DATE, false);
+        if (hop.retryAfter == null) {
+            hop.retryAfter = Headers.retryAfterFromMillis(s.hint(OtlpAttribute.RETRY_AFTER_MS, ctx));
+        }
+        hop.responseDate = s.hint(OtlpAttribute.RESPONSE_DATE, ctx);
         hop.commitState = s.enumValue(OtlpAttribute.COMMIT_STATE, CommitState.class);
         hop.commitStateSource = s.enumValue(OtlpAttribute.COMMIT_STATE_SOURCE, CommitStateSource.class);
         hop.retryReason = s.string(OtlpAttribute.RETRY_REASON);
@@ -566,17 +642,21 @@ public final class OtlpReader implements TraceReader {
 
     /**
      * What the caller saw: a timeout, cancellation or connection failure named by {@code error.type};
-     * else the HTTP status; else an error where {@code error.type} or the span status (2) says so; else
-     * success where the span status is OK, or for a tool call (whose status stays unset unless it
-     * failed); else unknown (an HTTP span without a status).
+     * else the HTTP status; else, for an error span (status 2), what its exception event names; else an
+     * error where {@code error.type} or the span status says so; else success where the span status is
+     * OK, or for a tool call (whose status stays unset unless it failed); else unknown (an HTTP span
+     * without a status).
      */
-    private static Outcome outcome(Integer status, String errorType, int statusCode, boolean tool) {
+    private static Outcome outcome(Integer status, String errorType, int statusCode, Outcome exception, boolean tool) {
         Outcome named = errorType == null ? null : Http.errorOutcome(errorType);
         if (named != null) {
             return named;
         }
         if (status != null) {
             return Http.outcome(status);
+        }
+        if (statusCode == STATUS_CODE_ERROR && exception != null) {
+            return exception;
         }
         if (errorType != null || statusCode == STATUS_CODE_ERROR) {
             return Outcome.ERROR;

@@ -1,6 +1,7 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
@@ -16,7 +17,7 @@ import java.util.Map;
 
 /**
  * The report for people at a terminal: {@code FILE:LINE:COL: SEVERITY: MESSAGE [RULE]} per finding, a
- * count per rule, then the verdict. Every string from the input is printed with its control characters
+ * line {@code FILE:LINE:COL: input note: MESSAGE} per input note, a count per rule, then the verdict. Every string from the input is printed with its control characters
  * escaped; ANSI colour only when asked for.
  */
 public final class TextReportWriter implements ReportWriter {
@@ -38,6 +39,10 @@ public final class TextReportWriter implements ReportWriter {
             w.write(paint(BOLD, Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":") + " "
                     + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
                     + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
+        }
+        for (InputNote n : Summaries.notes(r)) {
+            w.write(paint(BOLD, Escaping.controls(n.source()) + ":" + n.line() + ":" + n.column() + ":") + " "
+                    + paint(DIM, "input note:") + " " + Escaping.controls(n.message()) + "\n");
         }
         if (r.findings().isEmpty()) {
             w.write("no findings\n");

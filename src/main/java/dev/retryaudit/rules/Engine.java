@@ -13,9 +13,13 @@ import java.util.List;
 /**
  * Runs the selected rules over a stream of operations. Per-operation rules see each operation as
  * it arrives and keep nothing; cross-operation rules keep only their tallies. Findings come out in
- * {@link FindingOrder#ORDER}.
+ * {@link FindingOrder#ORDER}. A finding about an operation the tool grouped itself carries
+ * {@code grouped_by} in its evidence.
  */
 public final class Engine {
+    /** The evidence key that says why a foreign format's attempts were read as one operation. */
+    private static final String GROUPED_BY = "grouped_by";
+
     private final Policy policy;
     private final List<Bound> perOperation = new ArrayList<>();
     private final List<CrossOperationRule.Tally> tallies = new ArrayList<>();
@@ -70,6 +74,9 @@ public final class Engine {
         @Override
         public void report(Severity severity, Operation op, Attempt attempt, String message, Evidence evidence) {
             Location at = attempt != null ? attempt.location() : op.location();
+            if (op.groupedBy() != null && !evidence.asMap().containsKey(GROUPED_BY)) {
+                evidence.put(GROUPED_BY, op.groupedBy());
+            }
             add(severity, at, op.id(), attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(),
                     message, evidence);
         }

@@ -1,0 +1,88 @@
+package dev.retryaudit.input;
+
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
+
+/**
+ * The rule by which a request with no resend counter is read as a retry of an earlier one of the
+ * same context (siblings under one parent span, root spans of one client, entries of one HAR page).
+ * The later request must match the earlier on method and normalised URL ({@link Http#normalisedUrl})
+ * and on identity where both record it (Idempotency-Key, body hash); the earlier must have failed or
+ * got no response (408, 425, 429, 5xx, a connection error, a timeout, a cancellation, an error with
+ * no status) or have been redirected or challenged (3xx, 401, 407: folded into one attempt); and the
+ * later must start after the earlier ended (or, with no end recorded, more than
+ * {@value #CONCURRENT_MS} ms after it started: requests started closer together are concurrent)
+ * and at most {@value #WINDOW_MS} ms after it ended, plus the earlier response's Retry-After in
+ * seconds. A request after a success, or with any other failure (400, 404, ...), is a new operation.
+ */
+final class RetryLink {
+    /** How long after a failure a matching request still counts as its retry. */
+    static final long WINDOW_MS = 10_000;
+    /** Requests started at most this far apart are concurrent, never a retry of each other. */
+    static final long CONCURRENT_MS = 5;
+
+    private RetryLink() {
+    }
+
+    /** What joined {@code next} to the operation that {@code earlier} ends, in words, or null when it is no retry of it. */
+    static String reason(ForeignSpan earlier, ForeignSpan next, String context) {
+        Hop a = earlier.hop;
+        Hop b = next.hop;
+        if (earlier.url == null || !sameIdentity(a, b)) {
+            return null;
+        }
+        boolean folded = a.status != null && (Http.isRedirect(a.status) || Http.isChallenge(a.status));
+        if (!folded && !failed(a)) {
+            return null;
+        }
+        if (!Times.present(a.startedAt) || !Times.present(b.startedAt) || b.startedAt - a.startedAt <= CONCURRENT_MS) {
+            return null;
+        }
+        long end = end(a);
+        if (Times.present(end) && b.startedAt < end) {
+            return null;
+        }
+        long from = Times.present(end) ? end : a.startedAt;
+        if (b.startedAt - from > WINDOW_MS + retryAfterMillis(a.retryAfter)) {
+            return null;
+        }
+        return "inferred: same " + context + ", method and URL after "
+                + (folded ? "a redirect or challenge" : "a failure within " + WINDOW_MS / 1000 + " s");
+    }
+
+    /** Whether a response (or its absence) is one a client retries. */
+    static boolean failed(Hop h) {
+        if (h.status != null) {
+            int s = h.status;
+            return s == 408 || s == 425 || s == 429 || s >= 500;
+        }
+        return h.outcome == Outcome.TIMEOUT || h.outcome == Outcome.CONNECTION_ERROR
+                || h.outcome == Outcome.CANCELLED || h.outcome == Outcome.ERROR;
+    }
+
+    private static boolean sameIdentity(Hop a, Hop b) {
+        return (a.idempotencyKey == null || b.idempotencyKey == null || a.idempotencyKey.equals(b.idempotencyKey))
+                && (a.requestHash == null || b.requestHash == null || a.requestHash.equals(b.requestHash));
+    }
+
+    /** When a request ended: its end time, else its start plus its duration, else none. */
+    static long end(Hop h) {
+        if (Times.present(h.endedAt)) {
+            return h.endedAt;
+        }
+        return Times.present(h.startedAt) && !Double.isNaN(h.durationMs) ? h.startedAt + (long) Math.ceil(h.durationMs)
+                : Times.NONE;
+    }
+
+    /** A Retry-After in delay-seconds as milliseconds (capped at a day); 0 for a date or anything else. */
+    private static long retryAfterMillis(String retryAfter) {
+        if (retryAfter == null) {
+            return 0;
+        }
+        String v = retryAfter.strip();
+        if (v.isEmpty() || v.length() > 6 || !Decimal.isDigits(v, 0)) {
+            return 0;
+        }
+        return Math.min(86_400L, Long.parseLong(v)) * 1000;
+    }
+}
