@@ -21,13 +21,16 @@ final class OtlpLogLines {
     private OtlpLogLines() {
     }
 
-    /** Whether a source whose first bytes are these is such a log (its first non-blank byte does not start JSON). */
+    /**
+     * Whether a source whose first bytes are these is such a log: its first non-blank byte does not
+     * start a JSON object, nor an array unless a span exporter's line follows (a log prefix in brackets).
+     */
     static boolean isLog(byte[] head, int length) {
         int i = bomLength(head, length);
         while (i < length && isBlank(head[i])) {
             i++;
         }
-        return i < length && head[i] != '{' && head[i] != '[';
+        return i < length && head[i] != '{' && (head[i] != '[' || firstExport(head, i, length) > i);
     }
 
     /** The offset of the first export in {@code bytes[from, to)} that follows a log prefix, or -1. */
