@@ -33,7 +33,7 @@ final class Http {
      */
     static Outcome errorOutcome(String errorType) {
         String e = errorType.toLowerCase(Locale.ROOT);
-        if (e.contains("timeout") || e.contains("timedout") || e.contains("timed_out") || e.contains("deadline")) {
+        if (e.contains("timeout") || e.contains("timedout") || e.contains("timed_out") || e.contains("timed out") || e.contains("deadline")) {
             return Outcome.TIMEOUT;
         }
         if (e.contains("cancel")) {
