@@ -255,7 +255,8 @@ public final class OtlpReader implements TraceReader {
         }
 
         /**
-         * A hint attribute ({@link OtlpAttribute#hint}) as text, or a header's value; one of an
+         * An attribute the audit uses only as a hint (to name an outcome, a host or a thread, to link
+         * requests): a string (an integer too for {@code thread.id}), or a header's value. One of an
          * unexpected type is skipped with a note, never rejected.
          */
         String hint(OtlpAttribute a, ReadContext ctx) {
@@ -265,7 +266,10 @@ public final class OtlpReader implements TraceReader {
             }
             String key = keys[a.ordinal()].key();
             try {
-                return key.startsWith("http.") ? v.fieldValue(key, true, this) : v.text(key, this);
+                if (key.startsWith("http.")) {
+                    return v.fieldValue(key, true, this);
+                }
+                return a == OtlpAttribute.THREAD_ID ? v.text(key, this) : v.string(key, this);
             } catch (InputException e) {
                 ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
                         + key + " only as a hint");
