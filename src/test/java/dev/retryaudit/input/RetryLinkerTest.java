@@ -117,27 +117,26 @@ class RetryLinkerTest {
         assertThat(sizes(link(first, sibling("GET", 35_000, 10, 200)))).containsExactly(2);
     }
 
+    /** Links a POST answered {@code status} and its resend a second later, with these keys and body hashes. */
+    private List<Integer> postTwice(int status, String key1, String key2, String hash1, String hash2) throws Exception {
+        ops.clear();
+        ForeignSpan a = sibling("POST", 0, 10, status);
+        ForeignSpan b = sibling("POST", 1_000, 10, 201);
+        a.hop.idempotencyKey = key1;
+        b.hop.idempotencyKey = key2;
+        a.hop.requestHash = hash1;
+        b.hop.requestHash = hash2;
+        return sizes(link(a, b));
+    }
+
     @Test
     void differentKeysOrBodiesAreDifferentRequestsAndTheKeyDecidesOverTheBody() throws Exception {
-        ForeignSpan a = sibling("POST", 0, 10, 503);
-        ForeignSpan b = sibling("POST", 1_000, 10, 201);
-        a.hop.idempotencyKey = "k-1";
-        b.hop.idempotencyKey = "k-2";
-        assertThat(sizes(link(a, b))).containsExactly(1, 1);
-        ops.clear();
-        ForeignSpan c = sibling("POST", 0, 10, 503);
-        ForeignSpan d = sibling("POST", 1_000, 10, 201);
-        c.hop.requestHash = "sha256:aa";
-        d.hop.requestHash = "sha256:bb";
-        assertThat(sizes(link(c, d))).containsExactly(1, 1);
-        ops.clear();
-        ForeignSpan e = sibling("POST", 0, 10, 422);
-        ForeignSpan f = sibling("POST", 1_000, 10, 201);
-        e.hop.idempotencyKey = "k-1";
-        f.hop.idempotencyKey = "k-1";
-        e.hop.requestHash = "sha256:aa";
-        f.hop.requestHash = "sha256:bb";
-        assertThat(sizes(link(e, f))).as("one key, two bodies: one operation, after a client error too").containsExactly(2);
+        assertThat(postTwice(503, "k-1", "k-2", null, null)).containsExactly(1, 1);
+        assertThat(postTwice(503, null, null, "sha256:aa", "sha256:bb")).containsExactly(1, 1);
+        assertThat(postTwice(503, "k-1", null, "sha256:aa", "sha256:aa")).containsExactly(2);
+        assertThat(postTwice(422, "k-1", "k-1", "sha256:aa", "sha256:bb"))
+                .as("one key, two bodies: one operation, after a client error too").containsExactly(2);
+        assertThat(postTwice(422, null, null, null, null)).as("a client error with no identity to match").containsExactly(1, 1);
     }
 
     @Test

@@ -107,13 +107,13 @@ class ReportContractTest {
                         FailOn.ERROR, RULES, null, 0), null),
                 new Scenario("many-findings", new Report("retry-audit", "0.1.0", two, many, FailOn.WARNING, RULES,
                         "baseline.json", 2), null),
-                new Scenario("input-notes", new Report("retry-audit", "0.1.0", noted, List.of(single), FailOn.ERROR,
-                        RULES, null, 0), null),
                 new Scenario("input-error", null, new InputFailure("retry-audit", "0.1.0", 65,
                         InputException.rejected("traces/a.json", 3, 17, "$.operations[0].attempts[0].comit_state",
                                 "unknown field (did you mean commit_state?)"))),
                 new Scenario("input-unreadable", null, new InputFailure("retry-audit", "0.1.0", 66,
-                        InputException.unreadable("traces/missing.json", "no such file"))));
+                        InputException.unreadable("traces/missing.json", "no such file"))),
+                new Scenario("input-notes", new Report("retry-audit", "0.1.0", noted, List.of(single), FailOn.ERROR,
+                        RULES, null, 0), null));
     }
 
     static Stream<Arguments> cases() {
