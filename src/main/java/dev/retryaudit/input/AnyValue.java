@@ -299,9 +299,8 @@ final class AnyValue {
     }
 
     /**
-     * The value of a recorded HTTP header: semantic conventions make it an array of strings, whose
-     * values are joined with ", " (else the first counts); a plain string (and, for numeric headers,
-     * an integer) is accepted too.
+     * The value of a recorded HTTP header: semantic conventions make it an array of strings, of which
+     * the first counts; a plain string (and, for numeric headers, an integer) is accepted too.
      */
     String header(String key, boolean numeric, Span span) throws InputException {
         return switch (kind) {
@@ -313,9 +312,17 @@ final class AnyValue {
                 }
                 yield Long.toString(number);
             }
-            case ARRAY -> text != null ? text : first == null ? null : first.in(attribute).header(key, numeric, span);
+            case ARRAY -> first == null ? null : first.in(attribute).header(key, numeric, span);
             default -> throw mismatch(key, "a string array", span);
         };
+    }
+
+    /**
+     * As {@link #header}, but an array of strings is the field's whole value, its elements joined with
+     * ", ": for fields whose values hold commas (an HTTP-date), which some instrumentations split.
+     */
+    String fieldValue(String key, boolean numeric, Span span) throws InputException {
+        return kind == Kind.ARRAY && text != null ? text : header(key, numeric, span);
     }
 
     /** The value of attribute {@code key} as text: a string, or an integer in decimal; null when empty. */

@@ -322,8 +322,15 @@ public final class OtlpReader implements TraceReader {
             return v == null ? null : v.header(keys[a.ordinal()].key(), numeric, this);
         }
 
+        /** A header whose value may hold commas, whole ({@link AnyValue#fieldValue}). */
+        String fieldValue(OtlpAttribute a, boolean numeric) throws InputException {
+            AnyValue v = values[a.ordinal()];
+            return v == null ? null : v.fieldValue(keys[a.ordinal()].key(), numeric, this);
+        }
+
         /**
-         * A hint attribute ({@link OtlpAttribute#hint}) as text, or a header's value; one of an
+         * An attribute the audit uses only as a hint (to name an outcome, a host or a thread, to link
+         * requests): a string (an integer too for {@code thread.id}), or a header's value. One of an
          * unexpected type is skipped with a note, never rejected.
          */
         String hint(OtlpAttribute a, ReadContext ctx) {
@@ -333,7 +340,10 @@ public final class OtlpReader implements TraceReader {
             }
             String key = keys[a.ordinal()].key();
             try {
-                return key.startsWith("http.") ? v.header(key, true, this) : v.text(key, this);
+                if (key.startsWith("http.")) {
+                    return v.fieldValue(key, true, this);
+                }
+                return a == OtlpAttribute.THREAD_ID ? v.text(key, this) : v.string(key, this);
             } catch (InputException e) {
                 ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
                         + key + " only as a hint");
@@ -529,11 +539,11 @@ public final class OtlpReader implements TraceReader {
         hop.status = status == null ? null : status.intValue();
         hop.outcome = outcome(hop.status, s.hint(OtlpAttribute.ERROR_TYPE, ctx), s.statusCode, s.exception,
                 kind == ForeignSpan.Kind.TOOL);
-        hop.retryAfter = s.header(OtlpAttribute.RETRY_AFTER, true);
+        hop.retryAfter = s.fieldValue(OtlpAttribute.RETRY_AFTER, true);
         if (hop.retryAfter == null) {
             hop.retryAfter = Headers.retryAfterFromMillis(s.hint(OtlpAttribute.RETRY_AFTER_MS, ctx));
         }
-        hop.responseDate = s.hint(OtlpAttribute.RESPONSE_DATE, ctx);
+        hop.responseDate = s.fieldValue(OtlpAttribute.RESPONSE_DATE, false);
         hop.commitState = s.enumValue(OtlpAttribute.COMMIT_STATE, CommitState.class);
         hop.commitStateSource = s.enumValue(OtlpAttribute.COMMIT_STATE_SOURCE, CommitStateSource.class);
         hop.retryReason = s.string(OtlpAttribute.RETRY_REASON);

@@ -7,13 +7,16 @@ import dev.retryaudit.model.Times;
  * The rule by which a request with no resend counter is read as a retry of an earlier one of the
  * same context (siblings under one parent span, root spans of one client, entries of one HAR page).
  * The later request must match the earlier on method and normalised URL ({@link Http#normalisedUrl})
- * and on identity where both record it (Idempotency-Key, body hash); the earlier must have failed or
+ * and on identity where both record it (the Idempotency-Key, else the body hash); the earlier must
+ * have failed or
  * got no response (408, 425, 429, 5xx, a connection error, a timeout, a cancellation, an error with
  * no status) or have been redirected or challenged (3xx, 401, 407: folded into one attempt); and the
  * later must start after the earlier ended (or, with no end recorded, more than
  * {@value #CONCURRENT_MS} ms after it started: requests started closer together are concurrent)
  * and at most {@value #WINDOW_MS} ms after it ended, plus the earlier response's Retry-After in
- * seconds. A request after a success, or with any other failure (400, 404, ...), is a new operation.
+ * seconds. After any other client error (400, 404, 422, ...) the later request is a retry only when
+ * both record the same Idempotency-Key or the same body (a request sent again unchanged after it was
+ * refused); after a success it is a new operation.
  */
 final class RetryLink {
     /** How long after a failure a matching request still counts as its retry. */
@@ -32,7 +35,8 @@ final class RetryLink {
             return null;
         }
         boolean folded = a.status != null && (Http.isRedirect(a.status) || Http.isChallenge(a.status));
-        if (!folded && !failed(a)) {
+        boolean repeated = !folded && a.status != null && a.status >= 400 && a.status < 500 && provenSame(a, b);
+        if (!folded && !repeated && !failed(a)) {
             return null;
         }
         if (!Times.present(a.startedAt) || !Times.present(b.startedAt) || b.startedAt - a.startedAt <= CONCURRENT_MS) {
@@ -47,7 +51,8 @@ final class RetryLink {
             return null;
         }
         return "inferred: same " + context + ", method and URL after "
-                + (folded ? "a redirect or challenge" : "a failure within " + WINDOW_MS / 1000 + " s");
+                + (folded ? "a redirect or challenge" : repeated ? "a client error, with the same key or body,"
+                        : "a failure") + " within " + WINDOW_MS / 1000 + " s";
     }
 
     /** Whether a response (or its absence) is one a client retries. */
@@ -60,9 +65,21 @@ final class RetryLink {
                 || h.outcome == Outcome.CANCELLED || h.outcome == Outcome.ERROR;
     }
 
+    /** Whether both requests record the same Idempotency-Key or the same body. */
+    private static boolean provenSame(Hop a, Hop b) {
+        return a.idempotencyKey != null && a.idempotencyKey.equals(b.idempotencyKey)
+                || a.requestHash != null && a.requestHash.equals(b.requestHash);
+    }
+
+    /**
+     * Whether the requests may be one: with an Idempotency-Key on both, the keys decide (the client
+     * names one operation with one key, whatever the body); else with a body hash on both, the bodies.
+     */
     private static boolean sameIdentity(Hop a, Hop b) {
-        return (a.idempotencyKey == null || b.idempotencyKey == null || a.idempotencyKey.equals(b.idempotencyKey))
-                && (a.requestHash == null || b.requestHash == null || a.requestHash.equals(b.requestHash));
+        if (a.idempotencyKey != null && b.idempotencyKey != null) {
+            return a.idempotencyKey.equals(b.idempotencyKey);
+        }
+        return a.requestHash == null || b.requestHash == null || a.requestHash.equals(b.requestHash);
     }
 
     /** When a request ended: its end time, else its start plus its duration, else none. */

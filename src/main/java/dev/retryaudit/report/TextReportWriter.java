@@ -17,8 +17,9 @@ import java.util.Map;
 
 /**
  * The report for people at a terminal: {@code FILE:LINE:COL: SEVERITY: MESSAGE [RULE]} per finding, a
- * line {@code FILE:LINE:COL: input note: MESSAGE} per input note, a count per rule, then the verdict. Every string from the input is printed with its control characters
- * escaped; ANSI colour only when asked for.
+ * line {@code FILE:LINE:COL: input note: MESSAGE} per input note ({@code FILE:} for one about the whole
+ * source), a count per rule, then the verdict. Every string from the input is printed with its
+ * control characters escaped; ANSI colour only when asked for.
  */
 public final class TextReportWriter implements ReportWriter {
     private static final String RESET = "\u001b[0m";
@@ -41,7 +42,8 @@ public final class TextReportWriter implements ReportWriter {
                     + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
         }
         for (InputNote n : Summaries.notes(r)) {
-            w.write(paint(BOLD, Escaping.controls(n.source()) + ":" + n.line() + ":" + n.column() + ":") + " "
+            String at = n.line() > 0 ? ":" + n.line() + ":" + n.column() + ":" : ":";
+            w.write(paint(BOLD, Escaping.controls(n.source()) + at) + " "
                     + paint(DIM, "input note:") + " " + Escaping.controls(n.message()) + "\n");
         }
         if (r.findings().isEmpty()) {
