@@ -261,6 +261,7 @@ public final class JaegerReader implements TraceReader {
                 case "startTime" -> start = ZipkinJaegerFields.micros(c);
                 case "duration" -> duration = ZipkinJaegerFields.micros(c);
                 case "tags" -> tags(c, s);
+                case "logs" -> s.exception = JaegerLogs.outcome(c);
                 case "processID" -> {
                     processId = c.optString();
                     processLine = c.line();

@@ -86,6 +86,35 @@ class JaegerReaderTest {
     }
 
     @Test
+    void aFailureLogNamesHowTheRequestFailed() throws Exception {
+        String logs = ",\"logs\":[{\"timestamp\":1788789720040000,\"fields\":[{\"key\":\"event\",\"type\":\"string\","
+                + "\"value\":\"exception\"},{\"key\":\"exception.type\",\"type\":\"string\",\"value\":\"httpx.ReadTimeout\"}]},"
+                + "{\"fields\":7},[]]";
+        String failed = span("1", CLIENT_GET + "," + tag("error", "bool", "true"), logs);
+        assertThat(Inputs.read(InputFormat.JAEGER, "[" + failed + "]").get(0).attempts().get(0).outcome())
+                .isEqualTo(Outcome.TIMEOUT);
+        String info = span("1", CLIENT_GET + "," + tag("error", "bool", "true"), logs.replace("\"exception\"", "\"retry\""));
+        assertThat(Inputs.read(InputFormat.JAEGER, "[" + info + "]").get(0).attempts().get(0).outcome())
+                .isEqualTo(Outcome.ERROR);
+    }
+
+    @Test
+    void theLimitsApply() {
+        Limits shortStrings = new Limits(Limits.DEFAULTS.bytes(), Limits.DEFAULTS.operations(),
+                Limits.DEFAULTS.attemptsPerOperation(), 10, Limits.DEFAULTS.depth());
+        String text = "[" + span("1", CLIENT_GET, "") + "]";
+        assertThat(Inputs.rejected(InputFormat.JAEGER, text, shortStrings).message())
+                .contains("exceeds the string limit of 10 (raise it with --limit-string)");
+        Limits shallow = new Limits(Limits.DEFAULTS.bytes(), Limits.DEFAULTS.operations(),
+                Limits.DEFAULTS.attemptsPerOperation(), Limits.DEFAULTS.stringLength(), 3);
+        assertThat(Inputs.rejected(InputFormat.JAEGER, text, shallow).message()).contains("--limit-depth");
+        Limits oneOperation = new Limits(Limits.DEFAULTS.bytes(), 1, Limits.DEFAULTS.attemptsPerOperation(),
+                Limits.DEFAULTS.stringLength(), Limits.DEFAULTS.depth());
+        assertThat(Inputs.rejected(InputFormat.JAEGER, "[" + span("1", CLIENT_GET, "") + ","
+                + span("2", CLIENT_GET.replace("/q", "/r"), "") + "]", oneOperation).message()).contains("--limit-operations");
+    }
+
+    @Test
     void serverAndUntaggedSpansAreNoAttempts() throws Exception {
         String text = "{\"data\":[{\"spans\":[" + span("1", tag("span.kind", "string", "\"server\"") + ","
                 + tag("http.method", "string", "\"GET\""), "") + "," + span("2", tag("peer.ipv4", "int64", "23456") + ","
