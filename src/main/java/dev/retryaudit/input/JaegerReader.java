@@ -341,6 +341,7 @@ public final class JaegerReader implements TraceReader {
                 s.idPlaces[5] = parent.column();
             }
             ZipkinJaegerFields.times(s, start, duration);
+            ZipkinJaegerFields.requireIds(s, r.ctx, "a Jaeger span");
             ForeignSpan span = OtlpReader.attempt(s, r.ctx);
             if (span == null) {
                 return;

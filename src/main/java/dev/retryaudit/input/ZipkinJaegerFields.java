@@ -51,6 +51,19 @@ final class ZipkinJaegerFields {
         return id;
     }
 
+    /**
+     * Requires the trace and span ids of every span, attempt or not: Zipkin and Jaeger write them on
+     * every span, so an object without them is no span of theirs (a document of another format).
+     */
+    static void requireIds(OtlpReader.Scratch s, ReadContext ctx, String what) throws InputException {
+        for (int which = 0; which < 2; which++) {
+            if (s.ids[which] == null) {
+                throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(s.pointer()),
+                        "missing required field " + s.idNames[which] + ": not " + what);
+            }
+        }
+    }
+
     /** A count of microseconds since the epoch, or a duration in them; -1 when absent. */
     static long micros(JsonCursor c) throws IOException, InputException {
         Long v = c.optLong(0, MAX_MICROS);

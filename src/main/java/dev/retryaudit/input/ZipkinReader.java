@@ -110,6 +110,7 @@ public final class ZipkinReader implements TraceReader {
                     c, ".name"));
         }
         ZipkinJaegerFields.times(s, timestamp, duration);
+        ZipkinJaegerFields.requireIds(s, ctx, "a Zipkin span");
         ForeignSpan span = OtlpReader.attempt(s, ctx);
         if (span != null) {
             span.client = s.strings.share(service);

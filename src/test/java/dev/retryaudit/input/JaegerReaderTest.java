@@ -171,6 +171,14 @@ class JaegerReaderTest {
     }
 
     @Test
+    void everySpanNeedsItsIds() {
+        assertThat(Inputs.rejected(InputFormat.JAEGER, "[{\"traceId\":\"1\",\"id\":\"2\"}]").message())
+                .isEqualTo("$[0]: missing required field traceID: not a Jaeger span");
+        assertThat(Inputs.rejected(InputFormat.JAEGER, "{\"spans\":[{\"traceID\":\"1\"}]}").message())
+                .isEqualTo("$.spans[0]: missing required field spanID: not a Jaeger span");
+    }
+
+    @Test
     void emptyInputIsRejected() {
         assertThat(Inputs.rejected(InputFormat.JAEGER, " ").message()).isEqualTo("$: empty input: expected Jaeger JSON");
     }

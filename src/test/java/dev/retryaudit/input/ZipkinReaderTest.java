@@ -134,10 +134,15 @@ class ZipkinReaderTest {
     }
 
     @Test
-    void missingIdsOfAnAttemptAreRejectedInZipkinsNames() {
-        String text = "[{\"traceId\":\"" + T + "\",\"kind\":\"CLIENT\",\"tags\":{" + GET + "}}]";
+    void everySpanNeedsItsIdsAndAnAttemptNonZeroOnes() {
+        String text = "[{\"traceId\":\"" + T + "\",\"kind\":\"SERVER\"}]";
         assertThat(Inputs.rejected(InputFormat.ZIPKIN, text).message())
-                .isEqualTo("$[0].id: missing required field id: an attempt span needs its id");
+                .isEqualTo("$[0]: missing required field id: not a Zipkin span");
+        assertThat(Inputs.rejected(InputFormat.ZIPKIN, "{\"data\":[]}").message())
+                .isEqualTo("$: missing required field traceId: not a Zipkin span");
+        String zero = "[{\"traceId\":\"" + T + "\",\"id\":\"0\",\"kind\":\"CLIENT\",\"tags\":{" + GET + "}}]";
+        assertThat(Inputs.rejected(InputFormat.ZIPKIN, zero).message())
+                .isEqualTo("$[0].id: an all-zero id is invalid");
     }
 
     @ParameterizedTest
@@ -150,7 +155,8 @@ class ZipkinReaderTest {
         "[7]|1|expected a Zipkin span (a JSON object), found an integer",
     })
     void theDocumentShapeIsChecked(String text, int line, String message) {
-        InputException e = Inputs.rejected(InputFormat.ZIPKIN, text.replace("\\n", "\n"));
+        InputException e = Inputs.rejected(InputFormat.ZIPKIN, text.replace("\\n", "\n")
+                .replace("{}", "{\"traceId\":\"1\",\"id\":\"2\"}"));
         assertThat(e.message()).endsWith(message);
         assertThat(e.line()).isEqualTo(line);
     }
