@@ -21,6 +21,7 @@ public final class JaegerReader implements TraceReader {
     private static final List<String> KINDS = List.of("unspecified", "internal", "server", "client", "producer",
             "consumer");
     private static final int STATUS_ERROR = 2;
+    private static final java.util.Set<String> SPECIAL_TAGS = java.util.Set.of("span.kind", "error", "otel.status_code");
 
     /** The state of one read: the linking step, the span scratch, and the attempts waiting for their process. */
     private static final class Read {
@@ -380,11 +381,22 @@ public final class JaegerReader implements TraceReader {
                 switch (name) {
                     case "key" -> key = c.optString();
                     case "type" -> type = c.optString();
-                    case "value" -> raw = JaegerTag.read(c);
+                    case "value" -> {
+                        if (key != null && OtlpAttribute.find(key) == null && !SPECIAL_TAGS.contains(key)) {
+                            c.skip();
+                        } else {
+                            raw = JaegerTag.read(c);
+                        }
+                    }
                     default -> c.skip();
                 }
             }
-            if (key == null || raw == null) {
+            OtlpAttribute.Match match = key == null ? null : OtlpAttribute.find(key);
+            if (key == null || match == null && !SPECIAL_TAGS.contains(key)) {
+                s.attribute(key == null ? "" : key, null, null);
+                continue;
+            }
+            if (raw == null) {
                 continue;
             }
             AnyValue value = raw.value(type, ".tags[" + i + "].value");
@@ -403,7 +415,7 @@ public final class JaegerReader implements TraceReader {
                     s.statusCode = s.statusCode == STATUS_ERROR || "ERROR".equals(code) ? STATUS_ERROR
                             : "OK".equals(code) ? 1 : s.statusCode;
                 }
-                default -> s.attribute(key, value);
+                default -> s.attribute(key, match, value);
             }
         }
     }

@@ -24,6 +24,8 @@ public final class ZipkinReader implements TraceReader {
     /** Below every OTLP key of these attributes: a path stands for the URL, the remote service for the host. */
     private static final OtlpAttribute.Match PATH = new OtlpAttribute.Match(OtlpAttribute.URL, 90, "http.path");
     private static final OtlpAttribute.Match NAME_METHOD = new OtlpAttribute.Match(OtlpAttribute.METHOD, 90, "name");
+    /** A Zipkin {@code error} tag's value (a message or an exception) hints at the failure, below {@code error.type}. */
+    private static final OtlpAttribute.Match ERROR = new OtlpAttribute.Match(OtlpAttribute.ERROR_TYPE, 90, "error");
     private static final OtlpAttribute.Match REMOTE =
             new OtlpAttribute.Match(OtlpAttribute.SERVER_ADDRESS, 90, "remoteEndpoint.serviceName");
     private static final int KIND_CLIENT = 3;
@@ -77,7 +79,6 @@ public final class ZipkinReader implements TraceReader {
             String pointer) throws IOException, InputException {
         c.expectObject("a Zipkin span");
         s.reset(c, pointer, -1);
-        String spanPath = c.path();
         String service = null;
         boolean hasMethod = false;
         boolean hasPath = false;
@@ -94,10 +95,10 @@ public final class ZipkinReader implements TraceReader {
                 case "kind" -> s.spanKind = kind(c);
                 case "timestamp" -> timestamp = ZipkinJaegerFields.micros(c);
                 case "duration" -> duration = ZipkinJaegerFields.micros(c);
-                case "localEndpoint" -> service = endpoint(c, null, s, spanPath);
-                case "remoteEndpoint" -> endpoint(c, REMOTE, s, spanPath);
+                case "localEndpoint" -> service = endpoint(c, null, s);
+                case "remoteEndpoint" -> endpoint(c, REMOTE, s);
                 case "tags" -> {
-                    int found = tags(c, s, spanPath);
+                    int found = tags(c, s);
                     hasMethod = (found & 1) != 0;
                     hasPath = (found & 2) != 0;
                 }
@@ -133,7 +134,7 @@ public final class ZipkinReader implements TraceReader {
 
 
     /** An endpoint's service name; the remote one stands for the server's host where no tag names it. */
-    private static String endpoint(JsonCursor c, OtlpAttribute.Match as, OtlpReader.Scratch s, String spanPath)
+    private static String endpoint(JsonCursor c, OtlpAttribute.Match as, OtlpReader.Scratch s)
             throws IOException, InputException {
         if (c.isNull()) {
             return null;
@@ -149,8 +150,7 @@ public final class ZipkinReader implements TraceReader {
             }
             service = c.optString();
             if (as != null && service != null && !service.isEmpty()) {
-                s.attribute(as.key(), as, AnyValue.tag(AnyValue.Kind.TEXT, service, 0, c,
-                        c.path().substring(spanPath.length())));
+                s.attribute(as.key(), as, AnyValue.tag(AnyValue.Kind.TEXT, service, 0, c, "." + as.key()));
             }
         }
         return service == null || service.isEmpty() ? null : service;
@@ -161,7 +161,7 @@ public final class ZipkinReader implements TraceReader {
      * path was. {@code error} marks the span failed (its value, a message or exception, hints at the
      * failure), as does {@code otel.status_code} ERROR.
      */
-    private static int tags(JsonCursor c, OtlpReader.Scratch s, String spanPath) throws IOException, InputException {
+    private static int tags(JsonCursor c, OtlpReader.Scratch s) throws IOException, InputException {
         if (c.isNull()) {
             return 0;
         }
@@ -170,31 +170,33 @@ public final class ZipkinReader implements TraceReader {
         while (c.next() == JsonToken.FIELD_NAME) {
             String key = c.parser().currentName();
             c.value();
-            String place = c.path().substring(spanPath.length());
+            OtlpAttribute.Match m = switch (key) {
+                case "error" -> ERROR;
+                case "http.path" -> PATH;
+                case "otel.status_code" -> null;
+                default -> OtlpAttribute.find(key);
+            };
+            if (m == null && !key.equals("otel.status_code")) {
+                s.attribute(key, null, null);
+                c.skip();
+                continue;
+            }
+            String place = ".tags" + JsonPointers.member(key);
             AnyValue v = c.token() == JsonToken.VALUE_STRING
                     ? AnyValue.tag(AnyValue.Kind.TEXT, c.optString(), 0, c, place)
                     : AnyValue.tag(AnyValue.Kind.INVALID, "a Zipkin tag is a string, found "
                             + JsonCursor.describe(c.token()), 0, c, place);
             c.skip();
-            switch (key) {
-                case "error" -> {
-                    s.statusCode = STATUS_ERROR;
-                    s.attribute(key, new OtlpAttribute.Match(OtlpAttribute.ERROR_TYPE, 90, key), v);
-                }
-                case "otel.status_code" -> s.statusCode = statusCode(v, s, s.statusCode);
-                case "http.path" -> {
-                    s.attribute(key, PATH, v);
-                    found |= 2;
-                }
-                default -> {
-                    OtlpAttribute.Match m = OtlpAttribute.find(key);
-                    s.attribute(key, m, v);
-                    if (m != null && m.attribute() == OtlpAttribute.METHOD) {
-                        found |= 1;
-                    } else if (m != null && m.attribute() == OtlpAttribute.URL) {
-                        found |= 2;
-                    }
-                }
+            if (m == null) {
+                s.statusCode = statusCode(v, s, s.statusCode);
+                continue;
+            }
+            s.statusCode = m == ERROR ? STATUS_ERROR : s.statusCode;
+            s.attribute(key, m, v);
+            if (m.attribute() == OtlpAttribute.METHOD) {
+                found |= 1;
+            } else if (m.attribute() == OtlpAttribute.URL) {
+                found |= 2;
             }
         }
         return found;
