@@ -174,6 +174,22 @@ class RetryLinkerTest {
     }
 
     @Test
+    void rootSpansWithoutACountAreLinkedAcrossTracesOfOneClientAndThread() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "POST", URL, 0, 1_000, null, Outcome.TIMEOUT);
+        ForeignSpan again = span("22222222222222222222222222222222", "", "POST", URL, 1_500, 20, 201, null);
+        ForeignSpan otherThread = span("33333333333333333333333333333333", "", "POST", URL, 1_600, 20, 201, null);
+        for (ForeignSpan s : List.of(first, again, otherThread)) {
+            s.client = "service.name=worker";
+            s.thread = "1";
+        }
+        otherThread.thread = "2";
+        List<Operation> read = link(first, again, otherThread);
+        assertThat(sizes(read)).containsExactly(2, 1);
+        assertThat(read.get(0).groupedBy())
+                .isEqualTo("inferred: same client and thread, method and URL after a failure within 10 s");
+    }
+
+    @Test
     void aRootResendOfAnotherClientIsNotedAndNumberedFromOne() throws Exception {
         ForeignSpan first = span("11111111111111111111111111111111", "", "GET", URL, 0, 20, 429, null);
         ForeignSpan resend = span("22222222222222222222222222222222", "", "GET", URL, 2_050, 20, 200, null);
