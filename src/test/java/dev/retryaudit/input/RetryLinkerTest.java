@@ -6,6 +6,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +85,15 @@ class RetryLinkerTest {
         assertThat(sizes(link(sibling("GET", 0, 40, 200), sibling("GET", 0, 40, 200)))).containsExactly(1, 1);
         ops.clear();
         assertThat(sizes(link(sibling("GET", 0, 40, 503), sibling("GET", 3, 40, 200)))).containsExactly(1, 1);
+    }
+
+    @Test
+    void aFastRetryAfterTheFailureEndedIsARetryButWithNoEndRecordedItIsConcurrent() throws Exception {
+        assertThat(sizes(link(sibling("GET", 0, 1, 503), sibling("GET", 2, 1, 200)))).containsExactly(2);
+        ops.clear();
+        ForeignSpan unended = sibling("GET", 0, 1, 503);
+        unended.hop.endedAt = Times.NONE;
+        assertThat(sizes(link(unended, sibling("GET", 2, 1, 200)))).containsExactly(1, 1);
     }
 
     @Test
