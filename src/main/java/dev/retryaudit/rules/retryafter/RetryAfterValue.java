@@ -73,24 +73,17 @@ public record RetryAfterValue(Form form, long seconds, long date) {
     }
 
     /**
-     * How far past its {@code Date} header the server's clock may have been when it answered: an
-     * HTTP-date names whole seconds, so the date is the second the response was made in.
-     */
-    public static final long DATE_RESOLUTION_SLACK_MS = 999;
-
-    /**
      * When the server allows the next request, on the clock of {@code responseAt}: the response time
      * plus the delay (saturating); for a date, the date, shifted by the response's {@code Date} header
      * ({@code responseDate}, or {@link Times#NONE}) when both times are known, so that a skewed server
-     * clock does not count, and read as the shortest wait the two whole-second dates allow (the
-     * server's clock was up to {@value #DATE_RESOLUTION_SLACK_MS} ms past its {@code Date}).
+     * clock does not count.
      */
     public long waitUntil(long responseAt, long responseDate) {
         if (form == Form.DELAY_SECONDS) {
             return saturatingAdd(responseAt, delayMillis());
         }
         if (Times.present(responseDate) && Times.present(responseAt)) {
-            return responseAt + (date - responseDate) - DATE_RESOLUTION_SLACK_MS;
+            return responseAt + (date - responseDate);
         }
         return date;
     }
