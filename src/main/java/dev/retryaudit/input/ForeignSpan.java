@@ -3,8 +3,9 @@ package dev.retryaudit.input;
 import dev.retryaudit.model.Effect;
 
 /**
- * A span of a foreign trace format, or a HAR entry, (OTLP, Zipkin, Jaeger) that is an attempt, as kept until the whole source is read: its identity, the
- * operation fields it carries and its hop. Only what the audit uses is kept, never the span's text.
+ * A span of a foreign trace format (OTLP, Zipkin, Jaeger) that is an attempt, or a HAR entry, as
+ * kept until the whole source is read for {@link RetryLinker}: its identity, the operation fields it
+ * carries and its hop. Only what the audit uses is kept, never the span's text.
  */
 final class ForeignSpan {
     /** What made the span an attempt, which decides how it is grouped into an operation. */
@@ -50,7 +51,7 @@ final class ForeignSpan {
     String thread;
     /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
     String resendSource;
-    /** The id of the operation this span starts, when the format gives one (a HAR entry's place); else trace/span id. */
+    /** The id of the operation this span starts where the format gives one (a HAR entry's place); else trace/span. */
     String ownId;
 
     /** The span's JSON Pointer within its export; null for a record placed by its reader. */

@@ -5,7 +5,7 @@ package dev.retryaudit.input;
  * Retry-After and Date: a client's own retry counter and Retry-After in milliseconds.
  */
 final class Headers {
-    /** The retry counter the Stainless-generated SDKs (OpenAI, Anthropic) send: 0 on the first send, n on the n-th retry. */
+    /** The retry counter the Stainless-generated SDKs (OpenAI, Anthropic) send: 0 first, n on the n-th retry. */
     static final String RETRY_COUNT = "x-stainless-retry-count";
     /** Retry-After in milliseconds, which those SDKs honour before Retry-After. */
     static final String RETRY_AFTER_MS = "retry-after-ms";

@@ -7,21 +7,20 @@ import dev.retryaudit.model.Times;
  * The rule by which a request with no resend counter is read as a retry of an earlier one of the
  * same context (siblings under one parent span, root spans of one client, entries of one HAR page).
  * The later request must match the earlier on method and normalised URL ({@link Http#normalisedUrl})
- * and on identity where both record it (the Idempotency-Key, else the body hash); the earlier must
- * have failed or
- * got no response (408, 425, 429, 5xx, a connection error, a timeout, a cancellation, an error with
- * no status) or have been redirected or challenged (3xx, 401, 407: folded into one attempt); and the
- * later must start after the earlier ended (or, with no end recorded, more than
- * {@value #CONCURRENT_MS} ms after it started: requests started closer together are concurrent)
- * and at most {@value #WINDOW_MS} ms after it ended, plus the earlier response's Retry-After in
- * seconds. After any other client error (400, 404, 422, ...) the later request is a retry only when
- * both record the same Idempotency-Key or the same body (a request sent again unchanged after it was
- * refused); after a success it is a new operation.
+ * and on identity where both record it (the Idempotency-Key, else the body hash). The earlier must
+ * have failed or got no response (408, 425, 429, 5xx, a connection error, a timeout, a cancellation,
+ * an error with no status), or have been redirected or challenged (3xx, 401, 407: folded into one
+ * attempt). The later must start after the earlier ended (requests in flight together are
+ * concurrent; with no end recorded, those started at most {@value #CONCURRENT_MS} ms apart are taken
+ * to be) and at most {@value #WINDOW_MS} ms after it ended, plus the earlier response's Retry-After
+ * in seconds. After any other client error (400, 404, 422, ...) the later request is a retry only
+ * when both record the same Idempotency-Key or the same body (a request sent again unchanged after it
+ * was refused); after a success it is a new operation.
  */
 final class RetryLink {
     /** How long after a failure a matching request still counts as its retry. */
     static final long WINDOW_MS = 10_000;
-    /** Requests started at most this far apart are concurrent, never a retry of each other. */
+    /** Requests with no recorded end started at most this far apart are concurrent, never a retry of each other. */
     static final long CONCURRENT_MS = 5;
 
     private RetryLink() {
@@ -39,11 +38,11 @@ final class RetryLink {
         if (!folded && !repeated && !failed(a)) {
             return null;
         }
-        if (!Times.present(a.startedAt) || !Times.present(b.startedAt) || b.startedAt - a.startedAt <= CONCURRENT_MS) {
+        if (!Times.present(a.startedAt) || !Times.present(b.startedAt)) {
             return null;
         }
         long end = end(a);
-        if (Times.present(end) && b.startedAt < end) {
+        if (Times.present(end) ? b.startedAt < end : b.startedAt - a.startedAt <= CONCURRENT_MS) {
             return null;
         }
         long from = Times.present(end) ? end : a.startedAt;

@@ -235,7 +235,7 @@ final class RetryLinker {
                 } else {
                     chain = redirectedAt.get(resends - 1);
                 }
-                reason = s.resendSource;
+                reason = counter(s);
             } else if (s.hop.resendCount == null && same != null) {
                 reason = RetryLink.reason(same.last(), s, context);
                 chain = reason == null ? null : same;
@@ -246,7 +246,7 @@ final class RetryLinker {
                 if (resends > 0 && root) {
                     chain.unlinkedResend = true;
                     ctx.note(s.line, s.column, "span " + s.spanId + " (" + s.method + " " + s.url + ") has "
-                            + s.resendSource + " " + resends + ", but no earlier send of it by the same client "
+                            + counter(s) + " " + resends + ", but no earlier send of it by the same client "
                             + "within " + RetryLink.WINDOW_MS / 1000 + " s is in the export: read as the first "
                             + "attempt of its own operation");
                 }
@@ -261,6 +261,11 @@ final class RetryLinker {
             }
         }
         return chains;
+    }
+
+    /** The name of what counted a span's resends, for evidence and notes. */
+    private static String counter(ForeignSpan s) {
+        return s.resendSource != null ? s.resendSource : "resend count";
     }
 
     /** Whether {@code next} started after {@code earlier} ended (or started) and within the link window. */

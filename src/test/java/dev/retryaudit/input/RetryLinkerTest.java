@@ -6,6 +6,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +85,15 @@ class RetryLinkerTest {
         assertThat(sizes(link(sibling("GET", 0, 40, 200), sibling("GET", 0, 40, 200)))).containsExactly(1, 1);
         ops.clear();
         assertThat(sizes(link(sibling("GET", 0, 40, 503), sibling("GET", 3, 40, 200)))).containsExactly(1, 1);
+    }
+
+    @Test
+    void aFastRetryAfterTheFailureEndedIsARetryButWithNoEndRecordedItIsConcurrent() throws Exception {
+        assertThat(sizes(link(sibling("GET", 0, 1, 503), sibling("GET", 2, 1, 200)))).containsExactly(2);
+        ops.clear();
+        ForeignSpan unended = sibling("GET", 0, 1, 503);
+        unended.hop.endedAt = Times.NONE;
+        assertThat(sizes(link(unended, sibling("GET", 2, 1, 200)))).containsExactly(1, 1);
     }
 
     @Test
@@ -171,6 +181,22 @@ class RetryLinkerTest {
         assertThat(sizes(read)).containsExactly(3);
         assertThat(read.get(0).groupedBy()).isEqualTo("resend_count");
         assertThat(read.get(0).attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void rootSpansWithoutACountAreLinkedAcrossTracesOfOneClientAndThread() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "POST", URL, 0, 1_000, null, Outcome.TIMEOUT);
+        ForeignSpan again = span("22222222222222222222222222222222", "", "POST", URL, 1_500, 20, 201, null);
+        ForeignSpan otherThread = span("33333333333333333333333333333333", "", "POST", URL, 1_600, 20, 201, null);
+        for (ForeignSpan s : List.of(first, again, otherThread)) {
+            s.client = "service.name=worker";
+            s.thread = "1";
+        }
+        otherThread.thread = "2";
+        List<Operation> read = link(first, again, otherThread);
+        assertThat(sizes(read)).containsExactly(2, 1);
+        assertThat(read.get(0).groupedBy())
+                .isEqualTo("inferred: same client and thread, method and URL after a failure within 10 s");
     }
 
     @Test

@@ -20,6 +20,13 @@ import java.util.List;
  * is one, and on a client clock without one it gets the policy's clock-skew allowance.
  */
 public final class Early implements Rule {
+    /**
+     * A Date header names whole seconds, so the server's clock at the response may have been up to this
+     * much later than it says: a client that waited for the date itself may have waited this much less
+     * than (date − Date header).
+     */
+    static final long DATE_RESOLUTION_MS = 1000;
+
     static final RuleInfo INFO = new RuleInfo("retry-after/early", Severity.ERROR,
             "attempt n carried Retry-After and attempt n+1 started before it allowed");
 
@@ -53,7 +60,8 @@ public final class Early implements Rule {
                 && Times.present(responseAt);
         boolean skewed = value.form() == RetryAfterValue.Form.HTTP_DATE && !corrected && op.clock() != Clock.SERVER;
         long until = value.waitUntil(responseAt, responseDate);
-        long allowed = until - policy.retryAfterToleranceMs() - (skewed ? policy.httpDateSkewMs() : 0);
+        long allowed = until - policy.retryAfterToleranceMs() - (skewed ? policy.httpDateSkewMs() : 0)
+                - (corrected ? DATE_RESOLUTION_MS : 0);
         if (next.startedAt() >= allowed) {
             return;
         }
@@ -65,7 +73,7 @@ public final class Early implements Rule {
                 .put("retry_after_form", value.form().id())
                 .put("retry_after_attempt", prev.attemptId());
         if (corrected) {
-            evidence.put("response_date", prev.responseDate());
+            evidence.put("response_date", prev.responseDate()).put("date_resolution_ms", DATE_RESOLUTION_MS);
         }
         evidence.put("retry_after_until", forever ? null : Times.format(until))
                 .put("tolerance_ms", policy.retryAfterToleranceMs());

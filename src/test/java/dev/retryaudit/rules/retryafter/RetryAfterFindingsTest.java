@@ -65,7 +65,17 @@ class RetryAfterFindingsTest {
         assertThat(f.evidence().asMap()).containsEntry("response_date", "Mon, 07 Sep 2026 13:00:00 GMT")
                 .containsEntry("retry_after_until", "2026-09-07T14:00:10.000Z")
                 .containsEntry("early_ms", 5000L)
+                .containsEntry("date_resolution_ms", 1000L)
                 .doesNotContainKey("http_date_skew_ms");
+    }
+
+    @Test
+    void earlyDateCorrectedByTheDateHeaderAllowsForItsWholeSeconds() throws Exception {
+        Finding f = run("retry-after/early", "fail-date-resolution").get(0);
+        assertThat(f.evidence().asMap()).containsEntry("retry_after_until", "2026-09-07T14:00:02.700Z")
+                .containsEntry("allowed_at", "2026-09-07T14:00:01.600Z")
+                .containsEntry("early_ms", 1200L);
+        assertThat(run("retry-after/early", "pass-date-resolution")).isEmpty();
     }
 
     @Test
