@@ -23,9 +23,9 @@ import java.util.Set;
  * every later one with 200; each of {@code cases} records the statuses the server saw and the gaps
  * between arrivals. Each case is one server-clock GET operation named {@code SOURCE#CASE}. The
  * report holds no clock time: the first arrival of a case is placed at the epoch and the others
- * after it by the gaps. An HTTP-date has whole-second precision, so for an {@code http-date} case
- * the date is taken as the earliest it can have been, {@code delay_seconds} - 1 s after the arrival
- * that carried it (with a {@code Date} of that arrival, which the rules then count from).
+ * after it by the gaps. For an {@code http-date} case the headers are rebuilt as the fixture wrote
+ * them: a {@code Date} of the arrival's whole second and a Retry-After date {@code delay_seconds}
+ * later, which {@code retry-after/early} reads with the Date header's whole-second resolution.
  */
 final class CurlDiagnostic {
     /** The {@code kind} of the report. */
@@ -89,8 +89,7 @@ final class CurlDiagnostic {
             String retryAfter = null;
             String responseDate = null;
             if (s == status) {
-                long allowedAt = date ? Math.max(0, delay - 1) * 1000 : delay * 1000;
-                retryAfter = date ? IMF_FIXDATE.format(Instant.ofEpochMilli(at / 1000 * 1000 + allowedAt))
+                retryAfter = date ? IMF_FIXDATE.format(Instant.ofEpochMilli(at / 1000 * 1000 + delay * 1000))
                         : Long.toString(delay);
                 responseDate = date ? IMF_FIXDATE.format(Instant.ofEpochMilli(at / 1000 * 1000)) : null;
             }
