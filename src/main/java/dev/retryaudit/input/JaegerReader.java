@@ -27,7 +27,7 @@ public final class JaegerReader implements TraceReader {
     private static final class Read {
         final ReadContext ctx;
         final RetryLinker linker = new RetryLinker();
-        final OtlpReader.Scratch scratch = new OtlpReader.Scratch();
+        final SpanScratch scratch = new SpanScratch();
 
         Read(ReadContext ctx) {
             this.ctx = ctx;
@@ -247,7 +247,7 @@ public final class JaegerReader implements TraceReader {
         boolean process;
 
         /** Reads field {@code name} of a span into the scratch or here; false when the span has no such field. */
-        boolean field(String name, JsonCursor c, OtlpReader.Scratch s) throws IOException, InputException {
+        boolean field(String name, JsonCursor c, SpanScratch s) throws IOException, InputException {
             switch (name) {
                 case "traceID" -> traceId = ZipkinJaegerFields.id(c, s, 0, ZipkinJaegerFields.TRACE);
                 case "spanID" -> ZipkinJaegerFields.id(c, s, 1, ZipkinJaegerFields.SPAN);
@@ -334,7 +334,7 @@ public final class JaegerReader implements TraceReader {
 
         /** Hands the span on, if it is an attempt: to the linking step, or to its trace to wait for its process. */
         void finish(Read r, Trace trace) throws InputException {
-            OtlpReader.Scratch s = r.scratch;
+            SpanScratch s = r.scratch;
             Reference parent = parent();
             if (parent != null) {
                 s.ids[2] = parent.span();
@@ -365,7 +365,7 @@ public final class JaegerReader implements TraceReader {
      * attributes by their OTLP names. A value that does not match its {@code type} is refused only
      * where the audit uses the tag.
      */
-    private static void tags(JsonCursor c, OtlpReader.Scratch s) throws IOException, InputException {
+    private static void tags(JsonCursor c, SpanScratch s) throws IOException, InputException {
         if (c.isNull()) {
             return;
         }

@@ -9,8 +9,6 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -40,7 +38,7 @@ public final class OtlpReader implements TraceReader {
         boolean log = OtlpLogLines.isLog(head, head.length);
         JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
         RetryLinker linker = new RetryLinker();
-        Scratch scratch = new Scratch();
+        SpanScratch scratch = new SpanScratch();
         int exports = 0;
         boolean multiline = false;
         long previousEnd = 0;
@@ -84,7 +82,7 @@ public final class OtlpReader implements TraceReader {
      * one bare {@code ResourceSpans} (its {@code scopeSpans}, as the logging exporter writes a line),
      * or, at the top, the Jaeger query API's {@code {"result": export}}.
      */
-    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch, String pointer,
+    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch, String pointer,
             boolean top) throws IOException, InputException {
         long line = c.line();
         long column = c.column();
@@ -138,7 +136,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static void readResource(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
+    private static void readResource(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ResourceSpans");
         scratch.resourceSpans.clear();
@@ -160,14 +158,14 @@ public final class OtlpReader implements TraceReader {
     }
 
     /** The resource may follow its spans, so they learn their client once the resource is read. */
-    private static void resourceRead(Scratch scratch, String client) {
+    private static void resourceRead(SpanScratch scratch, String client) {
         for (ForeignSpan span : scratch.resourceSpans) {
             span.client = client;
         }
         scratch.resourceSpans.clear();
     }
 
-    private static void readScopes(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
+    private static void readScopes(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
             String pointer, String name) throws IOException, InputException {
         c.expectArray(name);
         for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
@@ -175,7 +173,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static void readScope(JsonCursor c, ReadContext ctx, RetryLinker linker, Scratch scratch,
+    private static void readScope(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ScopeSpans");
         long line = c.line();
@@ -212,147 +210,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    /**
-     * What one span said, reused from span to span: filled by this reader from OTLP, and by the
-     * Zipkin and Jaeger readers from their spans, so that every format's span becomes an attempt
-     * in one place ({@link #attempt}).
-     */
-    static final class Scratch implements AnyValue.Span {
-        final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
-        final OtlpAttribute.Match[] keys = new OtlpAttribute.Match[values.length];
-        final String[] ids = new String[3];
-        /** The names of the trace, span and parent ids in the format read, for errors. */
-        String[] idNames = {"traceId", "spanId", "parentSpanId"};
-        final long[] idPlaces = new long[6];
-        final long[] nanos = new long[2];
-        final long[] nanoPlaces = new long[4];
-        long line;
-        long column;
-        long order;
-        String scopePointer;
-        int index;
-        private String pointer;
-        final StringPool strings = new StringPool(1 << 16);
-        String name;
-        int spanKind;
-        int statusCode;
-        boolean requestHeaders;
-        /** What the span's exception events name (a timeout, a connection error), or null. */
-        Outcome exception;
-        /** The attempt spans of the resource being read, which learn their client when it is done. */
-        final List<ForeignSpan> resourceSpans = new ArrayList<>();
-
-        /**
-         * Starts a span at the cursor: span {@code index} of the scope at {@code scopePointer}, or, with
-         * index -1, the span at {@code scopePointer} itself.
-         */
-        void reset(JsonCursor c, String scopePointer, int index) {
-            this.scopePointer = scopePointer;
-            this.index = index;
-            pointer = null;
-            Arrays.fill(values, null);
-            Arrays.fill(keys, null);
-            Arrays.fill(ids, null);
-            Arrays.fill(nanos, 0);
-            line = c.line();
-            column = c.column();
-            order++;
-            name = null;
-            spanKind = 0;
-            statusCode = 0;
-            requestHeaders = false;
-            exception = null;
-        }
-
-        @Override
-        public String pointer() {
-            if (pointer == null) {
-                pointer = index < 0 ? scopePointer : scopePointer + "/spans/" + index;
-            }
-            return pointer;
-        }
-
-        /** Takes the value of attribute (or tag) {@code key}, if the audit uses it and no key of more precedence gave it. */
-        void attribute(String key, AnyValue value) {
-            attribute(key, OtlpAttribute.find(key), value);
-        }
-
-        /** Takes {@code value} as {@code match} says, also noting a recorded request header. */
-        void attribute(String key, OtlpAttribute.Match match, AnyValue value) {
-            if (match != null && wants(match)) {
-                put(match, value);
-            }
-            if (OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
-                requestHeaders = true;
-            }
-        }
-
-        /** Whether a value under {@code m}'s key replaces the one held: none is, or its key takes precedence. */
-        boolean wants(OtlpAttribute.Match m) {
-            OtlpAttribute.Match held = keys[m.attribute().ordinal()];
-            return held == null || m.precedence() < held.precedence();
-        }
-
-        void put(OtlpAttribute.Match m, AnyValue v) {
-            values[m.attribute().ordinal()] = v;
-            keys[m.attribute().ordinal()] = m;
-        }
-
-        boolean has(OtlpAttribute a) {
-            return values[a.ordinal()] != null;
-        }
-
-        String string(OtlpAttribute a) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.string(keys[a.ordinal()].key(), this);
-        }
-
-        Long integer(OtlpAttribute a, long min, long max) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max, this);
-        }
-
-        <E extends Enum<E>> E enumValue(OtlpAttribute a, Class<E> type) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type, this);
-        }
-
-        String header(OtlpAttribute a, boolean numeric) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.header(keys[a.ordinal()].key(), numeric, this);
-        }
-
-        /** A header whose value may hold commas, whole ({@link AnyValue#fieldValue}). */
-        String fieldValue(OtlpAttribute a, boolean numeric) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.fieldValue(keys[a.ordinal()].key(), numeric, this);
-        }
-
-        /**
-         * An attribute the audit uses only as a hint (to name an outcome, a host or a thread, to link
-         * requests): a string (an integer too for {@code thread.id}), or a header's value. One of an
-         * unexpected type is skipped with a note, never rejected.
-         */
-        String hint(OtlpAttribute a, ReadContext ctx) {
-            AnyValue v = values[a.ordinal()];
-            if (v == null) {
-                return null;
-            }
-            String key = keys[a.ordinal()].key();
-            try {
-                if (key.startsWith("http.")) {
-                    return v.fieldValue(key, true, this);
-                }
-                return a == OtlpAttribute.THREAD_ID ? v.text(key, this) : v.string(key, this);
-            } catch (InputException e) {
-                ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
-                        + key + " only as a hint");
-                return null;
-            }
-        }
-    }
-
-    private static void readSpan(JsonCursor c, Scratch s) throws IOException, InputException {
+    private static void readSpan(JsonCursor c, SpanScratch s) throws IOException, InputException {
         c.expectObject("a span");
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -373,7 +231,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static void id(JsonCursor c, Scratch s, int which) throws IOException, InputException {
+    private static void id(JsonCursor c, SpanScratch s, int which) throws IOException, InputException {
         s.ids[which] = c.optString();
         s.idPlaces[2 * which] = c.line();
         s.idPlaces[2 * which + 1] = c.column();
@@ -396,7 +254,7 @@ public final class OtlpReader implements TraceReader {
     }
 
     /** A time in unsigned 64-bit nanoseconds, as a decimal string or an integer; 0 when absent. */
-    private static void nanos(JsonCursor c, Scratch s, int which) throws IOException, InputException {
+    private static void nanos(JsonCursor c, SpanScratch s, int which) throws IOException, InputException {
         s.nanoPlaces[2 * which] = c.line();
         s.nanoPlaces[2 * which + 1] = c.column();
         JsonToken t = c.token();
@@ -444,7 +302,7 @@ public final class OtlpReader implements TraceReader {
         return code;
     }
 
-    private static void attributes(JsonCursor c, Scratch s) throws IOException, InputException {
+    private static void attributes(JsonCursor c, SpanScratch s) throws IOException, InputException {
         if (c.isNull()) {
             return;
         }
@@ -482,7 +340,7 @@ public final class OtlpReader implements TraceReader {
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
      * (the server span of a request repeats what the client span records).
      */
-    static ForeignSpan attempt(Scratch s, ReadContext ctx) throws InputException {
+    static ForeignSpan attempt(SpanScratch s, ReadContext ctx) throws InputException {
         ForeignSpan.Kind kind = attemptKind(s);
         if (kind == null) {
             return null;
@@ -551,7 +409,7 @@ public final class OtlpReader implements TraceReader {
         return span;
     }
 
-    private static ForeignSpan.Kind attemptKind(Scratch s) throws InputException {
+    private static ForeignSpan.Kind attemptKind(SpanScratch s) throws InputException {
         if ("execute_tool".equals(s.string(OtlpAttribute.GEN_AI_OPERATION))) {
             return ForeignSpan.Kind.TOOL;
         }
@@ -568,7 +426,7 @@ public final class OtlpReader implements TraceReader {
     }
 
     /** The request method; semantic conventions write {@code _OTHER} for an unknown one and keep the original. */
-    private static String method(Scratch s) throws InputException {
+    private static String method(SpanScratch s) throws InputException {
         String method = emptyToNull(s.string(OtlpAttribute.METHOD));
         if ("_OTHER".equals(method)) {
             String original = emptyToNull(s.string(OtlpAttribute.METHOD_ORIGINAL));
@@ -581,7 +439,7 @@ public final class OtlpReader implements TraceReader {
      * A lower-case hex id of {@code digits} digits; an absent or empty optional id (a root span's
      * parent) is "", and so is an all-zero parent id.
      */
-    private static String hexId(Scratch s, int which, String field, int digits, ReadContext ctx, boolean required)
+    private static String hexId(SpanScratch s, int which, String field, int digits, ReadContext ctx, boolean required)
             throws InputException {
         String id = s.ids[which];
         field = s.idNames[which];
@@ -632,13 +490,13 @@ public final class OtlpReader implements TraceReader {
     }
 
     /** An error at id {@code which} of the span, or at the span itself when the id is absent. */
-    private static InputException idError(Scratch s, int which, String field, ReadContext ctx, String detail) {
+    private static InputException idError(SpanScratch s, int which, String field, ReadContext ctx, String detail) {
         boolean absent = s.ids[which] == null;
         return InputException.rejected(ctx.source(), absent ? s.line : s.idPlaces[2 * which],
                 absent ? s.column : s.idPlaces[2 * which + 1], JsonPointers.toPath(s.pointer() + "/" + field), detail);
     }
 
-    private static void times(Scratch s, Hop hop, ReadContext ctx) throws InputException {
+    private static void times(SpanScratch s, Hop hop, ReadContext ctx) throws InputException {
         long start = s.nanos[0];
         long end = s.nanos[1];
         if (start != 0 && end != 0 && Long.compareUnsigned(end, start) < 0) {

@@ -43,7 +43,7 @@ final class ZipkinJaegerFields {
     }
 
     /** Reads id {@code which} (trace, span, parent) of the span into the scratch, with its place; returns it. */
-    static String id(JsonCursor c, OtlpReader.Scratch s, int which, int digits) throws IOException, InputException {
+    static String id(JsonCursor c, SpanScratch s, int which, int digits) throws IOException, InputException {
         String id = id(c, digits);
         s.ids[which] = id;
         s.idPlaces[2 * which] = c.line();
@@ -55,7 +55,7 @@ final class ZipkinJaegerFields {
      * Requires the trace and span ids of every span, attempt or not: Zipkin and Jaeger write them on
      * every span, so an object without them is no span of theirs (a document of another format).
      */
-    static void requireIds(OtlpReader.Scratch s, ReadContext ctx, String what) throws InputException {
+    static void requireIds(SpanScratch s, ReadContext ctx, String what) throws InputException {
         for (int which = 0; which < 2; which++) {
             if (s.ids[which] == null) {
                 throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(s.pointer()),
@@ -71,7 +71,7 @@ final class ZipkinJaegerFields {
     }
 
     /** Sets the span's start and end in nanoseconds from its start and duration in microseconds (-1: absent). */
-    static void times(OtlpReader.Scratch s, long start, long duration) {
+    static void times(SpanScratch s, long start, long duration) {
         if (start >= 0) {
             s.nanos[0] = start * 1000;
             s.nanos[1] = duration >= 0 ? (start + duration) * 1000 : 0;

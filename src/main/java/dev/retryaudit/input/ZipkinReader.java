@@ -35,7 +35,7 @@ public final class ZipkinReader implements TraceReader {
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.open();
         RetryLinker linker = new RetryLinker();
-        OtlpReader.Scratch scratch = new OtlpReader.Scratch();
+        SpanScratch scratch = new SpanScratch();
         scratch.idNames = new String[] {"traceId", "id", "parentId"};
         int records = 0;
         boolean multiline = false;
@@ -75,7 +75,7 @@ public final class ZipkinReader implements TraceReader {
         linker.emit(ctx, records == 1);
     }
 
-    private static void readSpan(JsonCursor c, ReadContext ctx, RetryLinker linker, OtlpReader.Scratch s,
+    private static void readSpan(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch s,
             String pointer) throws IOException, InputException {
         c.expectObject("a Zipkin span");
         s.reset(c, pointer, -1);
@@ -134,7 +134,7 @@ public final class ZipkinReader implements TraceReader {
 
 
     /** An endpoint's service name; the remote one stands for the server's host where no tag names it. */
-    private static String endpoint(JsonCursor c, OtlpAttribute.Match as, OtlpReader.Scratch s)
+    private static String endpoint(JsonCursor c, OtlpAttribute.Match as, SpanScratch s)
             throws IOException, InputException {
         if (c.isNull()) {
             return null;
@@ -161,7 +161,7 @@ public final class ZipkinReader implements TraceReader {
      * path was. {@code error} marks the span failed (its value, a message or exception, hints at the
      * failure), as does {@code otel.status_code} ERROR.
      */
-    private static int tags(JsonCursor c, OtlpReader.Scratch s) throws IOException, InputException {
+    private static int tags(JsonCursor c, SpanScratch s) throws IOException, InputException {
         if (c.isNull()) {
             return 0;
         }
@@ -203,7 +203,7 @@ public final class ZipkinReader implements TraceReader {
     }
 
     /** The span status that {@code otel.status_code} (OK or ERROR) names; an error stays an error. */
-    private static int statusCode(AnyValue v, OtlpReader.Scratch s, int held) throws InputException {
+    private static int statusCode(AnyValue v, SpanScratch s, int held) throws InputException {
         String code = v.string("otel.status_code", s);
         return held == STATUS_ERROR ? held : "ERROR".equals(code) ? STATUS_ERROR : "OK".equals(code) ? 1 : held;
     }
