@@ -68,7 +68,7 @@ public final class FormatDetector {
         if (lower.endsWith(".har")) {
             return new Guess(InputFormat.HAR, false);
         }
-        return new Guess(lines && !seen.array ? InputFormat.SPANS : null, false);
+        return new Guess(lines ? InputFormat.SPANS : null, false);
     }
 
     private static Seen look(byte[] head, int offset, int length, StrictJson json, boolean lines) {

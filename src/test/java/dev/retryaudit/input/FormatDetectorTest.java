@@ -127,7 +127,6 @@ class FormatDetectorTest {
         "x.json|{\"kind\": \"local-curl\", \"cases\": []}",
         "x.json|[{\"id\": \"1\"}]",
         "x.json|[]",
-        "x.jsonl|[{\"x\": 1}]",
     })
     void wrappersAndArraysOfOtherThingsHaveNoFormat(String name, String content) {
         assertThat(format(name, content)).isNull();
