@@ -34,7 +34,7 @@ public final class OtlpReader implements TraceReader {
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        byte[] head = ctx.peek(4096);
+        byte[] head = ctx.peek(1 << 16);
         boolean log = OtlpLogLines.isLog(head, head.length);
         JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
         RetryLinker linker = new RetryLinker();
