@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads Jaeger JSON as the query API v1 and the UI write it: {@code {"data": [trace, ...]}}, one
@@ -21,9 +22,9 @@ public final class JaegerReader implements TraceReader {
     private static final List<String> KINDS = List.of("unspecified", "internal", "server", "client", "producer",
             "consumer");
     private static final int STATUS_ERROR = 2;
-    private static final java.util.Set<String> SPECIAL_TAGS = java.util.Set.of("span.kind", "error", "otel.status_code");
+    private static final Set<String> SPECIAL_TAGS = Set.of("span.kind", "error", "otel.status_code");
 
-    /** The state of one read: the linking step, the span scratch, and the attempts waiting for their process. */
+    /** The state of one read: its context, the linking step and the span scratch. */
     private static final class Read {
         final ReadContext ctx;
         final RetryLinker linker = new RetryLinker();

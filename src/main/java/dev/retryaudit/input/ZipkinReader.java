@@ -18,7 +18,8 @@ import java.util.Set;
  * spans. Unknown fields are skipped; the fields used are checked strictly.
  */
 public final class ZipkinReader implements TraceReader {
-    private static final Set<String> KINDS = Set.of("CLIENT", "SERVER", "PRODUCER", "CONSUMER");
+    /** Zipkin's kinds, in the order of OTLP's from SPAN_KIND_SERVER (2) on. */
+    private static final List<String> KINDS = List.of("SERVER", "CLIENT", "PRODUCER", "CONSUMER");
     private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS",
             "TRACE", "CONNECT");
     /** Below every OTLP key of these attributes: a path stands for the URL, the remote service for the host. */
@@ -125,10 +126,11 @@ public final class ZipkinReader implements TraceReader {
         if (k == null) {
             return 0;
         }
-        if (!KINDS.contains(k)) {
+        int kind = KINDS.indexOf(k);
+        if (kind < 0) {
             throw c.error("expected one of CLIENT, SERVER, PRODUCER, CONSUMER");
         }
-        return List.of("SERVER", "CLIENT", "PRODUCER", "CONSUMER").indexOf(k) + 2;
+        return kind + 2;
     }
 
 
