@@ -400,7 +400,8 @@ public final class JaegerReader implements TraceReader {
             if (raw == null) {
                 continue;
             }
-            AnyValue value = raw.value(type, ".tags[" + i + "].value");
+            String tagKey = key;
+            AnyValue value = raw.value(type, ".tags[" + i + "].value", text -> ZipkinJaegerFields.headerText(tagKey, text));
             switch (key) {
                 case "span.kind" -> {
                     String kind = value.string(key, s);

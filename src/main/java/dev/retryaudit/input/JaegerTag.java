@@ -33,8 +33,11 @@ record JaegerTag(JsonToken json, String text, long number, boolean bigInteger, S
         return json == JsonToken.VALUE_TRUE || "true".equals(text);
     }
 
-    /** The value as an attribute value under {@code type} (null: by its JSON type), standing at {@code place} in its span. */
-    AnyValue value(String type, String place) {
+    /**
+     * The value as an attribute value under {@code type} (null: by its JSON type), standing at
+     * {@code place} in its span, with a string's text as {@code textOf} reads it.
+     */
+    AnyValue value(String type, String place, java.util.function.UnaryOperator<String> textOf) {
         if (type == null) {
             type = switch (json) {
                 case VALUE_STRING -> "string";
@@ -45,7 +48,7 @@ record JaegerTag(JsonToken json, String text, long number, boolean bigInteger, S
             };
         }
         return switch (type) {
-            case "string" -> json == JsonToken.VALUE_STRING ? at(AnyValue.Kind.TEXT, text, 0, place)
+            case "string" -> json == JsonToken.VALUE_STRING ? at(AnyValue.Kind.TEXT, textOf.apply(text), 0, place)
                     : invalid("a string tag needs a string value", place);
             case "bool" -> json == JsonToken.VALUE_TRUE || json == JsonToken.VALUE_FALSE
                     || "true".equals(text) || "false".equals(text)

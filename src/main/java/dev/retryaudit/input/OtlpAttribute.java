@@ -40,7 +40,7 @@ enum OtlpAttribute {
 
     /** The prefix of recorded request headers: where a span has any, a missing Idempotency-Key header was not sent. */
     static final String REQUEST_HEADER_PREFIX = "http.request.header.";
-    private static final String RESPONSE_HEADER_PREFIX = "http.response.header.";
+    static final String RESPONSE_HEADER_PREFIX = "http.response.header.";
 
     /** An attribute found under one of its keys, with that key's precedence (0 is highest). */
     record Match(OtlpAttribute attribute, int precedence, String key) {

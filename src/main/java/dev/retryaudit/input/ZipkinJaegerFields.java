@@ -1,19 +1,26 @@
 package dev.retryaudit.input;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * The span fields Zipkin and Jaeger write alike. Trace and span ids are hex strings of up to 32
  * (trace) or 16 (span) digits, which their own readers left-pad with zeros (Jaeger drops leading
  * zeros, Zipkin allows 64-bit trace ids); padded, they are the OTLP ids the linking step compares.
- * Times and durations are counts of microseconds.
+ * Times and durations are counts of microseconds. Tag values are strings where OTLP has arrays: a
+ * header attribute converted by the OpenTelemetry Collector arrives as the JSON text of its array.
  */
 final class ZipkinJaegerFields {
     static final int TRACE = 32;
     static final int SPAN = 16;
     /** The latest microsecond whose nanosecond, and whose sum with a duration as long, fit 64 bits. */
     private static final long MAX_MICROS = Long.MAX_VALUE / 2000;
+    private static final JsonFactory ARRAYS = new JsonFactory();
 
     private ZipkinJaegerFields() {
     }
@@ -61,6 +68,32 @@ final class ZipkinJaegerFields {
                 throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(s.pointer()),
                         "missing required field " + s.idNames[which] + ": not " + what);
             }
+        }
+    }
+
+    /**
+     * The text of header attribute {@code key} as OTLP's array of values would give it: the values of
+     * the JSON array text the OpenTelemetry Collector writes for one ({@code ["2"]}), joined with
+     * {@code ", "}; any other text as it stands.
+     */
+    static String headerText(String key, String text) {
+        if (text == null || !text.startsWith("[") || !text.endsWith("]")
+                || !OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)
+                && !OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.RESPONSE_HEADER_PREFIX)) {
+            return text;
+        }
+        List<String> values = new ArrayList<>();
+        try (JsonParser p = ARRAYS.createParser(text)) {
+            if (p.nextToken() != JsonToken.START_ARRAY) {
+                return text;
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.VALUE_STRING) {
+                values.add(p.getText());
+            }
+            return t == JsonToken.END_ARRAY && p.nextToken() == null ? String.join(", ", values) : text;
+        } catch (IOException e) {
+            return text;
         }
     }
 

@@ -185,7 +185,7 @@ public final class ZipkinReader implements TraceReader {
             }
             String place = ".tags" + JsonPointers.member(key);
             AnyValue v = c.token() == JsonToken.VALUE_STRING
-                    ? AnyValue.tag(AnyValue.Kind.TEXT, c.optString(), 0, c, place)
+                    ? AnyValue.tag(AnyValue.Kind.TEXT, ZipkinJaegerFields.headerText(key, c.optString()), 0, c, place)
                     : AnyValue.tag(AnyValue.Kind.INVALID, "a Zipkin tag is a string, found "
                             + JsonCursor.describe(c.token()), 0, c, place);
             c.skip();

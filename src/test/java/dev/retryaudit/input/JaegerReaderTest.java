@@ -115,6 +115,13 @@ class JaegerReaderTest {
     }
 
     @Test
+    void aHeaderTheCollectorWroteAsAJsonArrayIsItsValue() throws Exception {
+        String text = "[" + span("1", CLIENT_GET + "," + tag("http.status_code", "int64", "429") + ","
+                + tag("http.response.header.retry-after", "string", "\"[\\\"2\\\"]\""), "") + "]";
+        assertThat(Inputs.read(InputFormat.JAEGER, text).get(0).attempts().get(0).retryAfter()).isEqualTo("2");
+    }
+
+    @Test
     void serverAndUntaggedSpansAreNoAttempts() throws Exception {
         String text = "{\"data\":[{\"spans\":[" + span("1", tag("span.kind", "string", "\"server\"") + ","
                 + tag("http.method", "string", "\"GET\""), "") + "," + span("2", tag("peer.ipv4", "int64", "23456") + ","

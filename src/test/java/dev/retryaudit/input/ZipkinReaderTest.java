@@ -105,6 +105,18 @@ class ZipkinReaderTest {
         assertThat(op.groupedBy()).isEqualTo("resend_count");
     }
 
+    @Test
+    void headerTagsThatTheCollectorWroteAsJsonArraysAreTheirValues() throws Exception {
+        String text = "[" + span("1111aaaa2222bb01", 1788789720000000L, GET + ",\"http.status_code\":\"429\","
+                + "\"http.response.header.retry-after\":\"[\\\"Mon\\\", \\\"07 Sep 2026 14:02:05 GMT\\\"]\","
+                + "\"http.request.header.idempotency-key\":\"[\\\"k-1\\\"]\",\"http.url.list\":\"[1]\"") + "]";
+        Attempt a = Inputs.read(InputFormat.ZIPKIN, text).get(0).attempts().get(0);
+        assertThat(a.retryAfter()).isEqualTo("Mon, 07 Sep 2026 14:02:05 GMT");
+        assertThat(a.idempotencyKey()).isEqualTo("k-1");
+        String notAnArray = text.replace("[\\\"k-1\\\"]", "[k-1]");
+        assertThat(Inputs.read(InputFormat.ZIPKIN, notAnArray).get(0).attempts().get(0).idempotencyKey()).isEqualTo("[k-1]");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "\"traceId\":\"xyz\"|$[0].traceId|expected an id of 1 to 32 hexadecimal digits",
