@@ -117,22 +117,27 @@ public final class FormatDetector {
      */
     private static InputFormat inside(String key, JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
-        if (key.equals("data") && t == JsonToken.START_ARRAY) {
+        boolean array = key.equals("data") && t == JsonToken.START_ARRAY;
+        if (array) {
             t = p.nextToken();
         }
-        if (t != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return null;
-        }
         InputFormat found = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String inner = p.currentName();
-            if (key.equals("result") && inner.equals("resourceSpans")
-                    || key.equals("data") && (inner.equals("traceID") || inner.equals("spans")
-                    || inner.equals("processes"))) {
-                found = key.equals("result") ? InputFormat.OTLP : InputFormat.JAEGER;
+        if (t == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String inner = p.currentName();
+                if (key.equals("result") && inner.equals("resourceSpans")
+                        || key.equals("data") && (inner.equals("traceID") || inner.equals("spans")
+                        || inner.equals("processes"))) {
+                    found = key.equals("result") ? InputFormat.OTLP : InputFormat.JAEGER;
+                }
+                p.nextToken();
+                p.skipChildren();
             }
-            p.nextToken();
+        } else if (t != JsonToken.END_ARRAY) {
+            p.skipChildren();
+        }
+        while (array && t != JsonToken.END_ARRAY && t != null) {
+            t = p.nextToken();
             p.skipChildren();
         }
         return found;

@@ -113,6 +113,8 @@ class FormatDetectorTest {
         "x.json|{\"resource\": {}, \"scopeSpans\": []}|OTLP",
         "x.json|{\"instrumentationLibrarySpans\": []}|OTLP",
         "x.json|{\"kind\": \"local-curl-retry-after-diagnostic\", \"cases\": []}|RETRY_TRACE",
+        "x.json|{\"data\": [1, [2], {\"a\": 3}], \"operations\": []}|OPERATIONS",
+        "x.json|{\"data\": [], \"result\": 7, \"log\": {}}|HAR",
     })
     void theKeysOfZipkinJaegerAndOtlpVariantsDecide(String name, String content, InputFormat expected) {
         assertThat(format(name, content)).isEqualTo(expected);
