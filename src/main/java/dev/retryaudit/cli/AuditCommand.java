@@ -11,6 +11,7 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -27,6 +28,8 @@ import picocli.CommandLine.Parameters;
         description = "Audit traces of tool calls and HTTP attempts for unsafe retries. "
                 + "Several FILEs are audited as one input set; no FILE or \"-\" reads standard input.")
 final class AuditCommand implements Callable<Integer> {
+    private static final Path STDIN = Path.of("/dev/stdin");
+
     private final Streams io;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Trace files to audit; \"-\" or none reads stdin.")
@@ -54,10 +57,12 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--limit-attempts", paramLabel = "N", description = "Most attempts in one operation (default: 10,000).")
     int limitAttempts = Limits.DEFAULTS.attemptsPerOperation();
 
-    @Option(names = "--limit-string", paramLabel = "N", description = "Longest string, in characters (default: 65,536).")
+    @Option(names = "--limit-string", paramLabel = "N",
+            description = "Longest string value, in characters (code points); field names may have as many, "
+                    + "and at least 1,024 (default: 65,536).")
     int limitString = Limits.DEFAULTS.stringLength();
 
-    @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting (default: 64).")
+    @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting, 1..1,000 (default: 64).")
     int limitDepth = Limits.DEFAULTS.depth();
 
     @Option(names = "--debug", description = "Show stack traces on internal errors.")
@@ -78,6 +83,7 @@ final class AuditCommand implements Callable<Integer> {
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
+        options.checkTarget("--output", options.output, readPaths(sources));
         Report report;
         try {
             Policy policy = options.policy(limits);
@@ -99,12 +105,28 @@ final class AuditCommand implements Callable<Integer> {
         return names.stream().map(InputSet.Source::of).toList();
     }
 
+    /** The files this audit reads, standard input's included, that --output must not overwrite. */
+    private List<Path> readPaths(List<InputSet.Source> sources) {
+        List<Path> read = new ArrayList<>();
+        for (InputSet.Source s : sources) {
+            read.add(s.path() != null || s.unusable() != null ? s.path() : STDIN);
+        }
+        if (baseline != null) {
+            read.add(InputSet.Source.of(baseline).path());
+        }
+        return read;
+    }
+
     private Limits limits() {
         atLeastOne("--limit-bytes", limitBytes);
         atLeastOne("--limit-operations", limitOperations);
         atLeastOne("--limit-attempts", limitAttempts);
         atLeastOne("--limit-string", limitString);
         atLeastOne("--limit-depth", limitDepth);
+        if (limitDepth > Limits.MAX_DEPTH) {
+            throw usage("invalid value for option '--limit-depth': must be at most " + Limits.MAX_DEPTH
+                    + ", the deepest nesting this build can read");
+        }
         return new Limits(limitBytes, limitOperations, limitAttempts, limitString, limitDepth);
     }
 

@@ -12,6 +12,9 @@ import dev.retryaudit.rules.RuleRegistry;
 import dev.retryaudit.rules.RuleSelection;
 import dev.retryaudit.text.ColorMode;
 import dev.retryaudit.text.Suggestions;
+import dev.retryaudit.input.FileNames;
+import dev.retryaudit.text.Escaping;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,6 +90,48 @@ final class AuditOptions {
     /** The rules to run under {@code policy} with {@code --enable}/{@code --disable} applied (checked first). */
     RuleSelection rules(Policy policy) {
         return RuleSelection.of(policy, enable, disable);
+    }
+
+    /**
+     * Refuses (exit 64) a file to write that cannot be one: a directory, a name the locale cannot
+     * represent exactly (two names could decode alike), or the same file (through links and other spellings) as one that is read: {@code read},
+     * the policy. Only a regular file is compared: a device or FIFO is written, never replaced.
+     */
+    void checkTarget(String option, Path target, List<Path> read) {
+        if (target == null) {
+            return;
+        }
+        String name = Escaping.controls(target.toString());
+        String invalid = "invalid value for option '" + option + "': ";
+        if (Files.isDirectory(target)) {
+            throw usage(invalid + name + " is a directory");
+        }
+        if (!FileNames.representable(target.toString())) {
+            throw usage(invalid + "the name " + name + " cannot be represented in the locale's character set ("
+                    + System.getProperty("sun.jnu.encoding") + "); set LC_ALL to a UTF-8 locale "
+                    + "(for example LC_ALL=C.UTF-8) or choose another name");
+        }
+        if (!Files.isRegularFile(target)) {
+            return;
+        }
+        List<Path> all = new ArrayList<>(read);
+        if (policyFile != null) {
+            all.add(policyFile);
+        }
+        for (Path p : all) {
+            if (p != null && sameFile(target, p)) {
+                throw usage(invalid + name + " is the same file as the input " + Escaping.controls(p.toString())
+                        + ", which it would overwrite");
+            }
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.exists(b) && Files.isSameFile(a, b);
+        } catch (java.io.IOException | SecurityException e) {
+            return false;
+        }
     }
 
     ReportOutput output(Streams io) {

@@ -11,8 +11,11 @@ public enum ExitCode {
     FINDINGS(2, "the audit ran; at least one finding at or above --fail-on"),
     /** 64: usage error: unknown option, bad option value, missing argument. */
     USAGE(64, "usage error: unknown option, bad option value, missing argument"),
-    /** 65: input rejected: malformed JSON, schema violation, unknown field, limit exceeded (raise with --limit-*), ambiguous format. */
-    DATA(65, "input rejected: malformed JSON, schema violation, limit exceeded, unclear format"),
+    /**
+     * 65: input rejected: malformed JSON, schema violation, unknown field, limit exceeded (raise with --limit-*),
+     * ambiguous format, or too large for the Java heap (out of memory).
+     */
+    DATA(65, "input rejected: malformed JSON, schema violation, limit exceeded, unclear format, out of memory"),
     /** 66: an input file, {@code --policy} or {@code --baseline} does not exist or cannot be read. */
     NO_INPUT(66, "an input file (or --policy, --baseline) does not exist or cannot be read"),
     /** 70: internal error: a bug; {@code --debug} shows the stack trace. */

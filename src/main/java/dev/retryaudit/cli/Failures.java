@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -25,6 +26,19 @@ final class Failures {
             writeTrace(err, ex);
         }
         return ExitCode.SOFTWARE.code();
+    }
+
+    /**
+     * The heap ran out outside the reading of an input (where it is an input error): one line, exit 65
+     * like an input over a limit, the stack trace only with --debug.
+     */
+    static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
+        err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; "
+                + InputSet.MORE_MEMORY);
+        if (java.util.Arrays.asList(args).contains("--debug")) {
+            writeTrace(err, ex);
+        }
+        return ExitCode.DATA.code();
     }
 
     /** The stack trace with its causes, on picocli's error writer (--debug only). */

@@ -1,5 +1,7 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.FileNames;
+import dev.retryaudit.text.Escaping;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -7,6 +9,7 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import picocli.CommandLine;
 
 /** The entry point: builds the command line over the given streams and returns the exit code. */
@@ -20,15 +23,35 @@ public final class Main {
 
     /** Runs one command; every byte the tool prints goes to {@code stdout} or {@code stderr}. */
     public static int run(String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
+        WatchedOutput watched = new WatchedOutput(stdout);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(watched, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
-        Streams io = new Streams(stdin, stdout, out, err);
+        Streams io = new Streams(stdin, watched, out, err);
         CommandLine cl = commandLine(io);
+        int code;
         try {
-            return cl.execute(args);
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            code = Failures.outOfMemory(err, e, args);
         } finally {
             out.flush();
             err.flush();
+        }
+        if (watched.failure() != null && code != ExitCode.CANT_WRITE.code()) {
+            err.println(VersionInfo.NAME + ": error: cannot write to standard output: "
+                    + Escaping.controls(String.valueOf(watched.failure().getMessage())));
+            err.flush();
+            return ExitCode.CANT_WRITE.code();
+        }
+        return code;
+    }
+
+    /** A file named on the command line as a path, also when the locale cannot represent its name. */
+    private static Path path(String name) {
+        try {
+            return FileNames.resolve(name);
+        } catch (FileNames.UnusableNameException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
         }
     }
 
@@ -40,6 +63,7 @@ public final class Main {
         cl.addSubcommand(new ExplainCommand(io));
         cl.addSubcommand(new SchemaCommand(io));
         cl.addSubcommand(ProbeCommand.commandLine(io));
+        cl.registerConverter(Path.class, Main::path);
         cl.setOut(io.out());
         cl.setErr(io.err());
         cl.setCaseInsensitiveEnumValuesAllowed(false);

@@ -25,7 +25,6 @@ import java.io.InputStream;
 import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -117,6 +116,8 @@ final class ProbeCommand implements Callable<Integer> {
         ReportWriter writer = options.writer(io);
         FailOn threshold = options.failOn();
         options.checkRuleNames();
+        options.checkTarget("--output", options.output, traceOut == null ? List.of() : List.of(traceOut));
+        options.checkTarget("--trace-out", traceOut, List.of());
         Limits limits = Limits.DEFAULTS;
         Policy policy;
         try {
@@ -235,21 +236,10 @@ final class ProbeCommand implements Callable<Integer> {
     }
 
     private boolean writeTrace(byte[] bytes) {
-        Path tmp = null;
         try {
-            Path dir = traceOut.toAbsolutePath().getParent();
-            tmp = Files.createTempFile(dir, ".retry-audit-", ".tmp");
-            Files.write(tmp, bytes);
-            Files.move(tmp, traceOut, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.write(traceOut, out -> out.write(bytes));
             return true;
         } catch (IOException e) {
-            try {
-                if (tmp != null) {
-                    Files.deleteIfExists(tmp);
-                }
-            } catch (IOException ignored) {
-                // The write already failed; the message below says why.
-            }
             return cannotWriteTrace(String.valueOf(e.getMessage()));
         }
     }

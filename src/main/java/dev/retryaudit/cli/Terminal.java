@@ -19,7 +19,8 @@ final class Terminal {
      * True only for the process's own stdout when that is a terminal. Linux tells through
      * /proc (which also works when stdin is a pipe); elsewhere Java's console is the best guess.
      */
-    static boolean isTerminal(OutputStream out) {
+    static boolean isTerminal(OutputStream stream) {
+        OutputStream out = stream instanceof WatchedOutput w ? w.watched() : stream;
         try {
             if (!(out instanceof FileOutputStream f) || f.getFD() != FileDescriptor.out) {
                 return false;

@@ -7,7 +7,6 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,10 +29,10 @@ public final class BaselineReader {
 
     /** Reads the report at {@code file} (a path as the user gave it) under the string and depth limits. */
     public static Baseline read(String file, Limits limits) throws InputException {
-        InputSet.Source source = new InputSet.Source(file, Path.of(file));
+        InputSet.Source source = InputSet.Source.of(file);
         try (InputStream in = InputSet.open(source)) {
             JsonParser p = new StrictJson(limits).parser(in);
-            return ParseFailures.reading(file, () -> p, limits.bytes(),
+            return ParseFailures.reading(file, () -> p, limits,
                     () -> new Baseline(file, fingerprints(new JsonCursor(p, file, limits))));
         } catch (IOException e) {
             throw ParseFailures.unreadable(file, e);

@@ -3,6 +3,7 @@ package dev.retryaudit.input;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;
 import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -22,11 +23,18 @@ public final class InputSet {
     /** The name under which standard input is reported. */
     public static final String STDIN = "<stdin>";
 
+    /** What to do when the Java heap is too small for the input. */
+    public static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+            + "lower --limit-bytes, or split the input";
+
+    /** Memory set aside to report running out of it; see {@link #outOfMemory}. */
+    private static byte[] reserve = new byte[1 << 21];
+
     private final Limits limits;
     private final InputFormat format;
     private final StrictJson json;
     private final ByteBudget budget;
-    private final IdSet ids = new IdSet();
+    private IdSet ids = new IdSet();
     private long operations;
 
     public InputSet(InputFormat format, Limits limits) {
@@ -36,14 +44,28 @@ public final class InputSet {
         this.budget = new ByteBudget(limits.bytes());
     }
 
-    /** A source: a file path as the user gave it, or "-" for standard input. */
-    public record Source(String name, Path path) {
+    /**
+     * A source: a file as the user named it and its path, or "-" for standard input (no path);
+     * {@code unusable} says why a name could not be turned into a path (null when it could).
+     */
+    public record Source(String name, Path path, String unusable) {
+        public Source(String name, Path path) {
+            this(name, path, null);
+        }
+
         public static Source of(String arg) {
-            return arg.equals("-") ? new Source(STDIN, null) : new Source(arg, Path.of(arg));
+            if (arg.equals("-")) {
+                return new Source(STDIN, null);
+            }
+            try {
+                return new Source(arg, FileNames.resolve(arg));
+            } catch (FileNames.UnusableNameException e) {
+                return new Source(arg, null, e.getMessage());
+            }
         }
 
         boolean isStdin() {
-            return path == null;
+            return path == null && unusable == null;
         }
     }
 
@@ -57,25 +79,48 @@ public final class InputSet {
                 summaries.add(readOne(s, i, raw, out));
             } catch (IOException e) {
                 throw ParseFailures.unreadable(s.name(), e);
+            } catch (OutOfMemoryError e) {
+                throw outOfMemory(s.name());
             }
         }
         return summaries;
     }
 
-    /** Opens a named file, or says why it cannot be read (exit 66). */
+    /**
+     * Opens a named file, or says why it cannot be read (exit 66). Pipes, FIFOs and devices
+     * ({@code <(...)}, {@code /dev/stdin}) are read as streams: nothing asks them for a size or position.
+     */
     static InputStream open(Source s) throws InputException {
+        if (s.unusable() != null) {
+            throw InputException.unreadable(s.name(), s.unusable());
+        }
         Path p = s.path();
         if (Files.isDirectory(p)) {
             throw InputException.unreadable(s.name(), "is a directory, not a file");
         }
         try {
-            return Files.newInputStream(p);
+            return new Unsized(Files.newInputStream(p));
         } catch (NoSuchFileException e) {
             throw InputException.unreadable(s.name(), "no such file");
         } catch (AccessDeniedException e) {
             throw InputException.unreadable(s.name(), "cannot be read: permission denied");
         } catch (IOException e) {
             throw ParseFailures.unreadable(s.name(), e);
+        }
+    }
+
+    /**
+     * A file's stream that never reports how much is left: the file channel's {@code available()} asks
+     * for the size and position, which a pipe does not have ("Illegal seek").
+     */
+    private static final class Unsized extends FilterInputStream {
+        Unsized(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int available() {
+            return 0;
         }
     }
 
@@ -101,7 +146,7 @@ public final class InputSet {
             out.accept(op);
         };
         ReadContext ctx = new ReadContext(s.name(), index, in, json, limits, sink);
-        ParseFailures.reading(s.name(), () -> ctx.cursor() == null ? null : ctx.cursor().parser(), budget.limit(),
+        ParseFailures.reading(s.name(), () -> ctx.cursor() == null ? null : ctx.cursor().parser(), limits,
                 () -> {
                     reader.read(ctx);
                     return null;
@@ -113,6 +158,7 @@ public final class InputSet {
         byte[] head = new byte[FormatDetector.HEAD_BYTES];
         in.mark(head.length + 1);
         int n = 0;
+        ByteBudget.ExceededException exceeded = null;
         try {
             int r;
             while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
@@ -120,11 +166,13 @@ public final class InputSet {
             }
         } catch (ByteBudget.ExceededException e) {
             // Detect on what was read; the reader meets the limit again and reports where.
+            exceeded = e;
         }
         in.reset();
         FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
-        if (g.format() == null && budget.exceeded()) {
-            throw InputException.rejected(s.name(), 1, 1, null, ParseFailures.bytesExceeded(budget.limit()));
+        if (g.format() == null && exceeded != null) {
+            throw InputException.rejected(s.name(), exceeded.line(), exceeded.column(), null,
+                    ParseFailures.bytesExceeded(budget.limit()));
         }
         if (g.empty()) {
             throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
@@ -135,6 +183,16 @@ public final class InputSet {
                             + String.join(", ", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
         }
         return g.format();
+    }
+
+    /**
+     * The heap ran out while reading {@code source}: the reserve is given back so that the message can
+     * be built, and the operations read so far are dropped with this input set once it is thrown.
+     */
+    private InputException outOfMemory(String source) {
+        reserve = null;
+        ids = null;
+        return InputException.rejected(source, 0, 0, null, "out of memory while reading this input: the Java heap is too small for it; " + MORE_MEMORY);
     }
 
     private static InputException at(Operation op, String detail) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.io.SerializedString;
 import dev.retryaudit.model.RawJson;
 import dev.retryaudit.model.Wire;
@@ -25,7 +26,9 @@ import java.util.Set;
  * line, column and JSON path. Optional reads return null for JSON null (the same as absent).
  */
 public final class JsonCursor {
-    private static final JsonFactory COPIER = new JsonFactory();
+    private static final JsonFactory COPIER = JsonFactory.builder()
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(Limits.MAX_DEPTH).build())
+            .build();
 
     private final JsonParser p;
     private final String source;
@@ -303,13 +306,17 @@ public final class JsonCursor {
         p.skipChildren();
     }
 
+    /** The current string, refused when it has more characters (code points) than the string limit. */
     private String checkedText() throws IOException, InputException {
-        int len = p.getTextLength();
-        if (len > limits.stringLength()) {
-            throw error("string of " + len + " characters exceeds the string limit of " + limits.stringLength()
-                    + " (raise it with --limit-string)");
+        String text = p.getText();
+        if (text.length() > limits.stringLength()) {
+            int characters = text.codePointCount(0, text.length());
+            if (characters > limits.stringLength()) {
+                throw error("a string of " + characters + " characters exceeds the string limit of "
+                        + limits.stringLength() + " (raise it with --limit-string)");
+            }
         }
-        return p.getText();
+        return text;
     }
 
     /** A short name for a token, for "expected X, found Y" messages (never the value itself). */

@@ -28,16 +28,16 @@ final class ParseFailures {
 
     /**
      * Runs {@code body}, turning parser failures into input errors of {@code source}. {@code parser}
-     * gives the parser that failed (null before one was opened); {@code byteLimit} words the byte limit.
+     * gives the parser that failed (null before one was opened); {@code limits} word the limit messages.
      */
-    static <T> T reading(String source, Supplier<JsonParser> parser, long byteLimit, Body<T> body)
+    static <T> T reading(String source, Supplier<JsonParser> parser, Limits limits, Body<T> body)
             throws IOException, InputException {
         try {
             return body.run();
         } catch (ByteBudget.ExceededException e) {
-            throw at(source, parser.get(), null, bytesExceeded(byteLimit));
+            throw at(source, parser.get(), e.line(), e.column(), bytesExceeded(limits.bytes()));
         } catch (StreamConstraintsException e) {
-            throw at(source, parser.get(), e.getLocation(), limitMessage(e.getOriginalMessage()));
+            throw at(source, parser.get(), e.getLocation(), limitMessage(e.getOriginalMessage(), limits));
         } catch (JsonProcessingException e) {
             throw at(source, parser.get(), e.getLocation(), "malformed JSON: " + jacksonMessage(e.getOriginalMessage()));
         } catch (CharConversionException e) {
@@ -59,18 +59,28 @@ final class ParseFailures {
             return InputException.rejected(source, 1, 1, null, detail);
         }
         JsonLocation l = where != null ? where : p.currentLocation();
-        return InputException.rejected(source, Math.max(1, l.getLineNr()), Math.max(1, l.getColumnNr()),
-                JsonCursor.path(p.getParsingContext()), detail);
+        return at(source, p, l.getLineNr(), l.getColumnNr(), detail);
     }
 
-    private static String limitMessage(String jackson) {
-        Matcher m = FIRST_NUMBER.matcher(jackson == null ? "" : jackson);
-        String reached = m.find() ? m.group(1) : "?";
-        if (jackson != null && jackson.contains("nesting depth")) {
-            return "input nests deeper than the depth limit (depth " + reached
-                    + " reached; raise it with --limit-depth)";
+    private static InputException at(String source, JsonParser p, long line, long column, String detail) {
+        return InputException.rejected(source, Math.max(1, line), Math.max(1, column),
+                p == null ? null : JsonCursor.path(p.getParsingContext()), detail);
+    }
+
+    private static String limitMessage(String jackson, Limits limits) {
+        String m = jackson == null ? "" : jackson;
+        Matcher number = FIRST_NUMBER.matcher(m);
+        String reached = number.find() ? number.group(1) : "?";
+        if (m.contains("nesting depth")) {
+            return "input nests deeper than the depth limit of " + limits.depth() + " (depth " + reached
+                    + " reached; raise it with --limit-depth, at most " + Limits.MAX_DEPTH + ")";
         }
-        return "a string of at least " + reached + " characters exceeds the string limit (raise it with --limit-string)";
+        if (m.startsWith("Name")) {
+            return "a field name of more than " + limits.nameLength() + " characters exceeds the limit on names "
+                    + "(the string limit, at least " + Limits.MIN_NAME_LENGTH + "; raise it with --limit-string)";
+        }
+        return "a string of more than " + limits.stringLength()
+                + " characters exceeds the string limit (raise it with --limit-string)";
     }
 
     private static String jacksonMessage(String m) {

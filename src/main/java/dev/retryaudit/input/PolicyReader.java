@@ -73,7 +73,7 @@ public final class PolicyReader {
             throws IOException, InputException {
         ByteBudget budget = new ByteBudget(limits.bytes());
         try (JsonParser p = new StrictJson(limits).parser(budget.wrap(raw))) {
-            return ParseFailures.reading(source, () -> p, budget.limit(),
+            return ParseFailures.reading(source, () -> p, limits,
                     () -> new PolicyReader(new JsonCursor(p, source, limits), ruleIds).document());
         }
     }

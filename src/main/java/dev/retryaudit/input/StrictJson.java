@@ -18,8 +18,8 @@ public final class StrictJson {
     public StrictJson(Limits limits) {
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxStringLength(limits.stringLength())
-                        .maxNameLength(limits.stringLength())
+                        .maxStringLength(utf16Units(limits.stringLength()))
+                        .maxNameLength(limits.nameLength())
                         .maxNestingDepth(limits.depth())
                         .build())
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -27,6 +27,14 @@ public final class StrictJson {
                 .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
                 .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
                 .build();
+    }
+
+    /**
+     * Jackson counts UTF-16 units, two for a character beyond the Basic Multilingual Plane (an emoji):
+     * it stops a string at twice the limit, and {@link JsonCursor} counts the characters exactly.
+     */
+    private static int utf16Units(int characters) {
+        return (int) Math.min(Integer.MAX_VALUE, 2L * characters);
     }
 
     /** A parser over UTF-8 bytes (a leading BOM is skipped). */

@@ -5,37 +5,47 @@ public final class Escaping {
     private Escaping() {
     }
 
-    /** Escapes C0 and C1 control characters, DEL and lone surrogates as {@code \\uXXXX} (and \n, \r, \t, \e). */
+    /**
+     * Escapes what a terminal or a web page would act on instead of showing: C0 and C1 control
+     * characters, DEL, lone surrogates, and the format and separator characters (Unicode categories Cf,
+     * Zl, Zp: U+200B, U+202E right-to-left override, U+2028, U+2029, ...) as {@code \\uXXXX} (a
+     * supplementary character as its two UTF-16 units), and \n, \r, \t, \e.
+     */
     public static String controls(String s) {
         if (s == null) {
             return null;
         }
         int i = 0;
         while (i < s.length() && !needsEscape(s, i)) {
-            i++;
+            i += Character.charCount(s.codePointAt(i));
         }
-        if (i == s.length()) {
+        if (i >= s.length()) {
             return s;
         }
         StringBuilder b = new StringBuilder(s.length() + 16).append(s, 0, i);
-        for (; i < s.length(); i++) {
-            char c = s.charAt(i);
+        while (i < s.length()) {
+            int width = Character.isHighSurrogate(s.charAt(i)) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1)) ? 2 : 1;
             if (!needsEscape(s, i)) {
-                b.append(c);
-                if (Character.isHighSurrogate(c)) {
-                    b.append(s.charAt(++i));
+                b.append(s, i, i + width);
+            } else {
+                for (int k = i; k < i + width; k++) {
+                    escape(b, s.charAt(k));
                 }
-                continue;
             }
-            switch (c) {
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case 0x1b -> b.append("\\e");
-                default -> b.append(String.format("\\u%04x", (int) c));
-            }
+            i += width;
         }
         return b.toString();
+    }
+
+    private static void escape(StringBuilder b, char c) {
+        switch (c) {
+            case '\n' -> b.append("\\n");
+            case '\r' -> b.append("\\r");
+            case '\t' -> b.append("\\t");
+            case 0x1b -> b.append("\\e");
+            default -> b.append(String.format("\\u%04x", (int) c));
+        }
     }
 
     /** Escapes control characters and cuts the result to at most {@code max} characters, marking the cut. */
@@ -56,9 +66,21 @@ public final class Escaping {
         if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
             return true;
         }
-        if (Character.isHighSurrogate(c)) {
-            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        if (c < 0xa0) {
+            return false;
         }
-        return Character.isLowSurrogate(c);
+        if (Character.isHighSurrogate(c)) {
+            if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                return true;
+            }
+            return hidden(s.codePointAt(i));
+        }
+        return Character.isLowSurrogate(c) || hidden(c);
+    }
+
+    /** Format and separator characters: invisible, or they move or break the text around them. */
+    private static boolean hidden(int codePoint) {
+        int type = Character.getType(codePoint);
+        return type == Character.FORMAT || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 }

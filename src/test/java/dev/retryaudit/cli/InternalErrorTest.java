@@ -51,4 +51,18 @@ class InternalErrorTest {
         assertThat(r[0]).isEqualTo("70");
         assertThat(r[1]).contains("at dev.retryaudit.cli.InternalErrorTest$Boom.call");
     }
+
+    @Test
+    void runningOutOfMemoryOutsideReadingIsOneLineAndExit65() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintWriter w = new PrintWriter(err, true, StandardCharsets.UTF_8);
+        OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+        assertThat(Failures.outOfMemory(w, oom, new String[] {"audit", "x.json"})).isEqualTo(65);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("retry-audit: error: out of memory: the Java heap is "
+                + "too small for this input; give Java more heap (java -Xmx4g -jar retry-audit.jar ...), lower "
+                + "--limit-bytes, or split the input\n");
+        err.reset();
+        Failures.outOfMemory(w, oom, new String[] {"audit", "--debug", "x.json"});
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("java.lang.OutOfMemoryError: Java heap space", "\tat ");
+    }
 }

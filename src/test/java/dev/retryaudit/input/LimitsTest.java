@@ -82,6 +82,57 @@ class LimitsTest {
         String line = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"attributes\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":1}}}}}}\n";
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", line, InputFormat.SPANS, limits));
         assertThat(e.diagnostic()).startsWith("s.jsonl:1:")
-                .contains("input nests deeper than the depth limit (depth 6 reached; raise it with --limit-depth)");
+                .contains("input nests deeper than the depth limit of 5 (depth 6 reached; raise it with --limit-depth, "
+                        + "at most 1000)");
+    }
+
+    @Test
+    void depthIsHonouredUpToTheLargestLimit() throws Exception {
+        Limits limits = new Limits(1L << 30, 10, 10, 65_536, Limits.MAX_DEPTH);
+        String nested = "{\"a\":".repeat(Limits.MAX_DEPTH - 1) + "1" + "}".repeat(Limits.MAX_DEPTH - 1);
+        String line = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"attributes\":" + nested + "}\n";
+        assertThat(Inputs.read("s.jsonl", line, InputFormat.SPANS, limits)).hasSize(1);
+        String deeper = line.replace("\"attributes\":", "\"attributes\":{\"b\":").replace("}\n", "}}\n");
+        InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", deeper, InputFormat.SPANS, limits));
+        assertThat(e.detail()).startsWith("input nests deeper than the depth limit of 1000 (depth 1001 reached");
+        assertThrows(IllegalArgumentException.class, () -> new Limits(1L << 30, 10, 10, 65_536, Limits.MAX_DEPTH + 1));
+    }
+
+    @Test
+    void theStringLimitCountsCharactersNotUtf16Units() throws Exception {
+        Limits limits = new Limits(1L << 30, 10, 10, 100, 64);
+        String emoji = "\ud83d\ude00";
+        String fits = "{\"operation_id\":\"a\",\"tool\":\"" + emoji.repeat(100) + "\",\"attempt_id\":1}\n";
+        assertThat(Inputs.read("s.jsonl", fits, InputFormat.SPANS, limits)).hasSize(1);
+        String over = fits.replace(emoji.repeat(100), emoji.repeat(50) + "x".repeat(51));
+        InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", over, InputFormat.SPANS, limits));
+        assertThat(e.detail()).isEqualTo("a string of 101 characters exceeds the string limit of 100 (raise it with --limit-string)");
+        String far = fits.replace(emoji.repeat(100), "x".repeat(300));
+        e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", far, InputFormat.SPANS, limits));
+        assertThat(e.detail()).endsWith("exceeds the string limit (raise it with --limit-string)");
+    }
+
+    @Test
+    void fieldNamesAreLimitedSeparatelyFromStrings() throws Exception {
+        Limits limits = new Limits(1L << 30, 10, 10, 3, 64);
+        String shortValues = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n";
+        assertThat(Inputs.read("s.jsonl", shortValues, InputFormat.SPANS, limits)).hasSize(1);
+        String longName = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"attributes\":{\""
+                + "k".repeat(Limits.MIN_NAME_LENGTH + 1) + "\":1}}\n";
+        InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", longName, InputFormat.SPANS, limits));
+        assertThat(e.detail()).startsWith("a field name of more than 1024 characters exceeds the limit on names");
+    }
+
+    @Test
+    void theByteLimitPointsAtTheFirstByteItRefused() {
+        Limits limits = new Limits(30, 10, 10, 65_536, 64);
+        String two = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n{\"operation_id\":\"b\"}\n";
+        InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", two, InputFormat.SPANS, limits));
+        assertThat(e.line()).isEqualTo(1);
+        assertThat(e.column()).isEqualTo(31);
+        Limits longer = new Limits(60, 10, 10, 65_536, 64);
+        e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", two, InputFormat.SPANS, longer));
+        assertThat(e.line()).isEqualTo(2);
+        assertThat(e.column()).isEqualTo(60 - two.indexOf('\n'));
     }
 }

@@ -226,8 +226,10 @@ class PolicyReaderTest {
     void inputLimitsApply() {
         Limits tight = new Limits(1L << 30, 10, 10, 8, 3);
         assertThatThrownBy(() -> PolicyReader.read(new ByteArrayInputStream(
-                "{\"tools\": {\"a-very-long-tool-name\": {}}}".getBytes(StandardCharsets.UTF_8)), "p.json", RULES, tight))
-                .isInstanceOf(InputException.class).hasMessageContaining("exceeds the string limit");
+                ("{\"tools\": {\"" + "t".repeat(1025) + "\": {}}}").getBytes(StandardCharsets.UTF_8)), "p.json", RULES,
+                tight))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("a field name of more than 1024 characters exceeds the limit on names");
         assertThatThrownBy(() -> PolicyReader.read(new ByteArrayInputStream(
                 "{\"tools\": {\"a\": {\"effect\": {\"x\": 1}}}}".getBytes(StandardCharsets.UTF_8)), "p.json", RULES, tight))
                 .isInstanceOf(InputException.class).hasMessageContaining("depth limit");

@@ -11,7 +11,8 @@ import java.util.List;
 final class HostileStrings {
     static final String SOURCE = "evil\u001b]0;owned\u0007,dir:/a%b.json";
     static final String MESSAGE = "done\u001b[2J\u001b[31m\rfaked line\n::error file=x::pwned, 100% %0A ::set-env name=A::B"
-            + "\u009b31m\u0000\u007f\ttab";
+            + "\u009b31m\u0000\u007f\ttab \u202egnp.exe\u202c zero\u200bwidth line\u2028sep para\u2029sep"
+            + " tag\udb40\udc01 bom\ufeff é 😀";
     static final String LONG = "x%,:\u001b".repeat(25_000);
 
     private HostileStrings() {
@@ -33,8 +34,13 @@ final class HostileStrings {
                 Evidence.of(), at);
     }
 
-    /** Whether a string holds any C0 or C1 control character or DEL, other than the line feeds that end lines. */
+    /**
+     * Whether a string holds any C0 or C1 control character or DEL, other than the line feeds that end lines,
+     * or a format or separator character (Unicode Cf, Zl, Zp).
+     */
     static boolean hasRawControl(String s) {
-        return s.chars().anyMatch(c -> c != '\n' && (c < 0x20 || (c >= 0x7f && c <= 0x9f)));
+        return s.codePoints().anyMatch(c -> c != '\n' && (c < 0x20 || (c >= 0x7f && c <= 0x9f)
+                || Character.getType(c) == Character.FORMAT || Character.getType(c) == Character.LINE_SEPARATOR
+                || Character.getType(c) == Character.PARAGRAPH_SEPARATOR));
     }
 }
