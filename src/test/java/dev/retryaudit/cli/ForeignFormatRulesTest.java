@@ -189,6 +189,17 @@ class ForeignFormatRulesTest {
     }
 
     @Test
+    void aRetryAfterInMillisecondsCountsInWholeSeconds() throws IOException {
+        String retryAfterMs = "{\"name\":\"Retry-After-Ms\",\"value\":\"1500\"}";
+        String early = har(get("2026-09-07T14:02:00.000Z", "https://shop.example/api/cart", 429, retryAfterMs),
+                get("2026-09-07T14:02:00.500Z", "https://shop.example/api/cart", 200, ""));
+        assertThat(findings(early, 2)).containsExactly("retry-after/early <stdin>#/log/entries/0 2");
+        String waited = har(get("2026-09-07T14:02:00.000Z", "https://shop.example/api/cart", 429, retryAfterMs),
+                get("2026-09-07T14:02:01.200Z", "https://shop.example/api/cart", 200, ""));
+        assertThat(findings(waited, 0)).as("1.5 s read as 1 s, never as 2").isEmpty();
+    }
+
+    @Test
     void aPagePollingFiveTimesIsNotRetrying() throws IOException {
         List<String> polls = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
