@@ -98,30 +98,21 @@ public final class JaegerReader implements TraceReader {
         trace.finish(r);
     }
 
-    /** An element of a top-level array: a trace (with spans) or a span (with its process). */
+    /**
+     * An element of a top-level array: a trace (with spans) or a span (with its process). A trace may
+     * carry fields that a span has too (the UI adds its start time and duration): with spans, it is a trace.
+     */
     private static void element(JsonCursor c, Read r, String pointer) throws IOException, InputException {
         c.expectObject("a Jaeger trace or span");
-        long line = c.line();
-        long column = c.column();
         r.scratch.reset(c, pointer, -1);
         Trace trace = new Trace(pointer);
         SpanFields span = new SpanFields();
-        boolean spanField = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
-            if (trace.field(name, c, r)) {
-                continue;
-            }
-            boolean used = span.field(name, c, r.scratch);
-            spanField |= used && !name.equals("traceID") && !name.equals("warnings");
-            if (!used) {
+            if (!trace.field(name, c, r) && !span.field(name, c, r.scratch)) {
                 c.skip();
             }
-        }
-        if (trace.seen && spanField) {
-            throw InputException.rejected(r.ctx.source(), line, column, JsonPointers.toPath(pointer),
-                    "an element is a trace (with spans) or a span, not both");
         }
         if (trace.seen) {
             trace.finish(r);

@@ -160,12 +160,19 @@ class JaegerReaderTest {
         "{\"data\":[{\"warnings\":[]}]}|$.data[0]|missing required field spans",
         "{\"total\":0}|$|missing required field data (or spans): not Jaeger JSON",
         "{\"data\":[],\"spans\":[]}|$|a Jaeger document holds data (the query API's traces) or is one trace, not both",
-        "[{\"spans\":[],\"spanID\":\"1\"}]|$[0]|an element is a trace (with spans) or a span, not both",
         "{\"data\":[]} {}|$|trailing content after the JSON document",
         "7|$|expected Jaeger JSON ({\"data\": [traces]}, a trace, or an array of traces or spans), found an integer",
     })
     void theStructureIsChecked(String text, String path, String message) {
         assertThat(Inputs.rejected(InputFormat.JAEGER, text).message()).isEqualTo(path + ": " + message);
+    }
+
+    @Test
+    void anArrayOfTracesWithTheFieldsTheUiAddsIsRead() throws Exception {
+        String text = "[{\"traceID\":\"" + T + "\",\"startTime\":1788789720000000,\"duration\":40000,\"spans\":["
+                + span("1", CLIENT_GET, ",\"processID\":\"p1\"") + "],\"processes\":{\"p1\":{\"serviceName\":\"a\"}}}]";
+        assertThat(Inputs.read(InputFormat.JAEGER, text)).singleElement()
+                .satisfies(op -> assertThat(op.location().pointer()).isEqualTo("/0/spans/0"));
     }
 
     @Test
