@@ -112,8 +112,9 @@ public final class FormatDetector {
     }
 
     /**
-     * The format that a wrapper's value shows, leaving the parser at its end: {@code result} holding
-     * an OTLP export (the Jaeger query API v3), {@code data} holding Jaeger traces (query API v1).
+     * The format that a wrapper's value shows: {@code result} holding an OTLP export (the Jaeger query
+     * API v3), {@code data} holding Jaeger traces (query API v1). Where it shows none, the parser is
+     * left at the value's end, so that the keys after it count.
      */
     private static InputFormat inside(String key, JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
@@ -136,7 +137,8 @@ public final class FormatDetector {
         } else if (t != JsonToken.END_ARRAY) {
             p.skipChildren();
         }
-        while (array && t != JsonToken.END_ARRAY && t != null) {
+        // Found, detection ends here; else the rest of the array is passed over for the keys after it.
+        while (found == null && array && t != JsonToken.END_ARRAY && t != null) {
             t = p.nextToken();
             p.skipChildren();
         }

@@ -135,6 +135,17 @@ class FormatDetectorTest {
     }
 
     @Test
+    void wrappersAndArraysLongerThanTheHeadAreJudgedByTheirFirstElement() {
+        String trace = "{\"traceID\": \"1\", \"spans\": [], \"processes\": {}}";
+        String traces = String.join(",\n", java.util.Collections.nCopies(FormatDetector.HEAD_BYTES / trace.length() + 10, trace));
+        assertThat(format("x.json", "{\"data\": [" + traces + "]}")).isEqualTo(InputFormat.JAEGER);
+        assertThat(format("x.json", "[" + traces + "]")).isEqualTo(InputFormat.JAEGER);
+        String span = "{\"traceId\": \"1\", \"id\": \"2\"}";
+        String spans = String.join(",\n", java.util.Collections.nCopies(FormatDetector.HEAD_BYTES / span.length() + 10, span));
+        assertThat(format("x.json", "[" + spans + "]")).isEqualTo(InputFormat.ZIPKIN);
+    }
+
+    @Test
     void aLogOfTheLoggingExporterIsOtlp() {
         String prefix = "[otel.javaagent 2026-09-07 14:02:05:001 +0000] [BatchSpanProcessor_WorkerThread-1] INFO "
                 + "io.opentelemetry.exporter.logging.otlp.OtlpJsonLoggingSpanExporter - ";
