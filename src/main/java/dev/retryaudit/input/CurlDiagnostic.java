@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -32,7 +33,7 @@ final class CurlDiagnostic {
     static final String KIND = "local-curl-retry-after-diagnostic";
 
     private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.ROOT).withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     /** One case as read, turned into an operation once the report's status and delay are known. */
     private record Case(String id, String headerFormat, List<Integer> statuses, List<Long> gapsMs, Location at) {

@@ -3,6 +3,7 @@ package dev.retryaudit.input;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.util.function.UnaryOperator;
 
 /**
  * One typed Jaeger tag value ({@code {"key", "type", "value"}}), captured where it stands and then
@@ -37,7 +38,7 @@ record JaegerTag(JsonToken json, String text, long number, boolean bigInteger, S
      * The value as an attribute value under {@code type} (null: by its JSON type), standing at
      * {@code place} in its span, with a string's text as {@code textOf} reads it.
      */
-    AnyValue value(String type, String place, java.util.function.UnaryOperator<String> textOf) {
+    AnyValue value(String type, String place, UnaryOperator<String> textOf) {
         if (type == null) {
             type = switch (json) {
                 case VALUE_STRING -> "string";

@@ -3,6 +3,7 @@ package dev.retryaudit.input;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Logs that carry OTLP exports, one a line, after a log prefix: the Java SDK's {@code logging-otlp}
@@ -16,7 +17,7 @@ import java.io.InputStream;
  * and columns stay those of the log.
  */
 final class OtlpLogLines {
-    private static final byte[] MARKER = "SpanExporter".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] MARKER = "SpanExporter".getBytes(StandardCharsets.US_ASCII);
 
     private OtlpLogLines() {
     }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** What a reader needs for one source: its name and position, the byte stream, the strict parser setup, limits and the sink. */
 public final class ReadContext {
@@ -38,7 +39,7 @@ public final class ReadContext {
     }
 
     /** Opens the strict parser over the source as {@code filter} rewrites it; call once instead of {@link #open()}. */
-    JsonCursor open(java.util.function.UnaryOperator<InputStream> filter) throws IOException {
+    JsonCursor open(UnaryOperator<InputStream> filter) throws IOException {
         return open(filter.apply(in));
     }
 
