@@ -58,8 +58,8 @@ class JarIT {
         Run r = run(new byte[0], "probe", "--failures", "1", "--delay", "1", "--timeout", "30",
                 "--", "curl", "-sS", "--retry", "2", "{url}");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("\"probe\": {", "\"reached_success\": true", "\"honoured_retry_after\": true");
-        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 0: 2 GETs, reached success");
+        assertThat(r.out()).contains("\"probe\": {", "\"reached_success\": true", "\"verdict\": \"honoured\"");
+        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 0: 2 GETs, reached success; honoured: ");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
@@ -16,6 +17,7 @@ import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.RuleSelection;
 import java.io.InputStream;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The audit pipeline, input set to engine to report: the one place where the three meet, for {@code audit} and
@@ -29,8 +31,16 @@ record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection r
     }
 
     Report audit(List<InputSet.Source> sources, InputStream stdin) throws InputException {
+        return audit(sources, stdin, op -> { });
+    }
+
+    /** As {@link #audit(List, InputStream)}, also handing every operation read to {@code seen}. */
+    Report audit(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> seen) throws InputException {
         Engine engine = new Engine(policy, rules);
-        List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, engine::accept);
+        List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, op -> {
+            seen.accept(op);
+            engine.accept(op);
+        });
         List<Finding> all = engine.finish();
         List<Finding> kept = baseline == null ? all : baseline.unsuppressed(all);
         return new Report(VersionInfo.NAME, VersionInfo.version(), inputs, kept, failOn, enabledRules(),

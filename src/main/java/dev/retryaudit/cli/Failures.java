@@ -13,7 +13,7 @@ final class Failures {
     static int usage(CommandLine.ParameterException ex, String[] args) {
         PrintWriter err = ex.getCommandLine().getErr();
         err.println(VersionInfo.NAME + ": error: " + Escaping.controls(firstLine(ex.getMessage())));
-        err.println("Try '" + VersionInfo.NAME + " --help'");
+        err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'");
         return ExitCode.USAGE.code();
     }
 

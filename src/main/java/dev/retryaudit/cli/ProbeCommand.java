@@ -4,11 +4,18 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.RetryTraceReader;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.probe.ClientRun;
 import dev.retryaudit.probe.HeaderFormat;
+import dev.retryaudit.probe.ProbeFactsBuilder;
+import dev.retryaudit.probe.ProbePolicy;
 import dev.retryaudit.probe.ProbeServer;
-import dev.retryaudit.probe.RecordedRequest;
+import dev.retryaudit.probe.ProbeVerdict;
 import dev.retryaudit.probe.RecordedTrace;
 import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
@@ -28,6 +35,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,41 +50,69 @@ import picocli.CommandLine.Parameters;
 @Command(name = "probe", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
-            "Run a real HTTP client against a local Retry-After fixture and audit what it did.",
-            "The server listens on 127.0.0.1. The first N GETs get STATUS with a Retry-After header, later ones 200, "
-                + "and GETs past --max-requests 410; other methods get 405. COMMAND runs without a shell, with every "
-                + "{url} in its arguments replaced by the probe URL, which is also in its environment as "
-                + ClientRun.URL_VARIABLE + ". Its output goes to stderr; the report goes to stdout. "
+            "Run a real HTTP client against a local fixture and judge what it did: honoured, violated or not tested.",
+            "The server listens on 127.0.0.1. The first N requests of --method get STATUS with a Retry-After taken in "
+                + "turn from the --delay schedule (or, with --stall, are committed and held past the client's timeout), "
+                + "later ones 200, and those past --max-requests 410; other methods get 405. COMMAND runs without a "
+                + "shell, with every {url} in its arguments replaced by the probe URL, which is also in its "
+                + "environment as " + ClientRun.URL_VARIABLE + ". Its output goes to stderr, each line marked "
+                + "'" + ClientRun.MARK + "'; the report goes to stdout. A run that tests nothing (no request, no "
+                + "retry, a client killed or failed before retrying) exits 2 with a probe/not-tested finding. "
                 + "Without COMMAND the probe serves until --timeout, for a client started by hand."},
-        footerHeading = "%nExample:%n",
-        footer = "  retry-audit probe --status 503 --delay 2 -- curl -sS --retry 3 {url}")
+        footerHeading = "%nExamples:%n",
+        footer = {"  retry-audit probe -- curl -sS --retry 5 {url}",
+            "  retry-audit probe --method POST --stall 3 --failures 1 -- curl -sS -m 1 --retry 2 --retry-all-errors "
+                    + "-H 'Idempotency-Key: k-1' -d '{}' {url}"})
 final class ProbeCommand implements Callable<Integer> {
     /** The name under which a trace that was not written to a file is reported. */
     static final String SOURCE = "<probe>";
 
     private static final String EARLY_RULE = "retry-after/early";
 
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
+
     private final Streams io;
 
+    @Option(names = "--method", paramLabel = "METHOD", defaultValue = "GET",
+            description = "The method the scenario answers, any HTTP method (default: ${DEFAULT-VALUE}).")
+    String method;
+
     @Option(names = "--status", paramLabel = "STATUS", defaultValue = "429",
-            description = "Status of the failing responses: 429 or 503 (default: ${DEFAULT-VALUE}).")
+            description = "Status of the failing responses: 429 or 503 with Retry-After, or 422 without, for a "
+                    + "request that must change before it is sent again (default: ${DEFAULT-VALUE}).")
     int status;
 
-    @Option(names = "--failures", paramLabel = "N", defaultValue = "2",
-            description = "How many GETs fail before the first 200, 1..10 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--failures", paramLabel = "N", defaultValue = "3",
+            description = "How many requests fail (or are held) before the first 200, 1..10 (default: ${DEFAULT-VALUE}).")
     int failures;
 
-    @Option(names = "--delay", paramLabel = "SECONDS", defaultValue = "2",
-            description = "The Retry-After delay, 0..600 seconds (default: ${DEFAULT-VALUE}).")
-    long delay;
+    @Option(names = "--delay", paramLabel = "DELAYS", defaultValue = "3,1,4",
+            description = "The Retry-After delays in seconds, 0..600 each, separated by commas and used in turn; one value asks for the same "
+                    + "delay every time (default: ${DEFAULT-VALUE}).")
+    String delay;
 
     @Option(names = "--header-format", paramLabel = "FORMAT", defaultValue = "seconds",
             completionCandidates = HeaderFormats.class,
-            description = "Retry-After as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+            description = "How the wait is asked for: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     String headerFormat;
 
+    @Option(names = "--stall", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Hold the failing requests this long, 0..600 s, after committing them, instead of answering "
+                    + "them with Retry-After (default: ${DEFAULT-VALUE}, no stall).")
+    long stall;
+
+    @Option(names = "--key-header", paramLabel = "NAME", defaultValue = "Idempotency-Key",
+            description = "The request header that carries the idempotency key (default: ${DEFAULT-VALUE}).")
+    String keyHeader;
+
+    @Option(names = "--no-dedupe", negatable = false,
+            description = "Commit every write, even one whose key was already committed (by default the server "
+                    + "replays the first result instead).")
+    boolean noDedupe;
+
     @Option(names = "--max-requests", paramLabel = "N", defaultValue = "32",
-            description = "GETs answered before the probe answers 410, more than --failures and at most 10000 "
+            description = "Requests of the method answered before the probe answers 410, more than --failures and at "
+                    + "most 10000 "
                     + "(default: ${DEFAULT-VALUE}).")
     int maxRequests;
 
@@ -129,8 +166,10 @@ final class ProbeCommand implements Callable<Integer> {
         if (traceOut != null && !traceOutPlace()) {
             return ExitCode.CANT_WRITE.code();
         }
+        String client = command.isEmpty() ? null : String.join(" ", command);
+        policy = ProbePolicy.fit(policy, scenario, client == null ? RetryTraceReader.TOOL : client);
 
-        Observed seen = observe(scenario, limits.attemptsPerOperation());
+        Observed seen = observe(scenario, client, limits.attemptsPerOperation());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TraceWriter.write(seen.trace(), bytes);
         InputSet.Source source = new InputSet.Source(SOURCE, null);
@@ -140,13 +179,20 @@ final class ProbeCommand implements Callable<Integer> {
             }
             source = InputSet.Source.of(traceOut.toString());
         }
-        Report result = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
-                new ByteArrayInputStream(bytes.toByteArray()));
-        ProbeFacts facts = facts(seen, rules, result);
+        List<Operation> ops = new ArrayList<>();
+        Report audited = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
+                new ByteArrayInputStream(bytes.toByteArray()), ops);
+        ProbeVerdict.Verdict verdict = ProbeVerdict.judge(new ProbeVerdict.Run(seen.trace(), seen.client(), timeout,
+                seen.url(), audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
+                rules.enabled().stream().anyMatch(r -> r.info().id().equals(EARLY_RULE)),
+                policy.retryAfterToleranceMs()));
+        Report result = withIssues(audited, verdict, ops.isEmpty() ? null : ops.get(0), source.name(), seen.trace());
+        ProbeFacts facts = ProbeFactsBuilder.facts(seen.url(), seen.trace(), clientEnd(seen), verdict,
+                traceOut == null ? null : traceOut.toString());
         say(seen.client(), facts);
         Report withFacts = result.withProbe(facts);
-        int verdict = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        return options.output(io).write(o -> writer.write(withFacts, o), verdict);
+        int code = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        return options.output(io).write(o -> writer.write(withFacts, o), code);
     }
 
     /** What one probe run saw: the URL it served, the trace it recorded, and how the client ended (null without one). */
@@ -154,30 +200,82 @@ final class ProbeCommand implements Callable<Integer> {
     }
 
     /** Serves the scenario while the client runs (or, without one, until the timeout), then stops. */
-    private Observed observe(Scenario scenario, int maxRecorded) throws IOException, InterruptedException {
-        try (ProbeServer server = listen(scenario, maxRecorded)) {
+    private Observed observe(Scenario scenario, String client, int maxRecorded) throws IOException, InterruptedException {
+        try (ProbeServer server = listen(scenario, client, maxRecorded)) {
             String url = server.url();
-            ClientRun.Result client = null;
+            ClientRun.Result result = null;
             if (command.isEmpty()) {
                 io.err().println(VersionInfo.NAME + ": probe: serving " + url + " for " + timeout + " s");
                 Thread.sleep(timeout * 1000);
             } else {
-                client = runClient(url);
+                result = runClient(url);
             }
-            return new Observed(url, server.trace(), client);
+            return new Observed(url, server.trace(), result);
         }
     }
 
+    private ProbeFacts.ClientEnd clientEnd(Observed seen) {
+        ClientRun.Result c = seen.client();
+        return new ProbeFacts.ClientEnd(c == null ? List.of() : ClientRun.expand(command, seen.url()),
+                c == null ? null : c.exitCode(), c != null && c.timedOut(), timeout);
+    }
+
+    /**
+     * The audit's report plus the probe's own findings, located at the attempt they are about (else
+     * the trace); without the audit's findings when the verdict is not reliable.
+     */
+    private static Report withIssues(Report audited, ProbeVerdict.Verdict verdict, Operation op, String source,
+            RecordedTrace trace) {
+        // when the requests cannot be told apart, the audit of their mixture would blame one client for all
+        List<Finding> findings = new ArrayList<>(verdict.reliable() ? audited.findings() : List.of());
+        for (ProbeVerdict.Issue issue : verdict.issues()) {
+            Attempt at = op == null ? null : op.attempts().stream().filter(a -> a.attemptId() == issue.sequence())
+                    .findFirst().orElse(null);
+            Location where = at != null ? at.location() : op != null ? op.location() : new Location(source, 0, 1, 1, "");
+            findings.add(Finding.of(issue.rule().id(), issue.rule().severity(), op == null ? null : op.id(),
+                    at == null ? null : at.attemptId(), op == null ? RetryTraceReader.TOOL : op.tool(), trace.runId(),
+                    issue.message(), issue.evidence(), where));
+        }
+        return audited.withFindings(findings, List.of(ProbeVerdict.NOT_TESTED, ProbeVerdict.NOT_FOLLOWED));
+    }
+
     private Scenario scenario() {
-        if (status != 429 && status != 503) {
-            throw options.usage("invalid value for option '--status': expected 429 or 503");
+        if (!TOKEN.matcher(method).matches()) {
+            throw options.usage("invalid value for option '--method': expected an HTTP method such as GET or POST");
+        }
+        if (!Scenario.STATUSES.contains(status)) {
+            throw options.usage("invalid value for option '--status': expected 429, 503 or 422");
         }
         range("--failures", failures, 1, 10);
-        range("--delay", delay, 0, 600);
+        List<Long> delays = delays();
+        range("--stall", stall, 0, 600);
         range("--max-requests", maxRequests, failures + 1, 10_000);
+        if (!TOKEN.matcher(keyHeader).matches()) {
+            throw options.usage("invalid value for option '--key-header': expected a header name such as Idempotency-Key");
+        }
         HeaderFormat format = options.choice("--header-format", headerFormat, HeaderFormat.parse(headerFormat),
                 HeaderFormat.ids());
-        return new Scenario(status, failures, delay, format, maxRequests);
+        return new Scenario(method, status, failures, delays, format, maxRequests, stall, !noDedupe, keyHeader);
+    }
+
+    /** The --delay schedule: 1..10 comma-separated whole seconds, each 0..600. */
+    private List<Long> delays() {
+        List<Long> delays = new ArrayList<>();
+        for (String part : delay.split(",", -1)) {
+            long d;
+            try {
+                d = Long.parseLong(part.strip());
+            } catch (NumberFormatException e) {
+                throw options.usage("invalid value for option '--delay': expected whole seconds separated by commas,"
+                        + " such as 3,1,4");
+            }
+            range("--delay", d, 0, 600);
+            delays.add(d);
+        }
+        if (delays.size() > 10) {
+            throw options.usage("invalid value for option '--delay': at most 10 delays");
+        }
+        return delays;
     }
 
     private void range(String option, long value, long min, long max) {
@@ -187,9 +285,9 @@ final class ProbeCommand implements Callable<Integer> {
         }
     }
 
-    private ProbeServer listen(Scenario scenario, int maxRecorded) throws IOException {
+    private ProbeServer listen(Scenario scenario, String client, int maxRecorded) throws IOException {
         try {
-            return ProbeServer.start(scenario, port, maxRecorded);
+            return ProbeServer.start(scenario, client, port, maxRecorded);
         } catch (BindException e) {
             throw options.usage("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
         }
@@ -214,10 +312,7 @@ final class ProbeCommand implements Callable<Integer> {
             io.err().println(prefix + "the client was still running after " + timeout
                     + " s (--timeout) and was killed with its child processes");
         }
-        io.err().println(prefix + facts.describe());
-        if (facts.attempts() == 0 && facts.otherRequests() == 0) {
-            io.err().println(prefix + "warning: no request reached " + facts.url() + "; nothing was tested");
-        }
+        io.err().println(prefix + Escaping.controls(facts.describe()));
     }
 
     /** Refuses a --trace-out that cannot be written before the client runs, not after. */
@@ -250,36 +345,12 @@ final class ProbeCommand implements Callable<Integer> {
         return false;
     }
 
-    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace) {
+    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace, List<Operation> ops) {
         try {
-            return auditor.audit(List.of(source), trace);
+            return auditor.audit(List.of(source), trace, ops::add);
         } catch (InputException e) {
             throw new IllegalStateException("the probe's own trace was rejected: " + e.diagnostic(), e);
         }
-    }
-
-    private ProbeFacts facts(Observed seen, RuleSelection rules, Report result) {
-        Scenario s = seen.trace().scenario();
-        ClientRun.Result client = seen.client();
-        return new ProbeFacts(seen.url(), s.status(), s.failures(), s.delaySeconds(), s.headerFormat().id(),
-                client == null ? List.of() : ClientRun.expand(command, seen.url()),
-                client == null ? null : client.exitCode(), client != null && client.timedOut(), timeout,
-                seen.trace().attempts().size(), seen.trace().otherRequests().size(), seen.trace().reachedSuccess(),
-                honoured(seen.trace(), rules, result));
-    }
-
-    /** False when a retry came early; true when retries followed Retry-After and none came early; else unknown. */
-    private static Boolean honoured(RecordedTrace trace, RuleSelection rules, Report result) {
-        if (result.findings().stream().anyMatch(f -> f.rule().equals(EARLY_RULE))) {
-            return false;
-        }
-        boolean judged = rules.enabled().stream().anyMatch(r -> r.info().id().equals(EARLY_RULE));
-        List<RecordedRequest> gets = trace.attempts();
-        boolean retriedAfterHeader = false;
-        for (int i = 0; i + 1 < gets.size(); i++) {
-            retriedAfterHeader |= gets.get(i).retryAfter() != null;
-        }
-        return judged && retriedAfterHeader ? Boolean.TRUE : null;
     }
 
     /** The --header-format values, for help. */

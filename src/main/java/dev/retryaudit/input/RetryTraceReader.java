@@ -17,6 +17,9 @@ public final class RetryTraceReader implements TraceReader {
     /** The {@code format} value of a curl comparison report. */
     public static final String COMPARISON_FORMAT = "retry-trace-curl-comparison-v1";
 
+    /** The tool of an operation read from a trace that names no client. */
+    public static final String TOOL = RetryTraceDraft.TOOL;
+
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.open();
@@ -70,7 +73,7 @@ public final class RetryTraceReader implements TraceReader {
         if (top.runId == null || !top.hasAttempts()) {
             throw Drafts.missing(root, top.runId == null ? "run_id" : "attempts");
         }
-        return single(top.build(top.runId, root));
+        return single(top.build(top.client != null ? top.client : top.runId, root));
     }
 
     private static List<Operation> single(Operation op) {

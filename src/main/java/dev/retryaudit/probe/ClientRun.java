@@ -1,9 +1,10 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.text.Escaping;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,11 +13,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the client under test without a shell: {@code {url}} in its arguments becomes the probe
  * URL, which is also in its environment as {@value #URL_VARIABLE}; its output (stdout and stderr)
- * is copied to a writer; past the timeout it is killed with all its descendants.
+ * is copied to a writer, each line marked {@value #MARK} so that nothing it prints (the fixture's
+ * bodies included) reads as the probe's own output; past the timeout it is killed with all its
+ * descendants.
  */
 public final class ClientRun {
     /** The environment variable that holds the probe URL. */
     public static final String URL_VARIABLE = "RETRY_AUDIT_PROBE_URL";
+
+    /** What each line of the client's output starts with. */
+    public static final String MARK = "client| ";
 
     /** The placeholder replaced by the probe URL in the client's arguments. */
     public static final String URL_PLACEHOLDER = "{url}";
@@ -67,11 +73,9 @@ public final class ClientRun {
     }
 
     private static void copy(InputStream in, Writer out) {
-        char[] buf = new char[8192];
-        try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-            int n;
-            while ((n = r.read(buf)) > 0) {
-                out.write(buf, 0, n);
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                out.write(MARK + Escaping.controls(line) + "\n");
                 out.flush();
             }
         } catch (IOException e) {

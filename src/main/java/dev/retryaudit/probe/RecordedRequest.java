@@ -1,18 +1,40 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.model.CommitState;
 import java.util.Objects;
 
 /**
- * One request as the probe server saw it: its arrival time (epoch milliseconds, taken when it
- * arrived), its method, and what it was answered. {@code sequence} numbers the GETs from 1 and is
- * 0 for other methods; {@code retryAfter} is null when the response had none.
+ * One request as the probe server saw it. {@code sequence} numbers the requests of the scenario's
+ * method from 1 and is 0 for other methods; {@code connection} numbers the client connections in the
+ * order they first sent a request. The journal keeps the request's method, path, idempotency key
+ * (null when the key header was absent), the SHA-256 of its body ({@code sha256:HEX}) and the body's
+ * length in bytes; then what it was answered: the status, the Retry-After headers ({@code ask}, null
+ * without one), whether the server committed it (null for reads), when the answer was sent
+ * ({@code answeredMillis}, later than the arrival by {@code stalledMillis} when it was held), and the
+ * request whose result it replayed instead of committing again ({@code replayOf}, else 0).
  */
-public record RecordedRequest(int sequence, long receivedMillis, String method, int status, String retryAfter) {
+public record RecordedRequest(int sequence, long receivedMillis, String method, String path, int connection,
+        String idempotencyKey, String requestHash, long contentLength, int status, HeaderFormat.Ask ask,
+        CommitState commitState, long stalledMillis, int replayOf) {
+
     public RecordedRequest {
         Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(requestHash, "requestHash");
     }
 
-    public boolean isGet() {
+    /** Whether this is a request of the scenario's method. */
+    public boolean inScenario() {
         return sequence > 0;
+    }
+
+    /** When the answer was sent: the arrival, plus the stall when the server held it. */
+    public long answeredMillis() {
+        return receivedMillis + stalledMillis;
+    }
+
+    /** The Retry-After header sent, or null. */
+    public String retryAfter() {
+        return ask == null ? null : ask.retryAfter();
     }
 }

@@ -4,11 +4,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What one probe run recorded: its id, when the server started, the scenario it served, the GETs
- * in arrival order, the requests of other methods, and how many GETs went unrecorded past the cap.
+ * What one probe run recorded: its id, when the server started, the scenario it served, the client
+ * command (null when it only served), the requests of the scenario's method in arrival order, the
+ * requests of other methods, and how many requests went unrecorded past the journal's capacity.
  */
-public record RecordedTrace(String runId, long createdMillis, Scenario scenario, List<RecordedRequest> attempts,
-        List<RecordedRequest> otherRequests, long unrecorded) {
+public record RecordedTrace(String runId, long createdMillis, Scenario scenario, String client,
+        List<RecordedRequest> attempts, List<RecordedRequest> otherRequests, long unrecorded) {
     public RecordedTrace {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(scenario, "scenario");
@@ -16,8 +17,28 @@ public record RecordedTrace(String runId, long createdMillis, Scenario scenario,
         otherRequests = List.copyOf(otherRequests);
     }
 
-    /** Whether any GET was answered 200. */
+    /** Whether any request of the scenario's method was answered 200 without being held. */
     public boolean reachedSuccess() {
-        return attempts.stream().anyMatch(a -> a.status() == 200);
+        return attempts.stream().anyMatch(a -> a.status() == 200 && a.stalledMillis() == 0);
+    }
+
+    /**
+     * Whether the client stopped waiting for the answer to attempt {@code index}: the server held it,
+     * and the next attempt arrived before the answer was sent, or on another connection (a client
+     * that read the answer could have sent it on the same one; one that gave up had to close it).
+     */
+    public boolean gaveUp(int index) {
+        RecordedRequest r = attempts.get(index);
+        if (r.stalledMillis() == 0 || index + 1 >= attempts.size()) {
+            return false;
+        }
+        RecordedRequest next = attempts.get(index + 1);
+        return next.receivedMillis() < r.answeredMillis() || next.connection() != r.connection();
+    }
+
+    /** How many different client connections sent the recorded requests. */
+    public long connections() {
+        return java.util.stream.Stream.concat(attempts.stream(), otherRequests.stream())
+                .mapToInt(RecordedRequest::connection).distinct().count();
     }
 }

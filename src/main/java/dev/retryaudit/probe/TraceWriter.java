@@ -2,14 +2,16 @@ package dev.retryaudit.probe;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Times;
+import dev.retryaudit.model.Wire;
 import dev.retryaudit.report.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * Writes a {@link RecordedTrace} in the retry-trace format that
- * {@link dev.retryaudit.input.RetryTraceReader} reads, plus {@code other_requests}: the requests
- * of other methods, which that format has no place for and readers skip.
+ * {@link dev.retryaudit.input.RetryTraceReader} reads: the hosted service's fields, plus the
+ * probe's own (the method, the client command, the delay schedule, the request journal and the
+ * server's commit facts) and {@code other_requests}, the requests of other methods.
  */
 public final class TraceWriter {
     private TraceWriter() {
@@ -22,34 +24,31 @@ public final class TraceWriter {
             g.writeStringField("run_id", t.runId());
             g.writeStringField("created_at", Times.format(t.createdMillis()));
             g.writeNullField("expires_at");
+            g.writeStringField("client", t.client());
+            g.writeStringField("method", s.method());
             g.writeNumberField("status", s.status());
             g.writeNumberField("failures", s.failures());
             g.writeStringField("header_format", s.headerFormat().id());
-            g.writeNumberField("delay_seconds", s.delaySeconds());
+            g.writeNumberField("delay_seconds", s.delays().get(0));
+            g.writeFieldName("delays_seconds");
+            Json.value(g, s.delays());
+            g.writeNumberField("stall_seconds", s.stallSeconds());
+            g.writeStringField("key_header", s.keyHeader());
+            g.writeBooleanField("dedupes_by_key", s.dedupe());
             g.writeArrayFieldStart("attempts");
-            long previous = Times.NONE;
-            for (RecordedRequest r : t.attempts()) {
-                g.writeStartObject();
-                g.writeNumberField("sequence", r.sequence());
-                g.writeStringField("received", Times.format(r.receivedMillis()));
-                g.writeNumberField("status", r.status());
-                g.writeStringField("retry_after", r.retryAfter());
-                g.writeFieldName("gap_from_previous_ms");
-                if (Times.present(previous)) {
-                    g.writeNumber(r.receivedMillis() - previous);
-                } else {
-                    g.writeNull();
-                }
-                previous = r.receivedMillis();
-                g.writeEndObject();
+            for (int i = 0; i < t.attempts().size(); i++) {
+                writeAttempt(g, t, i);
             }
             g.writeEndArray();
             g.writeBooleanField("reached_success", t.reachedSuccess());
+            g.writeNumberField("unrecorded_requests", t.unrecorded());
             g.writeArrayFieldStart("other_requests");
             for (RecordedRequest r : t.otherRequests()) {
                 g.writeStartObject();
                 g.writeStringField("received", Times.format(r.receivedMillis()));
                 g.writeStringField("method", r.method());
+                g.writeStringField("path", r.path());
+                g.writeNumberField("connection", r.connection());
                 g.writeNumberField("status", r.status());
                 g.writeEndObject();
             }
@@ -58,8 +57,8 @@ public final class TraceWriter {
             g.writeString("Arrival times are the probe's clock when each request arrived; gaps include connection"
                     + " set-up and the client's own scheduling.");
             if (s.headerFormat() == HeaderFormat.HTTP_DATE) {
-                g.writeString("HTTP-date has whole-second precision: the date is the receipt time truncated to whole"
-                        + " seconds plus the delay, so a client may come back up to a second sooner than the delay.");
+                g.writeString("HTTP-date has whole-second precision: the date is the arrival plus the delay rounded up"
+                        + " to the next whole second, so asked_ms is the delay plus up to a second.");
             }
             if (t.unrecorded() > 0) {
                 g.writeString(t.unrecorded() + " further requests were answered but not recorded.");
@@ -68,5 +67,34 @@ public final class TraceWriter {
             g.writeEndObject();
             g.writeRaw('\n');
         }
+    }
+
+    private static void writeAttempt(JsonGenerator g, RecordedTrace t, int i) throws IOException {
+        RecordedRequest r = t.attempts().get(i);
+        g.writeStartObject();
+        g.writeNumberField("sequence", r.sequence());
+        g.writeStringField("received", Times.format(r.receivedMillis()));
+        g.writeStringField("path", r.path());
+        g.writeNumberField("connection", r.connection());
+        g.writeNumberField("status", r.status());
+        g.writeStringField("retry_after", r.retryAfter());
+        g.writeStringField("retry_after_ms", r.ask() == null ? null : r.ask().retryAfterMs());
+        g.writeFieldName("asked_ms");
+        Json.value(g, r.ask() == null ? null : r.ask().askedMillis());
+        g.writeFieldName("gap_from_previous_ms");
+        Json.value(g, i == 0 ? null : r.receivedMillis() - t.attempts().get(i - 1).receivedMillis());
+        g.writeStringField("idempotency_key", r.idempotencyKey());
+        g.writeStringField("request_hash", r.requestHash());
+        g.writeNumberField("content_length", r.contentLength());
+        g.writeStringField("commit_state", r.commitState() == null ? null : Wire.name(r.commitState(), '_'));
+        g.writeStringField("commit_state_source", r.commitState() == null ? null : "server");
+        if (r.replayOf() > 0) {
+            g.writeNumberField("replay_of", r.replayOf());
+        }
+        if (r.stalledMillis() > 0) {
+            g.writeNumberField("stalled_ms", r.stalledMillis());
+            g.writeStringField("outcome", t.gaveUp(i) ? "timeout" : null);
+        }
+        g.writeEndObject();
     }
 }

@@ -25,7 +25,8 @@ public final class GithubReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         for (Finding f : r.findings()) {
-            w.write(command(command(f.severity()), f.location().source(), f.location().line(), f.location().column(),
+            w.write(command(command(f.severity()), Summaries.inFile(r) ? f.location().source() : InputSet.STDIN,
+                    f.location().line(), f.location().column(),
                     f.rule(), f.message()));
         }
         for (InputNote n : Summaries.notes(r)) {

@@ -55,6 +55,15 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null);
     }
 
+    /** This report with other findings, of its rules and {@code moreRules}, put in their one order. */
+    public Report withFindings(List<Finding> others, List<RuleInfo> moreRules) {
+        List<Finding> all = new java.util.ArrayList<>(others);
+        all.sort(dev.retryaudit.rules.FindingOrder.ORDER);
+        List<RuleInfo> allRules = new java.util.ArrayList<>(rules);
+        allRules.addAll(moreRules);
+        return new Report(toolName, toolVersion, inputs, all, failOn, allRules, baseline, suppressed, probe);
+    }
+
     /** This report with what {@code probe} observed (null for none). */
     public Report withProbe(ProbeFacts facts) {
         return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, facts);

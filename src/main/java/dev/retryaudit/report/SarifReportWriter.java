@@ -109,7 +109,8 @@ public final class SarifReportWriter implements ReportWriter {
     private static Sarif.Result result(Report r, Finding f) {
         int index = r.ruleIndex(f.rule());
         return new Sarif.Result(f.rule(), index, level(f.severity()), new Sarif.Message(f.message()),
-                List.of(location(f.location().source(), f.location().line(), f.location().column())),
+                Summaries.inFile(r) ? List.of(location(f.location().source(), f.location().line(), f.location().column()))
+                        : List.of(),
                 Map.of(FINGERPRINT_KEY, f.fingerprint()));
     }
 

@@ -54,4 +54,9 @@ final class Summaries {
     static String count(long n, String one, String many) {
         return n + " " + (n == 1 ? one : many);
     }
+
+    /** Whether findings of this report point into a file: not for a probe whose trace was not written (--trace-out). */
+    static boolean inFile(Report r) {
+        return r.probe() == null || r.probe().traceFile() != null;
+    }
 }

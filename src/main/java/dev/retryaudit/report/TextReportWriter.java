@@ -37,7 +37,9 @@ public final class TextReportWriter implements ReportWriter {
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         for (Finding f : r.findings()) {
             Location l = f.location();
-            w.write(paint(BOLD, Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":") + " "
+            String where = Summaries.inFile(r) ? Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":"
+                    : "probe:";
+            w.write(paint(BOLD, where) + " "
                     + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
                     + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
         }

@@ -4,6 +4,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
@@ -65,7 +66,7 @@ public enum CommitGate {
      */
     static List<CommitGate> rows(Operation op, Policy policy) {
         List<Attempt> attempts = op.attempts();
-        int firstCommitted = firstCommitted(op);
+        int firstCommitted = firstSeenCommitted(op);
         Check committedCheck = firstCommittedCheck(op);
         boolean firstReconciled = reconcile(op, attempts.get(0)) != null;
         List<CommitGate> rows = new ArrayList<>(attempts.size() - 1);
@@ -138,6 +139,9 @@ public enum CommitGate {
      * runner stopped waiting, not that the remote skipped the write).
      */
     public static boolean isUnclear(Operation op, Attempt a) {
+        if (unseenCommit(a)) {
+            return true;
+        }
         if (a.commitState() != null) {
             return a.commitState() == CommitState.UNKNOWN;
         }
@@ -145,11 +149,22 @@ public enum CommitGate {
                 && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
     }
 
-    /** The list position of the first attempt whose commit_state is committed, or -1. */
-    public static int firstCommitted(Operation op) {
+    /**
+     * Whether the attempt committed on the server while its caller never saw the answer: a
+     * {@code commit_state} committed with source {@code server} on an attempt that timed out or lost
+     * its connection. It counts as a commit (a second one lands twice) but gates the retry as unclear,
+     * since the caller could not know it.
+     */
+    public static boolean unseenCommit(Attempt a) {
+        return a.commitState() == CommitState.COMMITTED && a.commitStateSource() == CommitStateSource.SERVER
+                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
+    }
+
+    /** The list position of the first committed attempt whose caller saw the commit, or -1. */
+    public static int firstSeenCommitted(Operation op) {
         List<Attempt> attempts = op.attempts();
         for (int i = 0; i < attempts.size(); i++) {
-            if (attempts.get(i).commitState() == CommitState.COMMITTED) {
+            if (attempts.get(i).commitState() == CommitState.COMMITTED && !unseenCommit(attempts.get(i))) {
                 return i;
             }
         }
@@ -179,6 +194,9 @@ public enum CommitGate {
 
     /** How an unclear attempt ended, in words: "whose commit_state is unknown" or "that ended in timeout with no commit_state". */
     public static String unclearEnding(Attempt a) {
+        if (unseenCommit(a)) {
+            return "that ended in " + Wire.name(a.outcome(), '_') + " before its caller saw the server commit it";
+        }
         if (a.commitState() != null) {
             return "whose commit_state is " + Wire.name(a.commitState(), '_');
         }

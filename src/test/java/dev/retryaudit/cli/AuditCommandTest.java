@@ -181,7 +181,8 @@ class AuditCommandTest {
             CliRunner.Result r = CliRunner.run(args);
             assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(64);
             assertThat(r.err().lines()).as(String.join(" ", args)).hasSize(2)
-                    .last().isEqualTo("Try 'retry-audit --help'");
+                    .last().isEqualTo(args.length > 0 && args[0].equals("audit") ? "Try 'retry-audit audit --help'"
+                            : "Try 'retry-audit --help'");
             assertThat(r.err()).startsWith("retry-audit: error: ");
         }
     }

@@ -41,7 +41,7 @@ class ExplainCommandTest {
         assertThat(r.exit()).isEqualTo(64);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).isEqualTo("retry-audit: error: unknown rule or family: trace/overlapp (did you mean trace/overlap?)\n"
-                + "Try 'retry-audit --help'\n");
+                + "Try 'retry-audit explain --help'\n");
         assertThat(CliRunner.run("explain", "trac").err()).contains("(did you mean trace");
     }
 

@@ -30,14 +30,21 @@ class ProbeCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "--status|404|invalid value for option '--status': expected 429 or 503",
+        "--status|404|invalid value for option '--status': expected 429, 503 or 422",
         "--failures|0|invalid value for option '--failures': must be between 1 and 10",
         "--failures|11|invalid value for option '--failures': must be between 1 and 10",
         "--delay|-1|invalid value for option '--delay': must be between 0 and 600",
         "--delay|601|invalid value for option '--delay': must be between 0 and 600",
-        "--header-format|date|invalid value for option '--header-format': expected one of seconds, http-date",
-        "--max-requests|2|invalid value for option '--max-requests': must be between 3 and 10000 (more than --failures)",
-        "--max-requests|10001|invalid value for option '--max-requests': must be between 3 and 10000 (more than --failures)",
+        "--delay|3,,4|invalid value for option '--delay': expected whole seconds separated by commas, such as 3,1,4",
+        "--delay|1.5|invalid value for option '--delay': expected whole seconds separated by commas, such as 3,1,4",
+        "--delay|1,2,3,4,5,6,7,8,9,10,11|invalid value for option '--delay': at most 10 delays",
+        "--stall|601|invalid value for option '--stall': must be between 0 and 600",
+        "--method|GE T|invalid value for option '--method': expected an HTTP method such as GET or POST",
+        "--key-header|Idempotency Key|invalid value for option '--key-header': expected a header name such as Idempotency-Key",
+        "--header-format|date|invalid value for option '--header-format': expected one of seconds, http-date, "
+                + "retry-after-ms, retry-after-ms-and-seconds",
+        "--max-requests|3|invalid value for option '--max-requests': must be between 4 and 10000 (more than --failures)",
+        "--max-requests|10001|invalid value for option '--max-requests': must be between 4 and 10000 (more than --failures)",
         "--timeout|0|invalid value for option '--timeout': must be between 1 and 86400",
         "--port|65536|invalid value for option '--port': must be between 0 and 65535",
         "--format|xml|invalid value for option '--format': expected one of json, text, sarif, github",
@@ -46,12 +53,12 @@ class ProbeCommandTest {
         "--enable|retry-afte|unknown rule or family for option '--enable'",
         "--failures|two|Invalid value for option '--failures': 'two' is not an int",
     })
-    void outOfRangeValuesAreUsageErrors(String option, String value, String message) {
+    void outOfRangeValuesAreUsageErrorsThatPointAtTheProbesHelp(String option, String value, String message) {
         CliRunner.Result r = CliRunner.run("probe", option, value, "--", "true");
 
         assertThat(r.exit()).isEqualTo(64);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).startsWith("retry-audit: error: " + message).endsWith("Try 'retry-audit --help'\n");
+        assertThat(r.err()).startsWith("retry-audit: error: " + message).endsWith("Try 'retry-audit probe --help'\n");
     }
 
     @Test
@@ -113,37 +120,55 @@ class ProbeCommandTest {
     }
 
     @Test
-    void theReportCanGoToAFile() throws IOException {
+    void aClientThatNeverCallsIsNotTestedInTheReportFileToo() throws IOException {
         Path out = dir.resolve("report.json");
 
         CliRunner.Result r = CliRunner.run("probe", "--output", out.toString(), "--timeout", "5", "--", "true");
 
-        assertThat(r.exit()).isZero();
+        assertThat(r.exit()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
-        assertThat(JSON.readTree(out.toFile()).get("probe").get("exit_code").asInt()).isZero();
+        JsonNode report = JSON.readTree(out.toFile());
+        JsonNode probe = report.get("probe");
+        assertThat(probe.get("exit_code").asInt()).isZero();
+        assertThat(probe.get("timed_out").asBoolean()).isFalse();
+        assertThat(probe.get("verdict").asText()).isEqualTo("not_tested");
+        assertThat(probe.get("verdict_reason").asText()).startsWith("the client exited with code 0 without calling http://127.0.0.1:");
+        assertThat(probe.get("requests")).isEmpty();
+        JsonNode finding = report.get("findings").get(0);
+        assertThat(finding.get("rule").asText()).isEqualTo("probe/not-tested");
+        assertThat(finding.get("message").asText()).startsWith("nothing was tested: the client exited with code 0");
+        assertThat(report.get("summary").get("passed").asBoolean()).isFalse();
     }
 
     @ParameterizedTest
     @CsvSource({"text", "github"})
-    void theLineFormatsSayWhatTheProbeSawBeforeTheirVerdict(String format) {
+    void theLineFormatsSayWhatTheProbeSawAndWhyNothingWasTestedWithoutAPseudoFile(String format) {
         CliRunner.Result r = CliRunner.run("probe", "--format", format, "--color", "never", "--timeout", "5",
-                "--", "true");
+                "--", "sh", "-c", "exit 3");
 
-        assertThat(r.exit()).isZero();
-        assertThat(r.out()).endsWith("retry-audit: probe: the client exited with code 0: 0 GETs, did not reach success\n"
-                + "retry-audit: 0 operations, 0 attempts, 0 retries; 0 errors, 0 warnings, 0 notes; passed (--fail-on error)\n");
+        assertThat(r.exit()).isEqualTo(2);
+        String why = "the client exited with code 3 before any request reached http://127.0.0.1:";
+        assertThat(r.out()).contains(why).doesNotContain("<probe>")
+                .contains("retry-audit: probe: the client exited with code 3: 0 GETs, did not reach success; not tested: "
+                        + why)
+                .endsWith("retry-audit: 0 operations, 0 attempts, 0 retries; 1 error, 0 warnings, 0 notes;"
+                        + " failed (--fail-on error)\n");
+        assertThat(r.out()).startsWith(format.equals("text") ? "probe: error: nothing was tested: " + why
+                : "::error title=probe/not-tested::nothing was tested: " + why);
     }
 
     @Test
     void sarifCarriesTheProbeLineAsANotification() throws Exception {
         CliRunner.Result r = CliRunner.run("probe", "--format", "sarif", "--timeout", "5", "--", "true");
 
-        assertThat(r.exit()).isZero();
-        JsonNode note = JSON.readTree(r.out()).get("runs").get(0).get("invocations").get(0)
-                .get("toolExecutionNotifications").get(0);
+        assertThat(r.exit()).isEqualTo(2);
+        JsonNode run = JSON.readTree(r.out()).get("runs").get(0);
+        JsonNode note = run.get("invocations").get(0).get("toolExecutionNotifications").get(0);
         assertThat(note.get("level").asText()).isEqualTo("note");
         assertThat(note.get("message").get("text").asText())
-                .isEqualTo("retry-audit: probe: the client exited with code 0: 0 GETs, did not reach success");
+                .startsWith("retry-audit: probe: the client exited with code 0: 0 GETs, did not reach success; not tested:");
+        assertThat(run.get("results").get(0).get("ruleId").asText()).isEqualTo("probe/not-tested");
+        assertThat(run.get("results").get(0).get("locations")).isEmpty();
     }
 
     @Test
@@ -151,8 +176,10 @@ class ProbeCommandTest {
         CliRunner.Result r = CliRunner.run("probe", "--help");
 
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("Usage: retry-audit probe", "--status=STATUS", "--failures=N", "--delay=SECONDS",
-                "--header-format=FORMAT", "seconds, http-date", "--max-requests=N", "--timeout=SECONDS", "--port=PORT",
+        assertThat(r.out()).contains("Usage: retry-audit probe", "--method=METHOD", "--status=STATUS", "--failures=N",
+                "--delay=DELAYS", "3,1,4", "--header-format=FORMAT",
+                "retry-after-ms-and-seconds", "--stall=SECONDS",
+                "--key-header=NAME", "--no-dedupe", "--max-requests=N", "--timeout=SECONDS", "--port=PORT",
                 "--trace-out=FILE", "--format=FORMAT", "--fail-on=SEVERITY", "--enable=RULE", "RETRY_AUDIT_PROBE_URL",
                 "{url}", "Exit codes:");
         for (ExitCode c : ExitCode.values()) {
@@ -169,14 +196,24 @@ class ProbeCommandTest {
     void optionsAfterTheCommandBelongToTheCommand() throws Exception {
         CliRunner.Result r = CliRunner.run("probe", "--timeout", "5", "sh", "-c", "exit 3", "--failures", "99");
 
-        assertThat(r.exit()).isZero();
+        assertThat(r.exit()).isEqualTo(2);
         JsonNode probe = JSON.readTree(r.out()).get("probe");
         assertThat(probe.get("command").toString()).isEqualTo("[\"sh\",\"-c\",\"exit 3\",\"--failures\",\"99\"]");
         assertThat(probe.get("exit_code").asInt()).isEqualTo(3);
         assertThat(probe.get("attempts").asInt()).isZero();
-        assertThat(probe.get("honoured_retry_after").isNull()).isTrue();
-        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 3: 0 GETs, did not reach success\n",
-                "warning: no request reached http://127.0.0.1:");
+        assertThat(probe.get("scenario").get("failures").asInt()).isEqualTo(3);
+        assertThat(probe.get("verdict").asText()).isEqualTo("not_tested");
+        assertThat(r.err()).contains("retry-audit: probe: the client exited with code 3: 0 GETs, did not reach success;"
+                + " not tested: the client exited with code 3 before any request reached http://127.0.0.1:");
+    }
+
+    @Test
+    void theClientsOutputIsMarkedSoTheFixturesBodiesAreNotTakenForTheProbes() {
+        CliRunner.Result r = CliRunner.run("probe", "--timeout", "10", "--failures", "1", "--delay", "0",
+                "--", "sh", "-c", "echo hello; curl -s \"$RETRY_AUDIT_PROBE_URL\"");
+
+        assertThat(r.err()).contains("client| hello\n",
+                "client| {\"fixture\": \"retry-audit probe test server\", \"attempt\": 1, \"status\": 429,");
     }
 
     @Test
@@ -193,8 +230,9 @@ class ProbeCommandTest {
 
         assertThat(client.get()).containsExactly(429, 200);
         assertThat(r.exit()).isZero();
-        assertThat(r.err()).isEqualTo("retry-audit: probe: serving " + url + " for 2 s\n"
-                + "retry-audit: probe: served for 2 s: 2 GETs, reached success, honoured Retry-After\n");
+        assertThat(r.err()).startsWith("retry-audit: probe: serving " + url + " for 2 s\n"
+                + "retry-audit: probe: served for 2 s: 2 GETs, reached success; honoured: every retry waited what was"
+                + " asked (asked 0 ms, waited ");
         JsonNode report = JSON.readTree(r.out());
         JsonNode probe = report.get("probe");
         assertThat(probe.get("url").asText()).isEqualTo(url);
@@ -203,6 +241,11 @@ class ProbeCommandTest {
         assertThat(probe.get("timed_out").asBoolean()).isFalse();
         assertThat(probe.get("attempts").asInt()).isEqualTo(2);
         assertThat(probe.get("reached_success").asBoolean()).isTrue();
+        assertThat(probe.get("verdict").asText()).isEqualTo("honoured");
+        assertThat(probe.get("requests")).hasSize(2);
+        assertThat(probe.get("requests").get(0).get("asked_ms").asLong()).isZero();
+        assertThat(probe.get("requests").get(1).get("gap_ms").asLong()).isNotNegative();
+        assertThat(report.get("findings")).isEmpty();
         assertThat(report.get("inputs").get(0).get("source").asText()).isEqualTo("<probe>");
         assertThat(report.get("inputs").get(0).get("format").asText()).isEqualTo("retry-trace");
     }

@@ -68,7 +68,7 @@ class ReportFormatsCliTest {
         CliRunner.Result r = CliRunner.run("audit", "--color", "sometimes", GAPS);
         assertThat(r.exit()).isEqualTo(64);
         assertThat(r.err()).contains("invalid value for option '--color': expected one of auto, always, never")
-                .contains("Try 'retry-audit --help'");
+                .contains("Try 'retry-audit audit --help'");
     }
 
     @Test

@@ -64,7 +64,7 @@ class RulesCommandTest {
         assertThat(r.exit()).isEqualTo(64);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).isEqualTo("retry-audit: error: invalid value for option '--format': expected one of text, json\n"
-                + "Try 'retry-audit --help'\n");
+                + "Try 'retry-audit rules --help'\n");
     }
 
     @Test

@@ -129,8 +129,10 @@ class SchemaAgreementTest {
                 CliRunner.run("probe", "--timeout", "10", "--", "true"),
                 CliRunner.run("probe", "--failures", "1", "--delay", "1", "--timeout", "10", "--", "sh", "-c",
                         "curl -s \"$RETRY_AUDIT_PROBE_URL\"; curl -s -X POST \"$RETRY_AUDIT_PROBE_URL\";"
-                                + " curl -s \"$RETRY_AUDIT_PROBE_URL\""));
-        assertThat(runs).extracting(CliRunner.Result::exit).containsExactly(0, 2);
+                                + " curl -s \"$RETRY_AUDIT_PROBE_URL\""),
+                CliRunner.run("probe", "--method", "POST", "--stall", "1", "--failures", "1", "--timeout", "10",
+                        "--", "curl", "-s", "-m", "0.5", "--retry", "1", "-H", "Idempotency-Key: k", "-d", "x", "{url}"));
+        assertThat(runs).extracting(CliRunner.Result::exit).containsExactly(2, 2, 0);
         for (CliRunner.Result r : runs) {
             assertThat(errors("report", r.out())).as(r.out()).isEmpty();
         }

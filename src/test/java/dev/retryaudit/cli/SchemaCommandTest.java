@@ -35,7 +35,7 @@ class SchemaCommandTest {
         CliRunner.Result r = CliRunner.run("schema", "span");
         assertThat(r.exit()).isEqualTo(64);
         assertThat(r.err()).contains("unknown schema (did you mean spans?): expected one of operations, spans, policy, report")
-                .contains("Try 'retry-audit --help'");
+                .contains("Try 'retry-audit schema --help'");
         assertThat(r.out()).isEmpty();
     }
 

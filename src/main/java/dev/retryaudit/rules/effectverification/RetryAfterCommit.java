@@ -27,7 +27,7 @@ public final class RetryAfterCommit implements Rule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        int firstCommitted = CommitGate.firstCommitted(op);
+        int firstCommitted = CommitGate.firstSeenCommitted(op);
         for (CommitGate.Retry r : CommitGate.retries(op, ctx.policy())) {
             if (r.row() != CommitGate.COMMITTED) {
                 continue;

@@ -1,0 +1,34 @@
+package dev.retryaudit.probe;
+
+import dev.retryaudit.model.Times;
+import dev.retryaudit.model.Wire;
+import dev.retryaudit.report.ProbeFacts;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns what a probe run recorded and its verdict into the {@link ProbeFacts} every report format prints. */
+public final class ProbeFactsBuilder {
+    private ProbeFactsBuilder() {
+    }
+
+    public static ProbeFacts facts(String url, RecordedTrace t, ProbeFacts.ClientEnd client, ProbeVerdict.Verdict v,
+            String traceFile) {
+        Scenario s = t.scenario();
+        ProbeFacts.Served served = new ProbeFacts.Served(s.method(), s.status(), s.failures(), s.delays(),
+                s.headerFormat().id(), s.stallSeconds(), s.dedupe(), s.keyHeader());
+        ProbeFacts.Counts counts = new ProbeFacts.Counts(t.attempts().size(), t.otherRequests().size(), t.unrecorded(),
+                t.connections(), t.reachedSuccess());
+        List<ProbeFacts.Request> requests = new ArrayList<>();
+        long previous = Times.NONE;
+        for (RecordedRequest r : t.attempts()) {
+            HeaderFormat.Ask ask = r.ask();
+            requests.add(new ProbeFacts.Request(r.sequence(), Times.format(r.receivedMillis()), r.connection(), r.status(),
+                    r.retryAfter(), ask == null ? null : ask.retryAfterMs(), ask == null ? null : ask.askedMillis(),
+                    Times.present(previous) ? r.receivedMillis() - previous : null, r.idempotencyKey(),
+                    r.requestHash(), r.contentLength(),
+                    r.commitState() == null ? null : Wire.name(r.commitState(), '_'), r.stalledMillis()));
+            previous = r.receivedMillis();
+        }
+        return new ProbeFacts(url, served, client, counts, v.kind(), v.reason(), v.obeyed(), requests, traceFile);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.retryaudit.probe;
+
+import dev.retryaudit.model.Policy;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The policy a probe run audits with: the user's, plus an entry for the client (the tool of the
+ * recorded trace) that allows the attempts the scenario needs (its failures and one success) and
+ * says whether the fixture deduplicates by key. An entry the user's policy already has for the
+ * client wins.
+ */
+public final class ProbePolicy {
+    private ProbePolicy() {
+    }
+
+    public static Policy fit(Policy policy, Scenario scenario, String tool) {
+        if (policy.tools().containsKey(tool)) {
+            return policy;
+        }
+        Map<String, Policy.ToolPolicy> tools = new HashMap<>(policy.tools());
+        tools.put(tool, new Policy.ToolPolicy(null, Math.max(policy.maxAttempts(), scenario.failures() + 1),
+                scenario.dedupe()));
+        return new Policy(policy.maxAttempts(), policy.minBackoffMs(), policy.retryBudgetRatio(),
+                policy.retryBudgetMinRetries(), policy.retryAfterToleranceMs(), policy.httpDateSkewMs(),
+                policy.retryAfterMaxSeconds(), policy.nonRetryableStatuses(), policy.retryableRejections(),
+                policy.validationLoop(), tools, policy.rules());
+    }
+}
