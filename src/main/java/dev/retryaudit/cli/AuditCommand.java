@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -89,7 +88,7 @@ final class AuditCommand implements Callable<Integer> {
             Policy policy = options.policy(limits);
             Baseline accepted = baseline == null ? null : BaselineReader.read(baseline, limits);
             Auditor auditor = new Auditor(inFormat, limits, policy, options.rules(policy), threshold, accepted);
-            report = auditor.audit(sources, io.stdin());
+            report = auditor.audit(sources, io.stdin(), writer.timelines());
         } catch (InputException e) {
             return options.inputError(io, e, writer);
         }
@@ -149,9 +148,7 @@ final class AuditCommand implements Callable<Integer> {
     /** The input formats this build reads, for help and validation. */
     static final class SupportedInputFormats implements Iterable<String> {
         static List<String> ids() {
-            return Stream.of(InputFormat.values())
-                    .filter(f -> f == InputFormat.AUTO || Readers.forFormat(f) != null)
-                    .map(InputFormat::id).toList();
+            return Readers.supportedIds();
         }
 
         @Override

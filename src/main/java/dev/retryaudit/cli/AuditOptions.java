@@ -11,14 +11,12 @@ import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.RuleRegistry;
 import dev.retryaudit.rules.RuleSelection;
 import dev.retryaudit.text.ColorMode;
-import dev.retryaudit.text.Suggestions;
 import dev.retryaudit.input.FileNames;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -74,11 +72,9 @@ final class AuditOptions {
 
     /** Refuses an unknown rule or family in {@code --enable}/{@code --disable}, and one named by both. */
     void checkRuleNames() {
-        checkRuleNames(enable, "--enable");
-        checkRuleNames(disable, "--disable");
-        List<String> both = enable.stream().filter(disable::contains).toList();
-        if (!both.isEmpty()) {
-            throw usage("the same rule or family is both enabled and disabled: " + both.get(0));
+        String problem = RuleSelection.problem(enable, disable, "option '--enable'", "option '--disable'");
+        if (problem != null) {
+            throw usage(problem);
         }
     }
 
@@ -157,17 +153,6 @@ final class AuditOptions {
     /** A usage error (exit 64) of the command these options belong to. */
     CommandLine.ParameterException usage(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
-    private void checkRuleNames(List<String> names, String option) {
-        List<String> known = Stream.concat(RuleRegistry.families().stream(), RuleRegistry.ids().stream()).toList();
-        for (String n : names) {
-            if (!RuleSelection.isKnown(n)) {
-                List<String> close = Suggestions.closestAll(n, known, 3);
-                throw usage("unknown rule or family for option '" + option + "'"
-                        + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
-            }
-        }
     }
 
     /** The report formats, for help. */

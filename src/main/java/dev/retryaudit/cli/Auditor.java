@@ -31,12 +31,23 @@ record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection r
     }
 
     Report audit(List<InputSet.Source> sources, InputStream stdin) throws InputException {
-        return audit(sources, stdin, op -> { });
+        return audit(sources, stdin, 0, op -> { });
+    }
+
+    /** As {@link #audit(List, InputStream)}, keeping up to {@code timelines} operations with findings for the report to draw. */
+    Report audit(List<InputSet.Source> sources, InputStream stdin, int timelines) throws InputException {
+        return audit(sources, stdin, timelines, op -> { });
     }
 
     /** As {@link #audit(List, InputStream)}, also handing every operation read to {@code seen}. */
     Report audit(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> seen) throws InputException {
-        Engine engine = new Engine(policy, rules);
+        return audit(sources, stdin, 0, seen);
+    }
+
+    /** As {@link #audit(List, InputStream, int)}, also handing every operation read to {@code seen}. */
+    Report audit(List<InputSet.Source> sources, InputStream stdin, int timelines, Consumer<Operation> seen)
+            throws InputException {
+        Engine engine = new Engine(policy, rules).keep(timelines);
         List<InputSummary> inputs = new InputSet(format, limits).readAll(sources, stdin, op -> {
             seen.accept(op);
             engine.accept(op);
@@ -44,7 +55,7 @@ record Auditor(InputFormat format, Limits limits, Policy policy, RuleSelection r
         List<Finding> all = engine.finish();
         List<Finding> kept = baseline == null ? all : baseline.unsuppressed(all);
         return new Report(VersionInfo.NAME, VersionInfo.version(), inputs, kept, failOn, enabledRules(),
-                baseline == null ? null : baseline.source(), all.size() - kept.size());
+                baseline == null ? null : baseline.source(), all.size() - kept.size()).withTimelines(engine.kept());
     }
 
     /** The enabled rules, each at the severity the policy gives its findings. */

@@ -1,15 +1,13 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.report.RuleList;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.RuleRegistry;
-import dev.retryaudit.text.Escaping;
-import dev.retryaudit.text.Suggestions;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,10 +49,6 @@ final class ExplainCommand implements Callable<Integer> {
                     .filter(r -> r.family().equals(name)).toList();
             return out.write(o -> RuleList.writeText(family, o), ExitCode.CLEAN.code());
         }
-        List<String> known = Stream.concat(RuleRegistry.families().stream(), RuleRegistry.ids().stream()).toList();
-        List<String> close = Suggestions.closestAll(name, known, 3);
-        throw new CommandLine.ParameterException(spec.commandLine(), "unknown rule or family: "
-                + Escaping.shortened(name, 80)
-                + (close.isEmpty() ? "; 'retry-audit rules' lists them" : " (did you mean " + String.join(", ", close) + "?)"));
+        throw new CommandLine.ParameterException(spec.commandLine(), RuleRegistry.unknown(name));
     }
 }

@@ -63,6 +63,7 @@ public final class Main {
         cl.addSubcommand(new ExplainCommand(io));
         cl.addSubcommand(new SchemaCommand(io));
         cl.addSubcommand(ProbeCommand.commandLine(io));
+        cl.addSubcommand(new McpCommand(io));
         cl.registerConverter(Path.class, Main::path);
         cl.setOut(io.out());
         cl.setErr(io.err());

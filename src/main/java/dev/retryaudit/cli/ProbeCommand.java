@@ -5,15 +5,13 @@ import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.RetryTraceReader;
-import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.probe.ClientRun;
 import dev.retryaudit.probe.HeaderFormat;
-import dev.retryaudit.probe.ProbeFactsBuilder;
 import dev.retryaudit.probe.ProbePolicy;
+import dev.retryaudit.probe.ProbeReport;
 import dev.retryaudit.probe.ProbeServer;
 import dev.retryaudit.probe.ProbeVerdict;
 import dev.retryaudit.probe.RecordedTrace;
@@ -35,7 +33,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -69,7 +66,6 @@ final class ProbeCommand implements Callable<Integer> {
 
     private static final String EARLY_RULE = "retry-after/early";
 
-    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
 
     private final Streams io;
 
@@ -181,16 +177,14 @@ final class ProbeCommand implements Callable<Integer> {
         }
         List<Operation> ops = new ArrayList<>();
         Report audited = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
-                new ByteArrayInputStream(bytes.toByteArray()), ops);
-        ProbeVerdict.Verdict verdict = ProbeVerdict.judge(new ProbeVerdict.Run(seen.trace(), seen.client(), timeout,
-                seen.url(), audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
-                rules.enabled().stream().anyMatch(r -> r.info().id().equals(EARLY_RULE)),
-                policy.retryAfterToleranceMs()));
-        Report result = withIssues(audited, verdict, ops.isEmpty() ? null : ops.get(0), source.name(), seen.trace());
-        ProbeFacts facts = ProbeFactsBuilder.facts(seen.url(), seen.trace(), clientEnd(seen), verdict,
-                traceOut == null ? null : traceOut.toString());
-        say(seen.client(), facts);
-        Report withFacts = result.withProbe(facts);
+                new ByteArrayInputStream(bytes.toByteArray()), writer.timelines(), ops);
+        Report withFacts = ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source.name(),
+                new ProbeVerdict.Run(seen.trace(), seen.client(), timeout, seen.url(),
+                        audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
+                        rules.enabled().stream().anyMatch(r -> r.info().id().equals(EARLY_RULE)),
+                        policy.retryAfterToleranceMs()),
+                clientEnd(seen), traceOut == null ? null : traceOut.toString());
+        say(seen.client(), withFacts.probe());
         int code = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(withFacts, o), code);
     }
@@ -220,27 +214,8 @@ final class ProbeCommand implements Callable<Integer> {
                 c == null ? null : c.exitCode(), c != null && c.timedOut(), timeout);
     }
 
-    /**
-     * The audit's report plus the probe's own findings, located at the attempt they are about (else
-     * the trace); without the audit's findings when the verdict is not reliable.
-     */
-    private static Report withIssues(Report audited, ProbeVerdict.Verdict verdict, Operation op, String source,
-            RecordedTrace trace) {
-        // when the requests cannot be told apart, the audit of their mixture would blame one client for all
-        List<Finding> findings = new ArrayList<>(verdict.reliable() ? audited.findings() : List.of());
-        for (ProbeVerdict.Issue issue : verdict.issues()) {
-            Attempt at = op == null ? null : op.attempts().stream().filter(a -> a.attemptId() == issue.sequence())
-                    .findFirst().orElse(null);
-            Location where = at != null ? at.location() : op != null ? op.location() : new Location(source, 0, 1, 1, "");
-            findings.add(Finding.of(issue.rule().id(), issue.rule().severity(), op == null ? null : op.id(),
-                    at == null ? null : at.attemptId(), op == null ? RetryTraceReader.TOOL : op.tool(), trace.runId(),
-                    issue.message(), issue.evidence(), where));
-        }
-        return audited.withFindings(findings, List.of(ProbeVerdict.NOT_TESTED, ProbeVerdict.NOT_FOLLOWED));
-    }
-
     private Scenario scenario() {
-        if (!TOKEN.matcher(method).matches()) {
+        if (!Scenario.isToken(method)) {
             throw options.usage("invalid value for option '--method': expected an HTTP method such as GET or POST");
         }
         if (!Scenario.STATUSES.contains(status)) {
@@ -250,7 +225,7 @@ final class ProbeCommand implements Callable<Integer> {
         List<Long> delays = delays();
         range("--stall", stall, 0, 600);
         range("--max-requests", maxRequests, failures + 1, 10_000);
-        if (!TOKEN.matcher(keyHeader).matches()) {
+        if (!Scenario.isToken(keyHeader)) {
             throw options.usage("invalid value for option '--key-header': expected a header name such as Idempotency-Key");
         }
         HeaderFormat format = options.choice("--header-format", headerFormat, HeaderFormat.parse(headerFormat),
@@ -345,9 +320,10 @@ final class ProbeCommand implements Callable<Integer> {
         return false;
     }
 
-    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace, List<Operation> ops) {
+    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace, int timelines,
+            List<Operation> ops) {
         try {
-            return auditor.audit(List.of(source), trace, ops::add);
+            return auditor.audit(List.of(source), trace, timelines, ops::add);
         } catch (InputException e) {
             throw new IllegalStateException("the probe's own trace was rejected: " + e.diagnostic(), e);
         }

@@ -1,5 +1,8 @@
 package dev.retryaudit.input;
 
+import java.util.List;
+import java.util.stream.Stream;
+
 /** The reader of each input format: the one place that maps a format to its reader. */
 public final class Readers {
     private Readers() {
@@ -17,5 +20,11 @@ public final class Readers {
             case JAEGER -> new JaegerReader();
             case AUTO -> null;
         };
+    }
+
+    /** The ids of the formats this build reads, {@code auto} first: what {@code --input-format} accepts. */
+    public static List<String> supportedIds() {
+        return Stream.of(InputFormat.values()).filter(f -> f == InputFormat.AUTO || forFormat(f) != null)
+                .map(InputFormat::id).toList();
     }
 }

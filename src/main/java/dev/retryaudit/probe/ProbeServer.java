@@ -60,6 +60,8 @@ public final class ProbeServer implements AutoCloseable {
     private final Map<String, Integer> committedKeys = new HashMap<>();
     private int count;
     private long unrecorded;
+    /** The receipt time of the request recorded last: the journal's times never go back. */
+    private long lastReceived;
 
     private ProbeServer(Scenario scenario, String client, int maxRecorded, HttpServer server, ExecutorService pool) {
         this.scenario = scenario;
@@ -163,7 +165,11 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
-    private synchronized RecordedRequest record(long received, HttpExchange ex, String hash, long length) {
+    private synchronized RecordedRequest record(long arrived, HttpExchange ex, String hash, long length) {
+        // two requests arriving together may reach this lock in either order; the one recorded later is
+        // given at least the earlier one's time, so that the journal's order and its times agree
+        long received = Math.max(arrived, lastReceived);
+        lastReceived = received;
         String method = ex.getRequestMethod();
         String path = String.valueOf(ex.getRequestURI().getRawPath());
         int connection = connections.computeIfAbsent(String.valueOf(ex.getRemoteAddress()), k -> connections.size() + 1);

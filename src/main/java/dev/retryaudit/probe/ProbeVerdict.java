@@ -24,7 +24,8 @@ public final class ProbeVerdict {
     public static final RuleInfo NOT_FOLLOWED = new RuleInfo("probe/not-followed", Severity.ERROR,
             "retries waited long enough but did not follow the delays Retry-After asked for");
 
-    static final String EARLY = "retry-after/early";
+    /** The audit's rule that judges each wait. */
+    public static final String EARLY = "retry-after/early";
 
     /** A finding of the probe's own: its rule, the attempt it is about (0 for the run), message and evidence. */
     public record Issue(RuleInfo rule, int sequence, String message, Evidence evidence) {

@@ -3,6 +3,7 @@ package dev.retryaudit.probe;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What the probe server answers to requests of {@code method}: the first {@code failures} get
@@ -17,6 +18,9 @@ public record Scenario(String method, int status, int failures, List<Long> delay
 
     /** The failure statuses: 429 and 503 ask the client to wait, 422 rejects the request as it is. */
     public static final List<Integer> STATUSES = List.of(429, 503, 422);
+
+    /** An HTTP token (RFC 9110 §5.6.2) of at most 64 characters: what a method or a header name may be. */
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
 
     /** The methods RFC 9110 defines as safe: the probe commits nothing for them. */
     private static final List<String> READS = List.of("GET", "HEAD", "OPTIONS", "TRACE");
@@ -38,6 +42,11 @@ public record Scenario(String method, int status, int failures, List<Long> delay
     /** A Retry-After scenario for GETs with one fixed delay, deduplicating by {@code Idempotency-Key}. */
     public static Scenario of(int status, int failures, long delay, HeaderFormat format, int maxRequests) {
         return new Scenario("GET", status, failures, List.of(delay), format, maxRequests, 0, true, "Idempotency-Key");
+    }
+
+    /** Whether {@code s} may be a method or a header name: an HTTP token of at most 64 characters. */
+    public static boolean isToken(String s) {
+        return TOKEN.matcher(s).matches();
     }
 
     /** Whether the failures reject the request as invalid (422, no Retry-After): re-sending it unchanged fails again. */

@@ -2,6 +2,7 @@ package dev.retryaudit.report;
 
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.EnumMap;
@@ -17,10 +18,12 @@ import java.util.stream.Collectors;
  * enabled rules, each at the severity its findings get; {@code baseline} is the {@code --baseline}
  * report's name (null without one) and {@code suppressed} how many findings it accepted, which are
  * not in {@code findings}. For {@code probe}, {@code probe} holds what the probe observed (null
- * otherwise).
+ * otherwise). {@code timelines} are operations with findings, with their attempts, for a format that draws
+ * them (empty unless the writer asked for them, see {@link ReportWriter#timelines()}); at most that many.
  */
 public record Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
-        FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed, ProbeFacts probe) {
+        FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed, ProbeFacts probe,
+        List<Operation> timelines) {
 
     public Report {
         Objects.requireNonNull(toolVersion, "toolVersion");
@@ -28,6 +31,7 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         inputs = List.copyOf(inputs);
         findings = List.copyOf(findings);
         rules = List.copyOf(rules);
+        timelines = timelines == null ? List.of() : List.copyOf(timelines);
         if (suppressed < 0 || (baseline == null && suppressed != 0)) {
             throw new IllegalArgumentException("suppressed findings need a baseline: " + suppressed);
         }
@@ -52,7 +56,7 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
     /** A report of an audit, with no probe facts. */
     public Report(String toolName, String toolVersion, List<InputSummary> inputs, List<Finding> findings,
             FailOn failOn, List<RuleInfo> rules, String baseline, long suppressed) {
-        this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null);
+        this(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, null, List.of());
     }
 
     /** This report with other findings, of its rules and {@code moreRules}, put in their one order. */
@@ -61,12 +65,21 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         all.sort(dev.retryaudit.rules.FindingOrder.ORDER);
         List<RuleInfo> allRules = new java.util.ArrayList<>(rules);
         allRules.addAll(moreRules);
-        return new Report(toolName, toolVersion, inputs, all, failOn, allRules, baseline, suppressed, probe);
+        return new Report(toolName, toolVersion, inputs, all, failOn, allRules, baseline, suppressed, probe, timelines);
     }
 
     /** This report with what {@code probe} observed (null for none). */
     public Report withProbe(ProbeFacts facts) {
-        return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, facts);
+        return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, facts,
+                timelines);
+    }
+
+    /** This report with {@code operations} to draw: those of them that still have a finding in it. */
+    public Report withTimelines(List<Operation> operations) {
+        Set<String> named = findings.stream().map(Finding::operation).filter(Objects::nonNull)
+                .collect(Collectors.toSet());
+        return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, probe,
+                operations.stream().filter(op -> named.contains(op.id())).toList());
     }
 
     public long operations() {

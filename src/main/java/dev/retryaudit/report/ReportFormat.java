@@ -8,7 +8,8 @@ public enum ReportFormat {
     JSON,
     TEXT,
     SARIF,
-    GITHUB;
+    GITHUB,
+    HTML;
 
     public String id() {
         return Wire.name(this, '-');
@@ -29,6 +30,7 @@ public enum ReportFormat {
             case TEXT -> new TextReportWriter(color);
             case SARIF -> new SarifReportWriter();
             case GITHUB -> new GithubReportWriter();
+            case HTML -> new HtmlReportWriter();
         };
     }
 }

@@ -9,4 +9,12 @@ public interface ReportWriter {
 
     /** Renders an input that could not be audited (exit 65 or 66); the diagnostic on stderr is the caller's. */
     void writeError(InputFailure failure, OutputStream out) throws IOException;
+
+    /**
+     * How many operations with findings this format draws with their attempts ({@link Report#timelines()}):
+     * the audit keeps at most that many, and none for a format that draws none.
+     */
+    default int timelines() {
+        return 0;
+    }
 }

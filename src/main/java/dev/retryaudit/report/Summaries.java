@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /** The one-line verdict that the text and github formats end with, the probe's line before it, and the input notes. */
-final class Summaries {
+public final class Summaries {
     private Summaries() {
     }
 
@@ -27,7 +27,7 @@ final class Summaries {
      * {@code 2 operations, 4 attempts, 2 retries; 1 error, 0 warnings, 0 notes; failed (--fail-on error)},
      * with the baseline's suppressed count when there is one. {@code verdict} styles the last part.
      */
-    static String line(Report r, UnaryOperator<String> verdict) {
+    public static String line(Report r, UnaryOperator<String> verdict) {
         StringBuilder b = new StringBuilder(r.toolName()).append(": ");
         b.append(count(r.operations(), "operation", "operations")).append(", ")
                 .append(count(r.attempts(), "attempt", "attempts")).append(", ")

@@ -14,7 +14,8 @@ import java.util.List;
  * Runs the selected rules over a stream of operations. Per-operation rules see each operation as
  * it arrives and keep nothing; cross-operation rules keep only their tallies. Findings come out in
  * {@link FindingOrder#ORDER}. A finding about an operation the tool grouped itself carries
- * {@code grouped_by} in its evidence.
+ * {@code grouped_by} in its evidence. An engine that {@link #keep keeps} operations holds the first
+ * few that got a finding as they arrived, for a report that draws them; it holds no other.
  */
 public final class Engine {
     /** The evidence key that says why a foreign format's attempts were read as one operation. */
@@ -24,6 +25,8 @@ public final class Engine {
     private final List<Bound> perOperation = new ArrayList<>();
     private final List<CrossOperationRule.Tally> tallies = new ArrayList<>();
     private final List<Finding> findings = new ArrayList<>();
+    private final List<Operation> kept = new ArrayList<>();
+    private int keep;
 
     public Engine(Policy policy, RuleSelection selection) {
         this.policy = policy;
@@ -37,10 +40,20 @@ public final class Engine {
         }
     }
 
+    /** Keeps up to {@code max} of the operations that get a finding from a per-operation rule (none by default). */
+    public Engine keep(int max) {
+        this.keep = max;
+        return this;
+    }
+
     /** Audits one operation. */
     public void accept(Operation op) {
+        int before = findings.size();
         for (Bound b : perOperation) {
             b.rule.check(op, b);
+        }
+        if (findings.size() > before && kept.size() < keep) {
+            kept.add(op);
         }
         for (CrossOperationRule.Tally t : tallies) {
             t.add(op);
@@ -54,6 +67,11 @@ public final class Engine {
         }
         findings.sort(FindingOrder.ORDER);
         return List.copyOf(findings);
+    }
+
+    /** The operations kept, in input order. */
+    public List<Operation> kept() {
+        return List.copyOf(kept);
     }
 
     /** A rule bound to this engine: its context, with the policy's severity override if any. */

@@ -27,6 +27,9 @@ import dev.retryaudit.rules.trace.SpanReuse;
 import dev.retryaudit.rules.validationrepeat.Identical;
 import dev.retryaudit.rules.validationrepeat.Loop;
 import dev.retryaudit.rules.validationrepeat.Unverifiable;
+import dev.retryaudit.text.Escaping;
+import dev.retryaudit.text.Suggestions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,6 +90,20 @@ public final class RuleRegistry {
         Set<String> families = new LinkedHashSet<>();
         ALL.forEach(r -> families.add(r.info().family()));
         return families;
+    }
+
+    /** Every name {@code --enable}, {@code --disable} and {@code explain} accept: the families, then the rule ids. */
+    public static List<String> names() {
+        List<String> names = new ArrayList<>(families());
+        names.addAll(ids());
+        return names;
+    }
+
+    /** Why {@code name} is neither a rule nor a family, with the closest names there are. */
+    public static String unknown(String name) {
+        List<String> close = Suggestions.closestAll(name, names(), 3);
+        return "unknown rule or family: " + Escaping.shortened(name, 80)
+                + (close.isEmpty() ? "; 'retry-audit rules' lists them" : " (did you mean " + String.join(", ", close) + "?)");
     }
 
     private static Map<String, Rule> index(List<Rule> rules) {

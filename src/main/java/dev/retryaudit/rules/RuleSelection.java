@@ -2,6 +2,7 @@ package dev.retryaudit.rules;
 
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.text.Suggestions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,33 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
     /** Whether {@code name} is a rule id or a family. */
     public static boolean isKnown(String name) {
         return RuleRegistry.byId(name) != null || RuleRegistry.families().contains(name);
+    }
+
+    /**
+     * Why {@code enable}/{@code disable} cannot be applied (an unknown name, with the closest known ones; a name
+     * in both), naming them as {@code enableName}/{@code disableName}; null when they can.
+     */
+    public static String problem(List<String> enable, List<String> disable, String enableName, String disableName) {
+        String unknown = unknown(enable, enableName);
+        if (unknown == null) {
+            unknown = unknown(disable, disableName);
+        }
+        if (unknown != null) {
+            return unknown;
+        }
+        return enable.stream().filter(disable::contains).findFirst()
+                .map(both -> "the same rule or family is both enabled and disabled: " + both).orElse(null);
+    }
+
+    private static String unknown(List<String> names, String what) {
+        for (String n : names) {
+            if (!isKnown(n)) {
+                List<String> close = Suggestions.closestAll(n, RuleRegistry.names(), 3);
+                return "unknown rule or family for " + what
+                        + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)");
+            }
+        }
+        return null;
     }
 
     /** The severity findings of {@code rule} get. */

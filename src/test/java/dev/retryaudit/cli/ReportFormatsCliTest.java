@@ -205,7 +205,7 @@ class ReportFormatsCliTest {
     @Test
     void helpListsTheReportOptions() {
         String help = CliRunner.run("audit", "--help").out();
-        assertThat(help).contains("--format=FORMAT", "json, text, sarif, github", "--baseline=REPORT",
+        assertThat(help).contains("--format=FORMAT", "json, text, sarif,", "github, html", "--baseline=REPORT",
                 "--color=WHEN", "auto, always, never", "NO_COLOR");
     }
 }

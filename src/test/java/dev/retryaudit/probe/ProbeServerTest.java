@@ -47,6 +47,23 @@ class ProbeServerTest {
     }
 
     @Test
+    void requestsArrivingTogetherAreJournalledWithTimesInTheirOrder() throws Exception {
+        Scenario s = new Scenario("GET", 429, 40, List.of(0L), HeaderFormat.SECONDS, 100, 0, true, "Idempotency-Key");
+        try (ProbeServer server = ProbeServer.start(s, null, 0, 100)) {
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                sent.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(server.url())).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            sent.forEach(java.util.concurrent.CompletableFuture::join);
+
+            List<RecordedRequest> journal = server.trace().attempts();
+            assertThat(journal).hasSize(40);
+            assertThat(journal).extracting(RecordedRequest::receivedMillis).isSorted();
+        }
+    }
+
+    @Test
     void theJournalKeepsTheKeyTheBodyHashAndLengthAndTheServersCommits() throws Exception {
         Scenario s = new Scenario("POST", 429, 1, List.of(0L), HeaderFormat.SECONDS, 10, 0, true, "X-Key");
         try (ProbeServer server = ProbeServer.start(s, null, 0, 100)) {

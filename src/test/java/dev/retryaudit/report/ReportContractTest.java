@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.RawJson;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
@@ -29,10 +33,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The contract every report format keeps (in the manner of PMD's AbstractRendererTest): the same
  * scenarios through every writer, compared byte for byte with golden files. The reports are built
  * here from fixed findings, so the goldens do not change when rules are added. Run with
- * {@code -Dgolden.update=true} to rewrite the goldens after an intended change, then review the diff.
+ * {@code -Dgolden.update=true} to rewrite the goldens after an intended change, then review the diff. Two
+ * reports carry operations to draw, from {@code report/timelines.json}; formats that draw none ignore them.
  */
 class ReportContractTest {
     static final Path GOLDEN = Path.of("src/test/resources/report/golden");
+    static final Path TIMELINES = Path.of("src/test/resources/report/timelines.json");
     static final boolean UPDATE = Boolean.getBoolean("golden.update");
 
     static final RuleInfo GAP = new RuleInfo("contract/attempt-gap", Severity.ERROR,
@@ -104,9 +110,9 @@ class ReportContractTest {
                 new Scenario("no-findings", new Report("retry-audit", "0.1.0", one, List.of(), FailOn.ERROR, RULES, null, 0),
                         null),
                 new Scenario("one-finding", new Report("retry-audit", "0.1.0", one.subList(0, 1), List.of(single),
-                        FailOn.ERROR, RULES, null, 0), null),
+                        FailOn.ERROR, RULES, null, 0).withTimelines(timelines()), null),
                 new Scenario("many-findings", new Report("retry-audit", "0.1.0", two, many, FailOn.WARNING, RULES,
-                        "baseline.json", 2), null),
+                        "baseline.json", 2).withTimelines(timelines()), null),
                 new Scenario("input-error", null, new InputFailure("retry-audit", "0.1.0", 65,
                         InputException.rejected("traces/a.json", 3, 17, "$.operations[0].attempts[0].comit_state",
                                 "unknown field (did you mean commit_state?)"))),
@@ -114,6 +120,18 @@ class ReportContractTest {
                         InputException.unreadable("traces/missing.json", "no such file"))),
                 new Scenario("input-notes", new Report("retry-audit", "0.1.0", noted, List.of(single), FailOn.ERROR,
                         RULES, null, 0), null));
+    }
+
+    /** Operations with their attempts, for the formats that draw them; the reports keep those they have findings of. */
+    static List<Operation> timelines() {
+        List<Operation> ops = new ArrayList<>();
+        try {
+            new InputSet(InputFormat.OPERATIONS, Limits.DEFAULTS)
+                    .readAll(List.of(InputSet.Source.of(TIMELINES.toString())), null, ops::add);
+        } catch (InputException e) {
+            throw new IllegalStateException(e.diagnostic(), e);
+        }
+        return ops;
     }
 
     static Stream<Arguments> cases() {

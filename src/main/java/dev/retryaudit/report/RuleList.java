@@ -1,7 +1,6 @@
-package dev.retryaudit.cli;
+package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.report.Json;
 import dev.retryaudit.rules.RuleInfo;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,14 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Renders rule metadata for {@code rules} and {@code explain FAMILY}: an aligned text table or a JSON array. */
-final class RuleList {
+public final class RuleList {
     private static final String[] HEADINGS = {"ID", "FAMILY", "SEVERITY", "SUMMARY"};
 
     private RuleList() {
     }
 
     /** One row per rule under a heading row; columns padded to the widest cell, no trailing spaces. */
-    static String text(List<RuleInfo> rules) {
+    public static String text(List<RuleInfo> rules) {
         int[] width = new int[HEADINGS.length - 1];
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADINGS);
@@ -40,12 +39,12 @@ final class RuleList {
     }
 
     /** Writes the text table as UTF-8. */
-    static void writeText(List<RuleInfo> rules, OutputStream out) throws IOException {
+    public static void writeText(List<RuleInfo> rules, OutputStream out) throws IOException {
         out.write(text(rules).getBytes(StandardCharsets.UTF_8));
     }
 
     /** A JSON array of {@code {"id", "family", "severity", "summary"}} objects, in the order given. */
-    static void writeJson(List<RuleInfo> rules, OutputStream out) throws IOException {
+    public static void writeJson(List<RuleInfo> rules, OutputStream out) throws IOException {
         try (JsonGenerator g = Json.generator(out)) {
             g.writeStartArray();
             for (RuleInfo r : rules) {

@@ -1,0 +1,138 @@
+package dev.retryaudit.mcp;
+
+import dev.retryaudit.text.Escaping;
+import dev.retryaudit.text.Suggestions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The arguments of one tool call, read with the checks and messages every tool shares. */
+final class Args {
+    private final Map<String, Object> map;
+
+    Args(Map<String, Object> map, Set<String> known) throws ToolError {
+        this.map = map == null ? Map.of() : map;
+        for (String name : this.map.keySet()) {
+            if (!known.contains(name)) {
+                List<String> close = Suggestions.closestAll(name, List.copyOf(known), 1);
+                throw new ToolError("unknown argument '" + Escaping.shortened(name, 80) + "'"
+                        + (close.isEmpty() ? "" : " (did you mean " + close.get(0) + "?)"));
+            }
+        }
+    }
+
+    /** A string argument, or null when absent. */
+    String string(String name) throws ToolError {
+        Object v = map.get(name);
+        if (v == null || v instanceof String) {
+            return (String) v;
+        }
+        throw new ToolError("invalid value for '" + name + "': expected a string");
+    }
+
+    String string(String name, String absent) throws ToolError {
+        String v = string(name);
+        return v == null ? absent : v;
+    }
+
+    String required(String name) throws ToolError {
+        String v = string(name);
+        if (v == null) {
+            throw new ToolError("missing argument '" + name + "'");
+        }
+        return v;
+    }
+
+    /** A list of strings, empty when absent. */
+    List<String> strings(String name) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        if (v instanceof List<?> list) {
+            for (Object o : list) {
+                if (!(o instanceof String s)) {
+                    throw new ToolError("invalid value for '" + name + "': expected an array of strings");
+                }
+                out.add(s);
+            }
+            return out;
+        }
+        throw new ToolError("invalid value for '" + name + "': expected an array of strings");
+    }
+
+    /** A whole number in {@code min..max}, {@code absent} when absent. */
+    long integer(String name, long min, long max, long absent) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (!whole(v)) {
+            throw new ToolError("invalid value for '" + name + "': expected a whole number");
+        }
+        long n = ((Number) v).longValue();
+        if (n < min || n > max) {
+            throw new ToolError("invalid value for '" + name + "': must be between " + min + " and " + max);
+        }
+        return n;
+    }
+
+    /** A list of whole numbers, each in {@code min..max}; {@code absent} when absent. */
+    List<Long> integers(String name, long min, long max, List<Long> absent) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (!(v instanceof List<?> list)) {
+            throw new ToolError("invalid value for '" + name + "': expected an array of whole numbers");
+        }
+        List<Long> out = new ArrayList<>();
+        for (Object o : list) {
+            if (!whole(o)) {
+                throw new ToolError("invalid value for '" + name + "': expected an array of whole numbers");
+            }
+            long n = ((Number) o).longValue();
+            if (n < min || n > max) {
+                throw new ToolError("invalid value for '" + name + "': each must be between " + min + " and " + max);
+            }
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** A boolean argument, {@code absent} when absent. */
+    boolean bool(String name, boolean absent) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw new ToolError("invalid value for '" + name + "': expected true or false");
+    }
+
+    /** An object argument, or null when absent. */
+    Map<?, ?> object(String name) throws ToolError {
+        Object v = map.get(name);
+        if (v == null || v instanceof Map<?, ?>) {
+            return (Map<?, ?>) v;
+        }
+        throw new ToolError("invalid value for '" + name + "': expected an object");
+    }
+
+    private static boolean whole(Object v) {
+        return v instanceof Integer || v instanceof Long
+                || v instanceof Number n && !Double.isInfinite(n.doubleValue()) && n.doubleValue() == Math.rint(n.doubleValue());
+    }
+
+    /** {@code parsed}, or an error naming the values {@code name} allows. */
+    static <T> T choice(String name, String value, T parsed, List<String> allowed) throws ToolError {
+        if (parsed == null) {
+            throw new ToolError("invalid value for '" + name + "': expected one of " + String.join(", ", allowed));
+        }
+        return parsed;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.retryaudit.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.input.Readers;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.report.Summaries;
+import dev.retryaudit.rules.RuleRegistry;
+import dev.retryaudit.rules.RuleSelection;
+import dev.retryaudit.text.Escaping;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code audit_trace}: the {@code audit} command as a tool. The trace comes inline or from a file under
+ * {@code --allow-dir}; the input format, policy, rule selection and {@code fail_on} are the CLI's options, checked
+ * with the CLI's messages, and the input goes through the same reader, limits and rules. The result is the JSON
+ * report as structured content and its verdict line (plus the first findings) as text.
+ */
+final class AuditTool {
+    /** The name an inline trace gets in the report, unless the call names it. */
+    static final String INLINE = "<inline>";
+
+    static final String SCHEMA = """
+            {"type": "object", "additionalProperties": false,
+             "properties": {
+              "trace": {"type": "string", "description": "The trace itself: any supported format (operations, spans, retry-trace, otlp, har)."},
+              "path": {"type": "string", "description": "A trace file under a directory the server was started with (--allow-dir); relative paths are taken against those directories."},
+              "name": {"type": "string", "description": "The name an inline trace gets in findings; its extension (.jsonl) helps tell the format. Default <inline>."},
+              "input_format": {"type": "string", "enum": [%s], "description": "How to read the trace (default auto)."},
+              "policy": {"type": "object", "description": "A policy document, as the --policy file holds."},
+              "enable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to enable, as --enable."},
+              "disable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to disable, as --disable."},
+              "fail_on": {"type": "string", "enum": [%s], "description": "Lowest severity that fails the audit (default error)."}
+             }}""";
+
+    private static final Set<String> ARGS = Set.of("trace", "path", "name", "input_format", "policy", "enable",
+            "disable", "fail_on");
+    private static final int FINDINGS_IN_TEXT = 20;
+
+    private final Auditing auditing;
+    private final AllowedDirs dirs;
+    private final ObjectMapper json;
+
+    AuditTool(Auditing auditing, AllowedDirs dirs, ObjectMapper json) {
+        this.auditing = auditing;
+        this.dirs = dirs;
+        this.json = json;
+    }
+
+    /** The input schema, with the formats and levels this build knows. */
+    static String schema() {
+        return String.format(SCHEMA, quoted(formats()), quoted(FailOn.ids()));
+    }
+
+    Result call(Map<String, Object> arguments) throws ToolError {
+        Args a = new Args(arguments, ARGS);
+        String trace = a.string("trace");
+        String path = a.string("path");
+        if ((trace == null) == (path == null)) {
+            throw new ToolError(trace == null ? "give the trace as 'trace' (its text) or 'path' (a file under --allow-dir)"
+                    : "give either 'trace' or 'path', not both");
+        }
+        String inputFormat = a.string("input_format", "auto");
+        InputFormat format = Args.choice("input_format", inputFormat,
+                formats().contains(inputFormat) ? InputFormat.parse(inputFormat) : null, formats());
+        String failOnId = a.string("fail_on", "error");
+        FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
+        List<String> enable = a.strings("enable");
+        List<String> disable = a.strings("disable");
+        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'");
+        if (problem != null) {
+            throw new ToolError(problem);
+        }
+        Map<?, ?> policyDoc = a.object("policy");
+        String name = a.string("name", INLINE);
+        Limits limits = Limits.DEFAULTS;
+        try {
+            Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
+                    new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.ids(), limits);
+            InputSet.Source source = trace != null ? new InputSet.Source(name, null)
+                    : InputSet.Source.of(dirs.resolve(path).toString());
+            InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));
+            Report report = auditing.audit(format, policy, RuleSelection.of(policy, enable, disable), failOn, source,
+                    stdin, op -> { });
+            return result(report);
+        } catch (InputException e) {
+            throw new ToolError(e.diagnostic());
+        } catch (IOException e) {
+            throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /** The JSON report (as the CLI prints it) and a short text: the findings, at most a screenful, and the verdict. */
+    Result result(Report report) throws ToolError {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            new JsonReportWriter().write(report, bytes);
+            Map<?, ?> structured = json.readValue(bytes.toByteArray(), Map.class);
+            StringBuilder text = new StringBuilder();
+            List<Finding> findings = report.findings();
+            for (Finding f : findings.subList(0, Math.min(findings.size(), FINDINGS_IN_TEXT))) {
+                text.append(Escaping.controls(f.location().source())).append(':').append(f.location().line()).append(':')
+                        .append(f.location().column()).append(": ").append(f.severity().id()).append(": ")
+                        .append(Escaping.controls(f.message())).append(" [").append(f.rule()).append("]\n");
+            }
+            if (findings.size() > FINDINGS_IN_TEXT) {
+                text.append("... and ").append(findings.size() - FINDINGS_IN_TEXT)
+                        .append(" more findings in the structured report\n");
+            }
+            text.append(Summaries.line(report, v -> v));
+            return new Result(text.toString(), structured);
+        } catch (IOException e) {
+            throw new ToolError("cannot render the report: " + Escaping.controls(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /** What a tool returns: text for people (and models), structured content for programs. */
+    record Result(String text, Map<?, ?> structured) {
+    }
+
+    private static List<String> formats() {
+        return Readers.supportedIds();
+    }
+
+    private static String quoted(List<String> values) {
+        return String.join(", ", values.stream().map(v -> "\"" + v + "\"").toList());
+    }
+}

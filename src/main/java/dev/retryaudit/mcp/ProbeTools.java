@@ -1,0 +1,214 @@
+package dev.retryaudit.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.input.RetryTraceReader;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.probe.ProbePolicy;
+import dev.retryaudit.probe.ProbeReport;
+import dev.retryaudit.probe.ProbeVerdict;
+import dev.retryaudit.report.ProbeFacts;
+import java.util.ArrayList;
+import java.util.stream.Collectors;
+import dev.retryaudit.model.Times;
+import dev.retryaudit.probe.HeaderFormat;
+import dev.retryaudit.probe.RecordedRequest;
+import dev.retryaudit.probe.RecordedTrace;
+import dev.retryaudit.probe.Scenario;
+import dev.retryaudit.probe.TraceWriter;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.rules.RuleSelection;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code create_probe_run}, {@code read_probe_trace} and {@code finish_probe_run}: the {@code probe} command
+ * split in three, so that an agent can point its own HTTP client at the probe between the calls. The scenario
+ * has the {@code probe} options' ranges; the trace is the probe's own retry-trace document; the verdict is that
+ * trace audited as {@code probe} audits it.
+ */
+final class ProbeTools {
+    static final String CREATE_SCHEMA = """
+            {"type": "object", "additionalProperties": false,
+             "properties": {
+              "method": {"type": "string", "description": "The method the scenario answers, any HTTP method (default GET)."},
+              "status": {"type": "integer", "enum": [429, 503, 422], "description": "Status of the failing responses (default 429)."},
+              "failures": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Requests that fail before the first 200 (default 3)."},
+              "delays": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 600}, "minItems": 1, "maxItems": 10,
+                         "description": "The Retry-After delays in seconds, used in turn (default [3, 1, 4])."},
+              "header_format": {"type": "string", "enum": [%s], "description": "How Retry-After is written (default seconds)."},
+              "stall_seconds": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Instead of failing, commit the failing requests and hold their 200 this long (default 0: no stall)."},
+              "key_header": {"type": "string", "description": "The idempotency key header a write is deduplicated by (default Idempotency-Key)."},
+              "dedupe": {"type": "boolean", "description": "Whether a write whose key was already committed is answered with the first result and not committed again (default true)."},
+              "max_requests": {"type": "integer", "minimum": 2, "maximum": 10000, "description": "Requests answered before the probe answers 410 (default 32)."}
+             }}""";
+    static final String RUN_SCHEMA = """
+            {"type": "object", "additionalProperties": false, "required": ["run_id"],
+             "properties": {"run_id": {"type": "string", "description": "The id create_probe_run returned."}}}""";
+    static final String FINISH_SCHEMA = """
+            {"type": "object", "additionalProperties": false, "required": ["run_id"],
+             "properties": {
+              "run_id": {"type": "string", "description": "The id create_probe_run returned."},
+              "enable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to enable."},
+              "disable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to disable."},
+              "fail_on": {"type": "string", "description": "Lowest severity that fails the audit (default error)."}
+             }}""";
+
+    private static final int TEXT_LINES = 20;
+
+    private final Auditing auditing;
+    private final ProbeRuns runs;
+    private final AuditTool audit;
+    private final ObjectMapper json;
+
+    ProbeTools(Auditing auditing, ProbeRuns runs, AuditTool audit, ObjectMapper json) {
+        this.auditing = auditing;
+        this.runs = runs;
+        this.audit = audit;
+        this.json = json;
+    }
+
+    static String createSchema() {
+        return String.format(CREATE_SCHEMA, String.join(", ", HeaderFormat.ids().stream().map(v -> "\"" + v + "\"").toList()));
+    }
+
+    AuditTool.Result create(Map<String, Object> arguments) throws ToolError {
+        Args a = new Args(arguments, Set.of("method", "status", "failures", "delays", "header_format", "stall_seconds",
+                "key_header", "dedupe", "max_requests"));
+        String method = a.string("method", "GET");
+        if (!Scenario.isToken(method)) {
+            throw new ToolError("invalid value for 'method': expected an HTTP method such as GET or POST");
+        }
+        long status = a.integer("status", 100, 599, 429);
+        if (!Scenario.STATUSES.contains((int) status)) {
+            throw new ToolError("invalid value for 'status': expected 429, 503 or 422");
+        }
+        int failures = (int) a.integer("failures", 1, 10, 3);
+        List<Long> delays = a.integers("delays", 0, 600, List.of(3L, 1L, 4L));
+        if (delays.isEmpty() || delays.size() > 10) {
+            throw new ToolError("invalid value for 'delays': from 1 to 10 delays");
+        }
+        String formatId = a.string("header_format", "seconds");
+        HeaderFormat format = Args.choice("header_format", formatId, HeaderFormat.parse(formatId), HeaderFormat.ids());
+        long stall = a.integer("stall_seconds", 0, 600, 0);
+        String keyHeader = a.string("key_header", "Idempotency-Key");
+        if (!Scenario.isToken(keyHeader)) {
+            throw new ToolError("invalid value for 'key_header': expected a header name such as Idempotency-Key");
+        }
+        boolean dedupe = a.bool("dedupe", true);
+        long maxRequests = a.integer("max_requests", 2, 10_000, 32);
+        if (maxRequests <= failures) {
+            throw new ToolError("invalid value for 'max_requests': must be between " + (failures + 1)
+                    + " and 10000 (more than 'failures')");
+        }
+        Scenario scenario = new Scenario(method, (int) status, failures, delays, format, (int) maxRequests, stall, dedupe,
+                keyHeader);
+        ProbeRuns.Run run = runs.create(scenario, Limits.DEFAULTS.attemptsPerOperation());
+        Map<String, Object> served = new LinkedHashMap<>();
+        served.put("method", method);
+        served.put("status", status);
+        served.put("failures", failures);
+        served.put("delays", delays);
+        served.put("header_format", format.id());
+        served.put("stall_seconds", stall);
+        served.put("key_header", keyHeader);
+        served.put("dedupe", dedupe);
+        served.put("max_requests", maxRequests);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("run_id", run.id());
+        out.put("url", run.server().url());
+        out.put("expires_at", Times.format(run.expiresMillis()));
+        out.put("scenario", served);
+        String answer = scenario.stalls() ? "are committed and held " + stall + " s before their 200"
+                : scenario.rejects() ? "get 422" : "get " + status + " with Retry-After (" + scenario.schedule() + " s, "
+                        + format.id() + ")";
+        return new AuditTool.Result("probe run " + run.id() + " serves " + run.server().url() + ": the first " + failures
+                + " " + method + " requests " + answer + ", then 200; read_probe_trace shows what it saw, "
+                + "finish_probe_run gives the verdict; it expires at " + Times.format(run.expiresMillis()), out);
+    }
+
+    AuditTool.Result read(Map<String, Object> arguments) throws ToolError {
+        Args a = new Args(arguments, Set.of("run_id"));
+        RecordedTrace trace = runs.get(a.required("run_id")).server().trace();
+        return new AuditTool.Result(describe(trace), document(trace));
+    }
+
+    AuditTool.Result finish(Map<String, Object> arguments) throws ToolError {
+        Args a = new Args(arguments, Set.of("run_id", "enable", "disable", "fail_on"));
+        String id = a.required("run_id");
+        List<String> enable = a.strings("enable");
+        List<String> disable = a.strings("disable");
+        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'");
+        if (problem != null) {
+            throw new ToolError(problem);
+        }
+        String failOnId = a.string("fail_on", "error");
+        FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
+        ProbeRuns.Run run = runs.finish(id);
+        long served = run.servedSeconds();
+        RecordedTrace trace = run.server().trace();
+        Policy policy = ProbePolicy.fit(Policy.DEFAULTS, trace.scenario(), RetryTraceReader.TOOL);
+        RuleSelection rules = RuleSelection.of(policy, enable, disable);
+        InputSet.Source source = new InputSet.Source("probe-" + id, null);
+        List<Operation> ops = new ArrayList<>();
+        Report audited;
+        try {
+            audited = auditing.audit(InputFormat.RETRY_TRACE, policy, rules, failOn, source,
+                    new ByteArrayInputStream(bytes(trace)), ops::add);
+        } catch (InputException e) {
+            throw new ToolError("the probe's own trace was rejected: " + e.diagnostic());
+        }
+        Report judged = ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source.name(),
+                new ProbeVerdict.Run(trace, null, served, run.server().url(),
+                        audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
+                        rules.enabled().stream().anyMatch(r -> r.info().id().equals(ProbeVerdict.EARLY)),
+                        policy.retryAfterToleranceMs()),
+                new ProbeFacts.ClientEnd(List.of(), null, false, served), null);
+        AuditTool.Result r = audit.result(judged);
+        return new AuditTool.Result(describe(trace) + "\n" + judged.probe().describe() + "\n" + r.text(), r.structured());
+    }
+
+    /** One line per request of the scenario's method the probe saw (at most a screenful), then how many and whether one reached success. */
+    private static String describe(RecordedTrace t) {
+        StringBuilder b = new StringBuilder();
+        List<RecordedRequest> gets = t.attempts();
+        for (RecordedRequest r : gets.subList(0, Math.min(gets.size(), TEXT_LINES))) {
+            b.append(t.scenario().method()).append(" #").append(r.sequence()).append(" at ").append(Times.format(r.receivedMillis())).append(": ")
+                    .append(r.status()).append(r.ask() == null || r.ask().retryAfter() == null ? ""
+                            : " Retry-After: " + r.ask().retryAfter()).append('\n');
+        }
+        return b.append(gets.size()).append(' ').append(t.scenario().method()).append(gets.size() == 1 ? " request" : " requests")
+                .append(", ")
+                .append(t.otherRequests().size()).append(" other requests; ")
+                .append(t.reachedSuccess() ? "reached success" : "no success yet").toString();
+    }
+
+    private Map<?, ?> document(RecordedTrace t) throws ToolError {
+        try {
+            return json.readValue(bytes(t), Map.class);
+        } catch (IOException e) {
+            throw new ToolError("cannot read the probe's trace: " + e.getMessage());
+        }
+    }
+
+    private static byte[] bytes(RecordedTrace t) throws ToolError {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            TraceWriter.write(t, out);
+        } catch (IOException e) {
+            throw new ToolError("cannot write the probe's trace: " + e.getMessage());
+        }
+        return out.toByteArray();
+    }
+}
