@@ -11,11 +11,13 @@ import java.util.Locale;
 
 /**
  * Generates large foreign-format inputs for the streaming benchmark: an OTLP file-exporter JSON Lines
- * file and a HAR file, each with ATTEMPTS attempts. Operations make 1 to 3 attempts; in OTLP a
+ * file, a HAR file, a Zipkin v2 array and a Jaeger query API document, each with ATTEMPTS attempts. Operations make 1 to 3 attempts; in OTLP a
  * resend lands in a later line than its first send (the reader must group across lines), every
  * tenth span is not an attempt, and a quarter of operations are tool calls; in HAR, entries come
  * out of time order (every eighth operation comes after the next one) and every seventh
- * operation begins with a failed request.
+ * operation begins with a failed request; in Zipkin and Jaeger, resends carry no counter (they are
+ * linked by inference among siblings), every tenth operation's parent is a server span, and Jaeger
+ * names each trace's processes after its spans.
  * Usage: java bench/foreign/ForeignGen.java ATTEMPTS OUT_DIR
  */
 public final class ForeignGen {
@@ -28,6 +30,87 @@ public final class ForeignGen {
         Files.createDirectories(dir);
         otlp(attempts, dir.resolve("otlp-" + attempts + ".jsonl"));
         har(attempts, dir.resolve("har-" + attempts + ".har"));
+        zipkin(attempts, dir.resolve("zipkin-" + attempts + ".json"));
+        jaeger(attempts, dir.resolve("jaeger-" + attempts + ".json"));
+    }
+
+    /** The sends of operation {@code k} in order, as (start in microseconds, status) pairs, cut at {@code left}. */
+    private static long[][] sends(int k, int left) {
+        int n = Math.min(attemptsOf(k), left);
+        long[][] sends = new long[n][];
+        for (int i = 0; i < n; i++) {
+            sends[i] = new long[] {BASE_NS / 1000 + k * 10_000L + i * 1_500_000L, i == n - 1 ? 200 : 503};
+        }
+        return sends;
+    }
+
+    private static void zipkin(int attempts, Path file) throws IOException {
+        try (Writer w = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
+            w.write("[\n");
+            int written = 0;
+            String separator = "";
+            for (int k = 0; written < attempts; k++) {
+                String trace = String.format(Locale.ROOT, "%016x", 0x1000L + k / 50);
+                String parent = String.format(Locale.ROOT, "%016x", 0xA000L + k);
+                if (k % 10 == 0) {
+                    w.write(separator + "{\"traceId\":\"" + trace + "\",\"id\":\"" + parent
+                            + "\",\"kind\":\"SERVER\",\"name\":\"post /work\",\"timestamp\":" + BASE_NS / 1000
+                            + ",\"localEndpoint\":{\"serviceName\":\"front\"},\"tags\":{\"http.method\":\"POST\"}}");
+                    separator = ",\n";
+                }
+                long[][] sends = sends(k, attempts - written);
+                for (int i = 0; i < sends.length; i++, written++) {
+                    String method = k % 5 == 0 ? "POST" : "GET";
+                    w.write(separator + "{\"traceId\":\"" + trace + "\",\"parentId\":\"" + parent
+                            + "\",\"id\":\"" + String.format(Locale.ROOT, "%016x", 0x100000L + k * 4L + i)
+                            + "\",\"kind\":\"CLIENT\",\"name\":\"" + method.toLowerCase(Locale.ROOT) + "\",\"timestamp\":"
+                            + sends[i][0] + ",\"duration\":80000,\"localEndpoint\":{\"serviceName\":\"bench\",\"ipv4\":"
+                            + "\"10.0.0.1\"},\"remoteEndpoint\":{\"serviceName\":\"api\"},\"tags\":{\"http.method\":\""
+                            + method + "\",\"http.url\":\"https://api" + k % 13 + ".example/v1/items/" + k
+                            + "\",\"http.status_code\":\"" + sends[i][1] + "\""
+                            + (sends[i][1] == 503 ? ",\"http.response.header.retry-after\":\"1\",\"error\":\"503\"" : "")
+                            + "}}");
+                    separator = ",\n";
+                }
+            }
+            w.write("\n]\n");
+        }
+    }
+
+    private static void jaeger(int attempts, Path file) throws IOException {
+        try (Writer w = new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16)) {
+            w.write("{\"data\":[");
+            int written = 0;
+            for (int k = 0; written < attempts; k++) {
+                String trace = String.format(Locale.ROOT, "%x", 0x1000L + k / 50);
+                if (k % 50 == 0) {
+                    w.write((k == 0 ? "" : "],\"processes\":{\"p1\":{\"serviceName\":\"bench\",\"tags\":[]}},"
+                            + "\"warnings\":null},") + "\n{\"traceID\":\"" + trace + "\",\"spans\":[");
+                }
+                String parent = String.format(Locale.ROOT, "%016x", 0xA000L + k);
+                long[][] sends = sends(k, attempts - written);
+                for (int i = 0; i < sends.length; i++, written++) {
+                    String method = k % 5 == 0 ? "POST" : "GET";
+                    w.write((k % 50 == 0 && i == 0 ? "" : ",") + "\n{\"traceID\":\"" + trace + "\",\"spanID\":\""
+                            + String.format(Locale.ROOT, "%016x", 0x100000L + k * 4L + i) + "\",\"flags\":1,"
+                            + "\"operationName\":\"HTTP " + method + "\",\"references\":[{\"refType\":\"CHILD_OF\","
+                            + "\"traceID\":\"" + trace + "\",\"spanID\":\"" + parent + "\"}],\"startTime\":" + sends[i][0]
+                            + ",\"duration\":80000,\"tags\":[" + tag("span.kind", "string", "\"client\"") + ","
+                            + tag("http.method", "string", "\"" + method + "\"") + ","
+                            + tag("http.url", "string", "\"https://api" + k % 13 + ".example/v1/items/" + k + "\"") + ","
+                            + tag("http.status_code", "int64", Long.toString(sends[i][1]))
+                            + (sends[i][1] == 503 ? "," + tag("http.response.header.retry-after", "string", "\"1\"") + ","
+                                    + tag("error", "bool", "true") : "")
+                            + "],\"logs\":[],\"processID\":\"p1\",\"warnings\":null}");
+                }
+            }
+            w.write("],\"processes\":{\"p1\":{\"serviceName\":\"bench\",\"tags\":[]}},\"warnings\":null}\n],"
+                    + "\"total\":0,\"limit\":0,\"offset\":0,\"errors\":null}\n");
+        }
+    }
+
+    private static String tag(String key, String type, String json) {
+        return "{\"key\":\"" + key + "\",\"type\":\"" + type + "\",\"value\":" + json + "}";
     }
 
     /** How many attempts operation {@code k} makes. */

@@ -22,6 +22,8 @@ final class AnyValue {
         ARRAY("an arrayValue"),
         KVLIST("a kvlistValue"),
         BYTES("a bytesValue"),
+        /** A Zipkin tag, always a string, whatever the value it stands for. */
+        TEXT("a tag value"),
         INVALID("an invalid value");
 
         final String description;
@@ -47,6 +49,8 @@ final class AnyValue {
     /** Where the value stands within its attribute ({@code value.arrayValue.values[0]}), and in it, if anywhere. */
     private final String within;
     private final String member;
+    /** For a tag of another format, its path within the span ({@code .tags[2].value}); null for an OTLP attribute. */
+    private String place;
     private int attribute;
 
     private AnyValue(Kind kind, String text, long number, AnyValue first, JsonCursor at, String within, String member) {
@@ -64,6 +68,22 @@ final class AnyValue {
         this.column = column;
         this.within = within;
         this.member = member;
+    }
+
+    /**
+     * A tag of another format at the cursor, standing at {@code place} within its span: a Zipkin
+     * string ({@link Kind#TEXT}), or a typed Jaeger value ({@code text} for a string, {@code number}
+     * for an integer or a boolean); {@link Kind#INVALID} with the reason as {@code text}.
+     */
+    static AnyValue tag(Kind kind, String text, long number, JsonCursor at, String place) {
+        return tag(kind, text, number, at.source(), at.line(), at.column(), place);
+    }
+
+    /** A tag of another format that stood at {@code line} and {@code column} (see {@link #tag(Kind, String, long, JsonCursor, String)}). */
+    static AnyValue tag(Kind kind, String text, long number, String source, long line, long column, String place) {
+        AnyValue v = new AnyValue(kind, text, number, null, source, line, column, "", null);
+        v.place = place;
+        return v;
     }
 
     /**
@@ -157,13 +177,19 @@ final class AnyValue {
         }
     }
 
-    /** An array, of which only the first element is kept (a header's first value). */
+    /**
+     * An array, of which the first element is kept (a header's first value) and, when every element
+     * is a string, all of them joined with ", " as HTTP joins the lines of one field (some
+     * instrumentations split a header value at its commas).
+     */
     private static AnyValue arrayValue(JsonCursor c, String within) throws IOException, InputException {
         if (c.token() != JsonToken.START_OBJECT) {
             return wrongType(c, within, "arrayValue", "an object {\"values\": [...]}");
         }
         AnyValue array = new AnyValue(Kind.ARRAY, null, 0, null, c, within, "arrayValue");
         AnyValue firstElement = null;
+        StringBuilder joined = new StringBuilder();
+        boolean strings = true;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
@@ -174,17 +200,18 @@ final class AnyValue {
             if (c.token() != JsonToken.START_ARRAY) {
                 return skipRest(c, wrongType(c, within + ".arrayValue", "values", "an array"));
             }
-            while (c.next() != JsonToken.END_ARRAY) {
-                if (firstElement == null) {
-                    firstElement = read(c, within + ".arrayValue.values[0]");
-                } else {
-                    c.skip();
+            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
+                AnyValue element = read(c, within + ".arrayValue.values[" + i + "]");
+                firstElement = firstElement == null ? element : firstElement;
+                strings &= element.kind == Kind.STRING;
+                if (strings) {
+                    joined.append(i == 0 ? "" : ", ").append(element.text.strip());
                 }
             }
         }
         return firstElement == null ? array
-                : new AnyValue(Kind.ARRAY, null, 0, firstElement, array.source, array.line, array.column, within,
-                        "arrayValue");
+                : new AnyValue(Kind.ARRAY, strings ? joined.toString() : null, 0, firstElement, array.source,
+                        array.line, array.column, within, "arrayValue");
     }
 
     private static AnyValue skipRest(JsonCursor c, AnyValue value) throws IOException {
@@ -218,7 +245,7 @@ final class AnyValue {
     String string(String key, Span span) throws InputException {
         return switch (kind) {
             case EMPTY -> null;
-            case STRING -> text;
+            case STRING, TEXT -> text;
             default -> throw mismatch(key, Kind.STRING.description, span);
         };
     }
@@ -228,13 +255,34 @@ final class AnyValue {
         if (kind == Kind.EMPTY) {
             return null;
         }
+        if (kind == Kind.TEXT) {
+            return textInteger(key, min, max, span);
+        }
         if (kind != Kind.INT) {
             throw mismatch(key, Kind.INT.description, span);
         }
         if (number < min || number > max) {
-            throw error("attribute " + key + ": out of range: must be between " + min + " and " + max, span);
+            throw error(noun() + key + ": out of range: must be between " + min + " and " + max, span);
         }
         return number;
+    }
+
+    /** A tag's text as an integer in [min, max]. */
+    private Long textInteger(String key, long min, long max, Span span) throws InputException {
+        int digits = text.startsWith("-") ? text.length() - 1 : text.length();
+        if (digits < 1 || digits > 19 || !Decimal.isDigits(text, text.length() - digits)) {
+            throw error(noun() + key + ": expected a decimal integer", span);
+        }
+        long n;
+        try {
+            n = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            n = text.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        if (n < min || n > max) {
+            throw error(noun() + key + ": out of range: must be between " + min + " and " + max, span);
+        }
+        return n;
     }
 
     /** One of an enum's lower-case wire names; null when empty. */
@@ -245,7 +293,7 @@ final class AnyValue {
         }
         E e = Wire.parse(type, s, '_');
         if (e == null) {
-            throw error("attribute " + key + ": expected one of " + String.join(", ", Wire.names(type, '_')), span);
+            throw error(noun() + key + ": expected one of " + String.join(", ", Wire.names(type, '_')), span);
         }
         return e;
     }
@@ -257,7 +305,7 @@ final class AnyValue {
     String header(String key, boolean numeric, Span span) throws InputException {
         return switch (kind) {
             case EMPTY -> null;
-            case STRING -> text;
+            case STRING, TEXT -> text;
             case INT -> {
                 if (!numeric) {
                     throw mismatch(key, "a string array", span);
@@ -269,6 +317,19 @@ final class AnyValue {
         };
     }
 
+    /**
+     * As {@link #header}, but an array of strings is the field's whole value, its elements joined with
+     * ", ": for fields whose values hold commas (an HTTP-date), which some instrumentations split.
+     */
+    String fieldValue(String key, boolean numeric, Span span) throws InputException {
+        return kind == Kind.ARRAY && text != null ? text : header(key, numeric, span);
+    }
+
+    /** The value of attribute {@code key} as text: a string, or an integer in decimal; null when empty. */
+    String text(String key, Span span) throws InputException {
+        return kind == Kind.INT ? Long.toString(number) : string(key, span);
+    }
+
     private AnyValue in(int index) {
         attribute = index;
         return this;
@@ -276,15 +337,20 @@ final class AnyValue {
 
     private InputException mismatch(String key, String expected, Span span) {
         if (kind == Kind.INVALID) {
-            return error("attribute " + key + ": " + text, span);
+            return error(noun() + key + ": " + text, span);
         }
-        return error("attribute " + key + ": expected " + expected + ", found " + kind.description, span);
+        return error(noun() + key + ": expected " + expected + ", found " + kind.description, span);
+    }
+
+    /** What the value's key names in errors: an OTLP attribute, or another format's tag. */
+    private String noun() {
+        return place == null ? "attribute " : "tag ";
     }
 
     /** An error at this value, in {@code span}. */
-    private InputException error(String detail, Span span) {
-        String path = JsonPointers.toPath(span.pointer()) + ".attributes[" + attribute + "]." + within
-                + (member == null ? "" : "." + member);
+    InputException error(String detail, Span span) {
+        String path = JsonPointers.toPath(span.pointer()) + (place != null ? place
+                : ".attributes[" + attribute + "]." + within + (member == null ? "" : "." + member));
         return InputException.rejected(source, line, column, path, detail);
     }
 }

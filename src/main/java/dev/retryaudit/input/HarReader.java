@@ -1,11 +1,7 @@
 package dev.retryaudit.input;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
-import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.io.IOException;
@@ -14,28 +10,31 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 
 /**
  * Reads HAR 1.2 ({@code log.entries[]}): entries are ordered by {@code startedDateTime} (stably,
- * since exporters do not always sort them), and consecutive requests with the same method, URL and
- * Idempotency-Key (where present) are one operation's attempts. Fields the audit does not use are
+ * since exporters do not always sort them) and linked into operations by {@link RetryLinker} among
+ * the entries of one page ({@code pageref}): a request is a retry of an earlier one by the rule of
+ * {@link RetryLink}, whatever other traffic stands between them, or by its
+ * {@code x-stainless-retry-count} header. Fields the audit does not use are
  * skipped as the HAR specification asks; those it uses are checked strictly. Failed requests, which
  * exporters write as {@code status} -1 or 0 and {@code time} -1, are connection errors.
  */
 public final class HarReader implements TraceReader {
-    private static final String[] REQUEST_HEADERS = {"idempotency-key"};
-    private static final String[] RESPONSE_HEADERS = {"retry-after", "date"};
+    private static final String[] REQUEST_HEADERS = {"idempotency-key", Headers.RETRY_COUNT};
+    private static final String[] RESPONSE_HEADERS = {"retry-after", "date", Headers.RETRY_AFTER_MS};
 
     /** One entry as read: its request and the hop it makes. */
     private static final class Entry {
-        final Hop hop = new Hop();
+        final ForeignSpan span = new ForeignSpan();
+        final Hop hop = span.hop;
         final int index;
         String method;
         String url;
         String pageref;
+        String retryCount;
 
         Entry(int index) {
             this.index = index;
@@ -149,7 +148,11 @@ public final class HarReader implements TraceReader {
             switch (name) {
                 case "method" -> e.method = c.optString();
                 case "url" -> e.url = c.optString();
-                case "headers" -> e.hop.idempotencyKey = headers(c, REQUEST_HEADERS)[0];
+                case "headers" -> {
+                    String[] values = headers(c, REQUEST_HEADERS);
+                    e.hop.idempotencyKey = values[0];
+                    e.retryCount = values[1];
+                }
                 case "postData" -> e.hop.requestHash = postDataHash(c);
                 default -> c.skip();
             }
@@ -184,7 +187,7 @@ public final class HarReader implements TraceReader {
                 }
                 case "headers" -> {
                     String[] values = headers(c, RESPONSE_HEADERS);
-                    hop.retryAfter = values[0];
+                    hop.retryAfter = values[0] != null ? values[0] : Headers.retryAfterFromMillis(values[2]);
                     hop.responseDate = values[1];
                 }
                 default -> c.skip();
@@ -264,50 +267,29 @@ public final class HarReader implements TraceReader {
         }
     }
 
-    /** Hands on one operation per run of consecutive entries for the same request. */
+    /** Links the entries into operations and hands them on, in the order of their first entries. */
     private static void emit(List<Entry> entries, ReadContext ctx) throws InputException {
-        int limit = ctx.limits().attemptsPerOperation();
-        int start = 0;
-        while (start < entries.size()) {
-            Entry first = entries.get(start);
-            String key = first.hop.idempotencyKey;
-            int end = start + 1;
-            while (end < entries.size() && sameRequest(first, entries.get(end), key)) {
-                key = key != null ? key : entries.get(end).hop.idempotencyKey;
-                end++;
-            }
-            if (end - start > limit) {
-                Location l = entries.get(start + limit).hop.location;
-                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l),
-                        "operation has more than " + limit
-                                + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
-            ctx.sink().accept(operation(entries.subList(start, end), key, ctx));
-            start = end;
+        RetryLinker linker = new RetryLinker();
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            ForeignSpan s = e.span;
+            s.kind = ForeignSpan.Kind.HTTP;
+            s.order = i;
+            s.startNanos = e.hop.startedAt * 1_000_000;
+            s.line = e.hop.location.line();
+            s.column = e.hop.location.column();
+            s.traceId = "";
+            s.parentSpanId = "";
+            s.method = e.method;
+            s.url = e.url;
+            s.host = Http.host(e.url);
+            s.runId = e.pageref;
+            s.ownId = ctx.source() + "#" + e.hop.location.pointer();
+            s.requestHeaders = true;
+            s.hop.resendCount = Headers.retryCount(e.retryCount);
+            s.resendSource = s.hop.resendCount == null ? null : Headers.RETRY_COUNT;
+            linker.add(s);
         }
-    }
-
-    private static boolean sameRequest(Entry first, Entry next, String key) {
-        String nextKey = next.hop.idempotencyKey;
-        return first.method.equals(next.method) && first.url.equals(next.url)
-                && (key == null || nextKey == null || key.equals(nextKey));
-    }
-
-    private static Operation operation(List<Entry> run, String key, ReadContext ctx) {
-        Entry first = run.get(0);
-        List<Hop> hops = new ArrayList<>(run.size());
-        EnumSet<Field> carried = EnumSet.of(Field.IDEMPOTENCY_KEY);
-        for (Entry e : run) {
-            hops.add(e.hop);
-            if (e.hop.requestHash != null) {
-                carried.add(Field.REQUEST_HASH);
-            }
-        }
-        List<Attempt> attempts = Hop.attempts(hops, false);
-        Location at = first.hop.location;
-        String firstKey = attempts.get(0).idempotencyKey();
-        return new Operation(ctx.source() + "#" + at.pointer(), Http.toolName(first.method, Http.host(first.url)),
-                null, first.method, first.url, firstKey != null ? firstKey : key, first.pageref, null, null, null,
-                Clock.CLIENT, attempts, List.of(), null, at, CarriedFields.of(carried));
+        linker.emit(ctx, true);
     }
 }

@@ -41,13 +41,16 @@ final class Hop {
      * follows it: the attempt starts with the first hop and takes its response from the last. Neither
      * hop may carry an explicit attempt number. Attempts are numbered explicitly where the input says
      * so; otherwise, with {@code byResendCount}, by resend count + 1 less the hops folded so far (so a
-     * missing resend leaves a gap that trace rules see), else by position. The result is ordered by
+     * missing resend leaves a gap that trace rules see) but never below the number before it + 1 (a
+     * request linked without a count before it is one attempt more), else one more than the number
+     * before it. The result is ordered by
      * attempt number, stably.
      */
     static List<Attempt> attempts(List<Hop> hops, boolean byResendCount) {
         List<Attempt> out = new ArrayList<>(hops.size());
         int folded = 0;
         int from = 0;
+        int previous = 0;
         boolean challenged = false;
         for (int i = 0; i < hops.size(); i++) {
             Hop h = hops.get(i);
@@ -62,10 +65,11 @@ final class Hop {
             if (h.attemptId != null) {
                 number = h.attemptId;
             } else if (byResendCount && h.resendCount != null) {
-                number = Math.max(1, h.resendCount + 1 - folded);
+                number = Math.max(previous + 1, h.resendCount + 1 - folded);
             } else {
-                number = out.size() + 1;
+                number = previous + 1;
             }
+            previous = number;
             out.add(merge(hops, from, i, number));
             from = i + 1;
             challenged = false;

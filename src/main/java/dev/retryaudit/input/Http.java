@@ -33,7 +33,7 @@ final class Http {
      */
     static Outcome errorOutcome(String errorType) {
         String e = errorType.toLowerCase(Locale.ROOT);
-        if (e.contains("timeout") || e.contains("timedout") || e.contains("timed_out") || e.contains("deadline")) {
+        if (e.contains("timeout") || e.contains("timedout") || e.contains("timed_out") || e.contains("timed out") || e.contains("deadline")) {
             return Outcome.TIMEOUT;
         }
         if (e.contains("cancel")) {
@@ -59,6 +59,35 @@ final class Http {
         int userinfo = url.lastIndexOf('@', end - 1);
         String authority = url.substring(userinfo >= start ? userinfo + 1 : start, end);
         return authority.isEmpty() ? null : authority;
+    }
+
+    /**
+     * A URL as compared between requests: scheme and host in lower case, the scheme's default port
+     * and the fragment dropped; path and query as sent. Null stays null.
+     */
+    static String normalisedUrl(String url) {
+        if (url == null) {
+            return null;
+        }
+        int hash = url.indexOf('#');
+        String u = hash < 0 ? url : url.substring(0, hash);
+        int scheme = u.indexOf("://");
+        if (scheme < 0) {
+            return u;
+        }
+        int start = scheme + 3;
+        int end = start;
+        while (end < u.length() && "/?".indexOf(u.charAt(end)) < 0) {
+            end++;
+        }
+        String schemeName = u.substring(0, scheme).toLowerCase(Locale.ROOT);
+        String authority = u.substring(start, end).toLowerCase(Locale.ROOT);
+        if (schemeName.equals("http") && authority.endsWith(":80")
+                || schemeName.equals("https") && authority.endsWith(":443")) {
+            authority = authority.substring(0, authority.lastIndexOf(':'));
+        }
+        String rest = u.substring(end);
+        return schemeName + "://" + authority + (rest.isEmpty() ? "/" : rest);
     }
 
     /** The tool name of an HTTP operation without one of its own: the method and the host. */

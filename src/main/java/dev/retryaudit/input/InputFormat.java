@@ -10,7 +10,9 @@ public enum InputFormat {
     SPANS,
     RETRY_TRACE,
     OTLP,
-    HAR;
+    HAR,
+    ZIPKIN,
+    JAEGER;
 
     /** The name used on the command line and in reports. */
     public String id() {

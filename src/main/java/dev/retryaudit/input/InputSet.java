@@ -151,7 +151,7 @@ public final class InputSet {
                     reader.read(ctx);
                     return null;
                 });
-        return new InputSummary(s.name(), chosen.id(), counts[0], counts[1]);
+        return new InputSummary(s.name(), chosen.id(), counts[0], counts[1], ctx.notes());
     }
 
     private InputFormat detect(Source s, BufferedInputStream in) throws InputException, IOException {

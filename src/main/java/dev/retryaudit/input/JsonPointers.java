@@ -20,4 +20,16 @@ public final class JsonPointers {
         }
         return b.toString();
     }
+
+    /** The JSON path step to member {@code name} of an object: {@code .name}, or {@code ['http.path']} where it is
+     * no identifier; shortened as {@link JsonCursor#path} shortens names. */
+    static String member(String key) {
+        String name = dev.retryaudit.text.Escaping.shortened(key, 80);
+        boolean identifier = !name.isEmpty() && !Character.isDigit(name.charAt(0));
+        for (int i = 0; identifier && i < name.length(); i++) {
+            char ch = name.charAt(i);
+            identifier = ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '$';
+        }
+        return identifier ? "." + name : "['" + name.replace("'", "\\'") + "']";
+    }
 }

@@ -32,11 +32,15 @@ enum OtlpAttribute {
     GEN_AI_OPERATION("gen_ai.operation.name"),
     TOOL_NAME("gen_ai.tool.name"),
     TOOL_CALL_ID("gen_ai.tool.call.id"),
-    SERVER_ADDRESS("server.address", "net.peer.name");
+    SERVER_ADDRESS("server.address", "net.peer.name"),
+    RETRY_AFTER_MS("http.response.header.retry-after-ms"),
+    RETRY_COUNT_HEADER("http.request.header.x-stainless-retry-count"),
+    THREAD_ID("thread.id"),
+    THREAD_NAME("thread.name");
 
     /** The prefix of recorded request headers: where a span has any, a missing Idempotency-Key header was not sent. */
     static final String REQUEST_HEADER_PREFIX = "http.request.header.";
-    private static final String RESPONSE_HEADER_PREFIX = "http.response.header.";
+    static final String RESPONSE_HEADER_PREFIX = "http.response.header.";
 
     /** An attribute found under one of its keys, with that key's precedence (0 is highest). */
     record Match(OtlpAttribute attribute, int precedence, String key) {
@@ -63,12 +67,19 @@ enum OtlpAttribute {
         return ordinal() <= RUN_ID.ordinal();
     }
 
-    /** The attribute an attribute key names, or null; header keys match whatever their case. */
+    /**
+     * The attribute an attribute key names, or null; header keys match whatever their case, and with
+     * {@code _} for {@code -} in the header name (as OpenTelemetry Python writes them).
+     */
     static Match find(String key) {
         Match m = BY_KEY.get(key);
-        if (m == null && (startsWithIgnoreCase(key, REQUEST_HEADER_PREFIX)
-                || startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX))) {
-            m = BY_KEY.get(key.toLowerCase(Locale.ROOT));
+        if (m == null) {
+            int prefix = startsWithIgnoreCase(key, REQUEST_HEADER_PREFIX) ? REQUEST_HEADER_PREFIX.length()
+                    : startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX) ? RESPONSE_HEADER_PREFIX.length() : -1;
+            if (prefix > 0) {
+                String lower = key.toLowerCase(Locale.ROOT);
+                m = BY_KEY.get(lower.substring(0, prefix) + lower.substring(prefix).replace('_', '-'));
+            }
         }
         return m;
     }

@@ -9,7 +9,9 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -17,20 +19,26 @@ import java.util.Locale;
  * {@code ExportTraceServiceRequest}) document, or JSON Lines of them as the file exporter writes.
  * It walks {@code resourceSpans[].scopeSpans[].spans[]} (also the legacy
  * {@code instrumentationLibrarySpans}) as a stream, keeps the spans that are attempts (see
- * {@link #attemptKind}) and hands them to {@link OtlpGrouping}. Unknown fields are skipped; the fields
+ * {@link #attemptKind}) and hands them to {@link RetryLinker}. Unknown fields are skipped; the fields
  * used are checked strictly: hex ids, 64-bit times as strings or integers (never through a double),
  * enums as integers.
  */
 public final class OtlpReader implements TraceReader {
     private static final int SPAN_KIND_SERVER = 2;
+    private static final List<String> SPAN_KINDS = List.of("SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL",
+            "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER");
+    private static final List<String> STATUS_CODES = List.of("STATUS_CODE_UNSET", "STATUS_CODE_OK",
+            "STATUS_CODE_ERROR");
     private static final int STATUS_CODE_ERROR = 2;
     private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        JsonCursor c = ctx.open();
-        OtlpGrouping grouping = new OtlpGrouping();
-        Scratch scratch = new Scratch();
+        byte[] head = ctx.peek(1 << 16);
+        boolean log = OtlpLogLines.isLog(head, head.length);
+        JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
+        RetryLinker linker = new RetryLinker();
+        SpanScratch scratch = new SpanScratch();
         int exports = 0;
         boolean multiline = false;
         long previousEnd = 0;
@@ -49,10 +57,10 @@ public final class OtlpReader implements TraceReader {
                 throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
                         + JsonCursor.describe(t));
             }
-            readExport(c, ctx, grouping, scratch);
+            readExport(c, ctx, linker, scratch, "", true);
             previousEnd = c.line();
             if (previousEnd != startLine) {
-                if (exports > 0) {
+                if (exports > 0 || log) {
                     throw InputException.rejected(ctx.source(), startLine, startColumn, "$",
                             "an export in JSON Lines must fit on one line; this one spans several");
                 }
@@ -61,64 +69,124 @@ public final class OtlpReader implements TraceReader {
             exports++;
         }
         if (exports == 0) {
-            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected an OTLP trace export");
+            throw InputException.rejected(ctx.source(), 1, 1, "$", log
+                    ? "no OTLP export in this log: expected lines that hold an export (a JSON object), "
+                            + "alone or after the prefix of a span exporter's log line"
+                    : "empty input: expected an OTLP trace export");
         }
-        grouping.emit(ctx, exports == 1);
+        linker.emit(ctx, exports == 1);
     }
 
-    private static void readExport(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch)
-            throws IOException, InputException {
+    /**
+     * Reads one export: a {@code TracesData} or {@code ExportTraceServiceRequest} ({@code resourceSpans}),
+     * one bare {@code ResourceSpans} (its {@code scopeSpans}, as the logging exporter writes a line),
+     * or, at the top, the Jaeger query API's {@code {"result": export}}.
+     */
+    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch, String pointer,
+            boolean top) throws IOException, InputException {
         long line = c.line();
         long column = c.column();
         boolean fields = false;
-        boolean resourceSpans = false;
+        String shape = null;
+        String client = null;
+        scratch.resourceSpans.clear();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
             fields = true;
-            if (!name.equals("resourceSpans")) {
+            if (name.equals("resource") && !c.isNull()) {
+                client = OtlpResource.client(c, ctx);
+                continue;
+            }
+            boolean spans = name.equals("resourceSpans") || name.equals("scopeSpans")
+                    || name.equals("instrumentationLibrarySpans");
+            if (!spans && !(top && name.equals("result"))) {
                 c.skip();
                 continue;
             }
-            resourceSpans = true;
+            String kind = name.equals("instrumentationLibrarySpans") ? "scopeSpans" : name;
+            if (shape != null && !shape.equals(kind)) {
+                throw c.error(JsonPointers.toPath(pointer) + "." + name, "an export holds one of resourceSpans (an "
+                        + "export), scopeSpans (one ResourceSpans) and result (a query response), not " + shape
+                        + " and " + name);
+            }
+            shape = kind;
             if (c.isNull()) {
                 continue;
             }
-            c.expectArray("resourceSpans");
-            for (int r = 0; c.next() != JsonToken.END_ARRAY; r++) {
-                readResource(c, ctx, grouping, scratch, "/resourceSpans/" + r);
+            if (name.equals("result")) {
+                c.expectObject("the result of a query: an OTLP trace export");
+                readExport(c, ctx, linker, scratch, pointer + "/result", false);
+            } else if (name.equals("resourceSpans")) {
+                c.expectArray("resourceSpans");
+                for (int r = 0; c.next() != JsonToken.END_ARRAY; r++) {
+                    readResource(c, ctx, linker, scratch, pointer + "/resourceSpans/" + r);
+                }
+            } else {
+                readScopes(c, ctx, linker, scratch, pointer, name);
             }
         }
+        if ("scopeSpans".equals(shape)) {
+            resourceRead(scratch, client);
+        }
         // An empty object is an empty export; an object of other fields is not a trace export at all.
-        if (fields && !resourceSpans) {
-            throw InputException.rejected(ctx.source(), line, column, "$",
+        if (fields && shape == null) {
+            throw InputException.rejected(ctx.source(), line, column, JsonPointers.toPath(pointer),
                     "missing required field resourceSpans: not an OTLP trace export");
         }
     }
 
-    private static void readResource(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch,
+    private static void readResource(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ResourceSpans");
+        scratch.resourceSpans.clear();
+        String client = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
+            if (name.equals("resource") && !c.isNull()) {
+                client = OtlpResource.client(c, ctx);
+                continue;
+            }
             if (!(name.equals("scopeSpans") || name.equals("instrumentationLibrarySpans")) || c.isNull()) {
                 c.skip();
                 continue;
             }
-            c.expectArray(name);
-            for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
-                readScope(c, ctx, grouping, scratch, pointer + "/" + name + "/" + s);
-            }
+            readScopes(c, ctx, linker, scratch, pointer, name);
+        }
+        resourceRead(scratch, client);
+    }
+
+    /** The resource may follow its spans, so they learn their client once the resource is read. */
+    private static void resourceRead(SpanScratch scratch, String client) {
+        for (ForeignSpan span : scratch.resourceSpans) {
+            span.client = client;
+        }
+        scratch.resourceSpans.clear();
+    }
+
+    private static void readScopes(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
+            String pointer, String name) throws IOException, InputException {
+        c.expectArray(name);
+        for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
+            readScope(c, ctx, linker, scratch, pointer + "/" + name + "/" + s);
         }
     }
 
-    private static void readScope(JsonCursor c, ReadContext ctx, OtlpGrouping grouping, Scratch scratch,
+    private static void readScope(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ScopeSpans");
+        long line = c.line();
+        long column = c.column();
+        String scope = null;
+        int requests = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
+            if ((name.equals("scope") || name.equals("instrumentationLibrary")) && !c.isNull()) {
+                scope = OtlpResource.scopeName(c);
+                continue;
+            }
             if (!name.equals("spans") || c.isNull()) {
                 c.skip();
                 continue;
@@ -127,96 +195,22 @@ public final class OtlpReader implements TraceReader {
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
                 scratch.reset(c, pointer, i);
                 readSpan(c, scratch);
-                OtlpSpan span = attempt(scratch, ctx);
+                ForeignSpan span = attempt(scratch, ctx);
                 if (span != null) {
-                    grouping.add(span);
+                    linker.add(span);
+                    scratch.resourceSpans.add(span);
+                    requests += span.kind == ForeignSpan.Kind.HTTP ? 1 : 0;
                 }
             }
         }
-    }
-
-    /** What one span said, reused from span to span. */
-    private static final class Scratch implements AnyValue.Span {
-        final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
-        final OtlpAttribute.Match[] keys = new OtlpAttribute.Match[values.length];
-        final String[] ids = new String[3];
-        final long[] idPlaces = new long[6];
-        final long[] nanos = new long[2];
-        final long[] nanoPlaces = new long[4];
-        long line;
-        long column;
-        long order;
-        String scopePointer;
-        int index;
-        private String pointer;
-        final StringPool strings = new StringPool(1 << 16);
-        String name;
-        int spanKind;
-        int statusCode;
-        boolean requestHeaders;
-
-        void reset(JsonCursor c, String scopePointer, int index) {
-            this.scopePointer = scopePointer;
-            this.index = index;
-            pointer = null;
-            Arrays.fill(values, null);
-            Arrays.fill(keys, null);
-            Arrays.fill(ids, null);
-            Arrays.fill(nanos, 0);
-            line = c.line();
-            column = c.column();
-            order++;
-            name = null;
-            spanKind = 0;
-            statusCode = 0;
-            requestHeaders = false;
-        }
-
-        @Override
-        public String pointer() {
-            if (pointer == null) {
-                pointer = scopePointer + "/spans/" + index;
-            }
-            return pointer;
-        }
-
-        /** Whether a value under {@code m}'s key replaces the one held: none is, or its key takes precedence. */
-        boolean wants(OtlpAttribute.Match m) {
-            OtlpAttribute.Match held = keys[m.attribute().ordinal()];
-            return held == null || m.precedence() < held.precedence();
-        }
-
-        void put(OtlpAttribute.Match m, AnyValue v) {
-            values[m.attribute().ordinal()] = v;
-            keys[m.attribute().ordinal()] = m;
-        }
-
-        boolean has(OtlpAttribute a) {
-            return values[a.ordinal()] != null;
-        }
-
-        String string(OtlpAttribute a) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.string(keys[a.ordinal()].key(), this);
-        }
-
-        Long integer(OtlpAttribute a, long min, long max) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max, this);
-        }
-
-        <E extends Enum<E>> E enumValue(OtlpAttribute a, Class<E> type) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type, this);
-        }
-
-        String header(OtlpAttribute a, boolean numeric) throws InputException {
-            AnyValue v = values[a.ordinal()];
-            return v == null ? null : v.header(keys[a.ordinal()].key(), numeric, this);
+        String blind = OtlpResource.oneSpanPerRequest(scope);
+        if (blind != null && requests > 0) {
+            ctx.note(line, column, "the export cannot show retries: " + blind + " (scope " + scope
+                    + ") records one span over all sends of a request, so retries it made are not in the export");
         }
     }
 
-    private static void readSpan(JsonCursor c, Scratch s) throws IOException, InputException {
+    private static void readSpan(JsonCursor c, SpanScratch s) throws IOException, InputException {
         c.expectObject("a span");
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -226,33 +220,41 @@ public final class OtlpReader implements TraceReader {
                 case "spanId" -> id(c, s, 1);
                 case "parentSpanId" -> id(c, s, 2);
                 case "name" -> s.name = c.optString();
-                case "kind" -> s.spanKind = enumInt(c, 5);
+                case "kind" -> s.spanKind = enumInt(c, SPAN_KINDS);
                 case "startTimeUnixNano" -> nanos(c, s, 0);
                 case "endTimeUnixNano" -> nanos(c, s, 1);
                 case "status" -> s.statusCode = status(c);
                 case "attributes" -> attributes(c, s);
+                case "events" -> s.exception = ExceptionEvents.outcome(c, s);
                 default -> c.skip();
             }
         }
     }
 
-    private static void id(JsonCursor c, Scratch s, int which) throws IOException, InputException {
+    private static void id(JsonCursor c, SpanScratch s, int which) throws IOException, InputException {
         s.ids[which] = c.optString();
         s.idPlaces[2 * which] = c.line();
         s.idPlaces[2 * which + 1] = c.column();
     }
 
-    /** An OTLP/JSON enum, which is encoded as an integer. */
-    private static int enumInt(JsonCursor c, int max) throws IOException, InputException {
+    /**
+     * An OTLP/JSON enum: an integer, or the value's name as protobuf's JSON mapping writes it
+     * ({@code MessageToJson}, the Jaeger query API): {@code SPAN_KIND_CLIENT}, {@code STATUS_CODE_ERROR}.
+     */
+    private static int enumInt(JsonCursor c, List<String> names) throws IOException, InputException {
         if (c.token() == JsonToken.VALUE_STRING) {
-            throw c.error("expected an integer (OTLP/JSON encodes enums as integers), found a string");
+            int v = names.indexOf(c.optString());
+            if (v < 0) {
+                throw c.error("expected one of " + String.join(", ", names) + " (or its number)");
+            }
+            return v;
         }
-        Integer v = c.optInt(0, max);
+        Integer v = c.optInt(0, names.size() - 1);
         return v == null ? 0 : v;
     }
 
     /** A time in unsigned 64-bit nanoseconds, as a decimal string or an integer; 0 when absent. */
-    private static void nanos(JsonCursor c, Scratch s, int which) throws IOException, InputException {
+    private static void nanos(JsonCursor c, SpanScratch s, int which) throws IOException, InputException {
         s.nanoPlaces[2 * which] = c.line();
         s.nanoPlaces[2 * which + 1] = c.column();
         JsonToken t = c.token();
@@ -292,7 +294,7 @@ public final class OtlpReader implements TraceReader {
             String name = c.parser().currentName();
             c.value();
             if (name.equals("code")) {
-                code = enumInt(c, 2);
+                code = enumInt(c, STATUS_CODES);
             } else {
                 c.skip();
             }
@@ -300,7 +302,7 @@ public final class OtlpReader implements TraceReader {
         return code;
     }
 
-    private static void attributes(JsonCursor c, Scratch s) throws IOException, InputException {
+    private static void attributes(JsonCursor c, SpanScratch s) throws IOException, InputException {
         if (c.isNull()) {
             return;
         }
@@ -338,12 +340,12 @@ public final class OtlpReader implements TraceReader {
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
      * (the server span of a request repeats what the client span records).
      */
-    private static OtlpSpan attempt(Scratch s, ReadContext ctx) throws InputException {
-        OtlpSpan.Kind kind = attemptKind(s);
+    static ForeignSpan attempt(SpanScratch s, ReadContext ctx) throws InputException {
+        ForeignSpan.Kind kind = attemptKind(s);
         if (kind == null) {
             return null;
         }
-        OtlpSpan span = new OtlpSpan();
+        ForeignSpan span = new ForeignSpan();
         span.kind = kind;
         span.order = s.order;
         span.line = s.line;
@@ -366,7 +368,7 @@ public final class OtlpReader implements TraceReader {
         span.effect = s.enumValue(OtlpAttribute.EFFECT, Effect.class);
         span.method = strings.share(method(s));
         span.url = strings.share(s.string(OtlpAttribute.URL));
-        String address = s.string(OtlpAttribute.SERVER_ADDRESS);
+        String address = s.hint(OtlpAttribute.SERVER_ADDRESS, ctx);
         String host = span.url == null ? null : Http.host(span.url);
         span.host = strings.share(host != null ? host : address);
         span.toolName = strings.share(emptyToNull(s.string(OtlpAttribute.TOOL_NAME)));
@@ -378,6 +380,13 @@ public final class OtlpReader implements TraceReader {
         hop.attemptId = attemptId == null ? null : attemptId.intValue();
         Long resends = s.integer(OtlpAttribute.RESEND_COUNT, 0, Integer.MAX_VALUE - 1);
         hop.resendCount = resends == null ? null : resends.intValue();
+        span.resendSource = resends == null ? null : "resend_count";
+        if (resends == null) {
+            hop.resendCount = Headers.retryCount(s.hint(OtlpAttribute.RETRY_COUNT_HEADER, ctx));
+            span.resendSource = hop.resendCount == null ? null : Headers.RETRY_COUNT;
+        }
+        String thread = s.hint(OtlpAttribute.THREAD_ID, ctx);
+        span.thread = strings.share(thread != null ? thread : s.hint(OtlpAttribute.THREAD_NAME, ctx));
         hop.spanId = span.spanId;
         String key = s.string(OtlpAttribute.IDEMPOTENCY_KEY);
         hop.idempotencyKey = key != null ? key : s.header(OtlpAttribute.IDEMPOTENCY_HEADER, false);
@@ -386,9 +395,13 @@ public final class OtlpReader implements TraceReader {
         Long recorded = s.integer(OtlpAttribute.STATUS, Long.MIN_VALUE, Long.MAX_VALUE);
         Long status = recorded == null || recorded == 0 ? null : s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
-        hop.outcome = outcome(hop.status, s.string(OtlpAttribute.ERROR_TYPE), s.statusCode, kind == OtlpSpan.Kind.TOOL);
-        hop.retryAfter = s.header(OtlpAttribute.RETRY_AFTER, true);
-        hop.responseDate = s.header(OtlpAttribute.RESPONSE_DATE, false);
+        hop.outcome = outcome(hop.status, s.hint(OtlpAttribute.ERROR_TYPE, ctx), s.statusCode, s.exception,
+                kind == ForeignSpan.Kind.TOOL);
+        hop.retryAfter = s.fieldValue(OtlpAttribute.RETRY_AFTER, true);
+        if (hop.retryAfter == null) {
+            hop.retryAfter = Headers.retryAfterFromMillis(s.hint(OtlpAttribute.RETRY_AFTER_MS, ctx));
+        }
+        hop.responseDate = s.fieldValue(OtlpAttribute.RESPONSE_DATE, false);
         hop.commitState = s.enumValue(OtlpAttribute.COMMIT_STATE, CommitState.class);
         hop.commitStateSource = s.enumValue(OtlpAttribute.COMMIT_STATE_SOURCE, CommitStateSource.class);
         hop.retryReason = s.string(OtlpAttribute.RETRY_REASON);
@@ -396,24 +409,24 @@ public final class OtlpReader implements TraceReader {
         return span;
     }
 
-    private static OtlpSpan.Kind attemptKind(Scratch s) throws InputException {
+    private static ForeignSpan.Kind attemptKind(SpanScratch s) throws InputException {
         if ("execute_tool".equals(s.string(OtlpAttribute.GEN_AI_OPERATION))) {
-            return OtlpSpan.Kind.TOOL;
+            return ForeignSpan.Kind.TOOL;
         }
         boolean http = s.has(OtlpAttribute.METHOD) && method(s) != null;
         if (http && s.spanKind != SPAN_KIND_SERVER) {
-            return OtlpSpan.Kind.HTTP;
+            return ForeignSpan.Kind.HTTP;
         }
         for (OtlpAttribute a : OtlpAttribute.values()) {
             if (a.explicit() && s.has(a)) {
-                return http ? OtlpSpan.Kind.HTTP : OtlpSpan.Kind.EXPLICIT;
+                return http ? ForeignSpan.Kind.HTTP : ForeignSpan.Kind.EXPLICIT;
             }
         }
         return null;
     }
 
     /** The request method; semantic conventions write {@code _OTHER} for an unknown one and keep the original. */
-    private static String method(Scratch s) throws InputException {
+    private static String method(SpanScratch s) throws InputException {
         String method = emptyToNull(s.string(OtlpAttribute.METHOD));
         if ("_OTHER".equals(method)) {
             String original = emptyToNull(s.string(OtlpAttribute.METHOD_ORIGINAL));
@@ -426,9 +439,10 @@ public final class OtlpReader implements TraceReader {
      * A lower-case hex id of {@code digits} digits; an absent or empty optional id (a root span's
      * parent) is "", and so is an all-zero parent id.
      */
-    private static String hexId(Scratch s, int which, String field, int digits, ReadContext ctx, boolean required)
+    private static String hexId(SpanScratch s, int which, String field, int digits, ReadContext ctx, boolean required)
             throws InputException {
         String id = s.ids[which];
+        field = s.idNames[which];
         if (id == null || id.isEmpty()) {
             if (required) {
                 String what = id == null ? "missing required field " + field : field + " is empty";
@@ -437,30 +451,52 @@ public final class OtlpReader implements TraceReader {
             return "";
         }
         boolean hex = id.length() == digits;
-        boolean zero = true;
         for (int i = 0; hex && i < id.length(); i++) {
             char ch = id.charAt(i);
             hex = ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F';
-            zero &= ch == '0';
         }
         if (!hex) {
-            throw idError(s, which, field, ctx,
-                    "expected " + digits + " hexadecimal digits (" + digits / 2 + " bytes)");
+            id = base64Hex(id, digits / 2);
+            if (id == null) {
+                throw idError(s, which, field, ctx, "expected " + digits + " hexadecimal digits (" + digits / 2
+                        + " bytes), or the " + digits / 2 + " bytes in base64");
+            }
         }
+        boolean zero = id.chars().allMatch(ch -> ch == '0');
         if (zero && required) {
             throw idError(s, which, field, ctx, "an all-zero " + field + " is invalid");
         }
         return zero ? "" : id.toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * An id of {@code bytes} bytes written in base64, as protobuf's JSON mapping writes bytes fields
+     * ({@code MessageToJson}), in hex; null when it is not one (padded or not, standard or URL alphabet).
+     */
+    private static String base64Hex(String id, int bytes) {
+        int unpadded = (bytes * 4 + 2) / 3;
+        int padded = (bytes + 2) / 3 * 4;
+        if (id.length() != unpadded && id.length() != padded) {
+            return null;
+        }
+        String standard = id.replace('-', '+').replace('_', '/');
+        try {
+            byte[] raw = Base64.getDecoder().decode(id.length() == padded ? standard
+                    : standard + "=".repeat(padded - unpadded));
+            return raw.length == bytes ? HexFormat.of().formatHex(raw) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** An error at id {@code which} of the span, or at the span itself when the id is absent. */
-    private static InputException idError(Scratch s, int which, String field, ReadContext ctx, String detail) {
+    private static InputException idError(SpanScratch s, int which, String field, ReadContext ctx, String detail) {
         boolean absent = s.ids[which] == null;
         return InputException.rejected(ctx.source(), absent ? s.line : s.idPlaces[2 * which],
                 absent ? s.column : s.idPlaces[2 * which + 1], JsonPointers.toPath(s.pointer() + "/" + field), detail);
     }
 
-    private static void times(Scratch s, Hop hop, ReadContext ctx) throws InputException {
+    private static void times(SpanScratch s, Hop hop, ReadContext ctx) throws InputException {
         long start = s.nanos[0];
         long end = s.nanos[1];
         if (start != 0 && end != 0 && Long.compareUnsigned(end, start) < 0) {
@@ -474,17 +510,21 @@ public final class OtlpReader implements TraceReader {
 
     /**
      * What the caller saw: a timeout, cancellation or connection failure named by {@code error.type};
-     * else the HTTP status; else an error where {@code error.type} or the span status (2) says so; else
-     * success where the span status is OK, or for a tool call (whose status stays unset unless it
-     * failed); else unknown (an HTTP span without a status).
+     * else the HTTP status; else, for an error span (status 2), what its exception event names; else an
+     * error where {@code error.type} or the span status says so; else success where the span status is
+     * OK, or for a tool call (whose status stays unset unless it failed); else unknown (an HTTP span
+     * without a status).
      */
-    private static Outcome outcome(Integer status, String errorType, int statusCode, boolean tool) {
+    private static Outcome outcome(Integer status, String errorType, int statusCode, Outcome exception, boolean tool) {
         Outcome named = errorType == null ? null : Http.errorOutcome(errorType);
         if (named != null) {
             return named;
         }
         if (status != null) {
             return Http.outcome(status);
+        }
+        if (statusCode == STATUS_CODE_ERROR && exception != null) {
+            return exception;
         }
         if (errorType != null || statusCode == STATUS_CODE_ERROR) {
             return Outcome.ERROR;

@@ -1,8 +1,13 @@
 package dev.retryaudit.input;
 
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** What a reader needs for one source: its name and position, the byte stream, the strict parser setup, limits and the sink. */
 public final class ReadContext {
@@ -13,6 +18,11 @@ public final class ReadContext {
     private final Limits limits;
     private final OperationSink sink;
     private JsonCursor cursor;
+    private final List<InputNote> notes = new ArrayList<>();
+    private long notesLeftOut;
+
+    /** The most notes kept for one source; the rest are counted in a last note. */
+    static final int MAX_NOTES = 100;
 
     public ReadContext(String source, int sourceIndex, InputStream in, StrictJson json, Limits limits, OperationSink sink) {
         this.source = source;
@@ -25,8 +35,30 @@ public final class ReadContext {
 
     /** Opens the strict parser over the source; call once. */
     public JsonCursor open() throws IOException {
-        cursor = new JsonCursor(json.parser(in), source, limits);
+        return open(in);
+    }
+
+    /** Opens the strict parser over the source as {@code filter} rewrites it; call once instead of {@link #open()}. */
+    JsonCursor open(UnaryOperator<InputStream> filter) throws IOException {
+        return open(filter.apply(in));
+    }
+
+    private JsonCursor open(InputStream stream) throws IOException {
+        cursor = new JsonCursor(json.parser(stream), source, limits);
         return cursor;
+    }
+
+    /** Up to {@code n} first bytes of the source, which stay to be read; fewer at its end, none when it cannot be peeked. */
+    byte[] peek(int n) throws IOException {
+        if (!in.markSupported()) {
+            return new byte[0];
+        }
+        in.mark(n);
+        try {
+            return in.readNBytes(n);
+        } finally {
+            in.reset();
+        }
     }
 
     /**
@@ -64,5 +96,24 @@ public final class ReadContext {
     /** The location of the cursor's current token, with a JSON Pointer (null in JSON Lines). */
     public Location location(JsonCursor c, String pointer) {
         return new Location(source, sourceIndex, c.line(), c.column(), pointer);
+    }
+
+    /** Notes a reading decision at {@code line}:{@code column} (0:0 for the whole source); notes never change the verdict. */
+    public void note(long line, long column, String message) {
+        if (notes.size() < MAX_NOTES) {
+            notes.add(new InputNote(source, line, column, message));
+        } else {
+            notesLeftOut++;
+        }
+    }
+
+    /** The notes made so far, in source order, with a last one counting those left out. */
+    public List<InputNote> notes() {
+        List<InputNote> out = new ArrayList<>(notes);
+        out.sort(Comparator.comparingLong(InputNote::line).thenComparingLong(InputNote::column));
+        if (notesLeftOut > 0) {
+            out.add(new InputNote(source, 0, 0, notesLeftOut + " more notes like these are left out"));
+        }
+        return out;
     }
 }

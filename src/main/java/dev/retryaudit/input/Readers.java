@@ -16,6 +16,8 @@ public final class Readers {
             case RETRY_TRACE -> new RetryTraceReader();
             case OTLP -> new OtlpReader();
             case HAR -> new HarReader();
+            case ZIPKIN -> new ZipkinReader();
+            case JAEGER -> new JaegerReader();
             case AUTO -> null;
         };
     }

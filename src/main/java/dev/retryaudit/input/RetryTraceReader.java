@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the Retry Trace format in its three shapes: a trace (one run at the top level),
- * a published finding record (the run under {@code evidence}), and a curl comparison report
- * ({@code "format": "retry-trace-curl-comparison-v1"}, one run per observation). Each run becomes
- * one operation.
+ * Reads the Retry Trace format in its four shapes: a trace (one run at the top level),
+ * a published finding record (the run under {@code evidence}), a curl comparison report
+ * ({@code "format": "retry-trace-curl-comparison-v1"}, one run per observation), and the local curl
+ * diagnostic report ({@link CurlDiagnostic}, one run per case). Each run becomes one operation.
  */
 public final class RetryTraceReader implements TraceReader {
     /** The {@code format} value of a curl comparison report. */
@@ -33,10 +33,21 @@ public final class RetryTraceReader implements TraceReader {
         String id = null;
         String format = null;
         List<Operation> observations = null;
+        CurlDiagnostic diagnostic = new CurlDiagnostic();
+        Integer status = null;
+        Long delay = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.value();
-            if (top.bind(name, c, ctx, "")) {
+            if (name.equals("status")) {
+                status = c.optInt(100, 599);
+                continue;
+            }
+            if (name.equals("delay_seconds")) {
+                delay = c.optLong(0, Long.MAX_VALUE);
+                continue;
+            }
+            if (diagnostic.bind(name, c, ctx) || top.bind(name, c, ctx, "")) {
                 continue;
             }
             switch (name) {
@@ -51,7 +62,9 @@ public final class RetryTraceReader implements TraceReader {
         if (c.next() != null) {
             throw c.error("$", "trailing content after the JSON document");
         }
-        for (Operation op : operations(ctx, root, top, evidence, id, format, observations)) {
+        List<Operation> ops = diagnostic.seen() ? diagnostic.operations(root, status, delay)
+                : operations(ctx, root, top, evidence, id, format, observations);
+        for (Operation op : ops) {
             ctx.sink().accept(op);
         }
     }

@@ -7,7 +7,9 @@ import java.util.Set;
 
 /**
  * One logical call or side effect with its attempts ordered by attempt_id. {@code effect} is what
- * the input said (null when absent); {@code carried} lists the optional fields its format can carry.
+ * the input said (null when absent); {@code carried} lists the optional fields its format can carry;
+ * {@code groupedBy} says, for a foreign format, why its attempts were joined into one operation (null
+ * when the input states its operations, or an operation has one attempt).
  */
 public record Operation(
         String id,
@@ -25,7 +27,8 @@ public record Operation(
         List<Check> checks,
         RawJson attributes,
         Location location,
-        Set<Field> carried) implements Serializable {
+        Set<Field> carried,
+        String groupedBy) implements Serializable {
 
     /** The methods RFC 9110 defines as safe, and so reads (PUT and DELETE are idempotent but write). */
     private static final String[] READ_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"};
@@ -45,6 +48,14 @@ public record Operation(
         }
         attempts = List.copyOf(attempts);
         checks = checks == null ? List.of() : List.copyOf(checks);
+    }
+
+    /** An operation as its input states it, with no grouping of the tool's own. */
+    public Operation(String id, String tool, Effect effect, String method, String target, String idempotencyKey,
+            String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome, Clock clock,
+            List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location, Set<Field> carried) {
+        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
+                attempts, checks, attributes, location, carried, null);
     }
 
     /** Whether the operation's format can carry {@code field}. */

@@ -2,6 +2,7 @@ package dev.retryaudit.report;
 
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
@@ -16,7 +17,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * GitHub Actions workflow commands ({@code ::error file=F,line=L,col=C,title=RULE::MESSAGE}), one per
- * finding, then the verdict as a plain line. Values are escaped as the Actions toolkit escapes them,
+ * finding, a {@code ::notice} per input note, then the verdict as a plain line. Values are escaped as the Actions toolkit escapes them,
  * after control characters are made visible, so no input string can end a command or start another.
  */
 public final class GithubReportWriter implements ReportWriter {
@@ -27,6 +28,9 @@ public final class GithubReportWriter implements ReportWriter {
             w.write(command(command(f.severity()), Summaries.inFile(r) ? f.location().source() : InputSummary.STDIN,
                     f.location().line(), f.location().column(),
                     f.rule(), f.message()));
+        }
+        for (InputNote n : Summaries.notes(r)) {
+            w.write(command("notice", n.source(), n.line(), n.column(), r.toolName() + ": input note", n.message()));
         }
         if (r.probe() != null) {
             w.write(Summaries.probeLine(r) + "\n");

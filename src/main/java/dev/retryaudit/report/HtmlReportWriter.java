@@ -2,6 +2,7 @@ package dev.retryaudit.report;
 
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -24,8 +25,8 @@ import static dev.retryaudit.report.html.Html.escape;
 
 /**
  * The report for eyes: one self-contained HTML page (inline style sheet and SVG, no script, no network, a
- * Content-Security-Policy that allows only its own style sheet) with the summary, the findings grouped by
- * rule and by operation, and a timeline of the attempts of each operation with findings, up to
+ * Content-Security-Policy that allows only its own style sheet) with the summary and input notes, the
+ * findings grouped by rule and by operation, and a timeline of the attempts of each operation with findings, up to
  * {@link #MAX_TIMELINES} of them. Every string from the input is escaped.
  */
 public final class HtmlReportWriter implements ReportWriter {
@@ -95,6 +96,16 @@ public final class HtmlReportWriter implements ReportWriter {
         if (r.baseline() != null) {
             w.write("<p>" + Summaries.count(r.suppressed(), "finding", "findings") + " suppressed by the baseline <code>"
                     + escape(r.baseline()) + "</code>.</p>\n");
+        }
+        List<InputNote> notes = Summaries.notes(r);
+        if (!notes.isEmpty()) {
+            w.write("<h3>Input notes</h3>\n<ul>\n");
+            for (InputNote n : notes) {
+                String at = n.line() > 0 ? ":" + n.line() + ":" + n.column() : "";
+                w.write("<li><span class=\"mono\">" + escape(n.source() + at) + "</span> " + escape(n.message())
+                        + "</li>\n");
+            }
+            w.write("</ul>\n");
         }
         w.write("</section>\n");
     }

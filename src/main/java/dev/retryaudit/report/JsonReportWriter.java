@@ -2,6 +2,7 @@ package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
@@ -10,7 +11,7 @@ import java.io.OutputStream;
 import java.util.Map;
 
 /**
- * The JSON report, for scripts. With {@code --baseline} a top-level {@code baseline}
+ * The JSON report, for scripts. An input's {@code notes}, when it has any, say how its reader read it. With {@code --baseline} a top-level {@code baseline}
  * object names the baseline and counts the findings it suppressed, which are not listed.
  */
 public final class JsonReportWriter implements ReportWriter {
@@ -30,6 +31,18 @@ public final class JsonReportWriter implements ReportWriter {
                 g.writeStringField("format", in.format());
                 g.writeNumberField("operations", in.operations());
                 g.writeNumberField("attempts", in.attempts());
+                if (!in.notes().isEmpty()) {
+                    g.writeArrayFieldStart("notes");
+                    for (InputNote n : in.notes()) {
+                        g.writeStartObject();
+                        g.writeStringField("source", n.source());
+                        g.writeNumberField("line", n.line());
+                        g.writeNumberField("column", n.column());
+                        g.writeStringField("message", n.message());
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.sarif.Sarif;
@@ -60,6 +61,10 @@ public final class SarifReportWriter implements ReportWriter {
             notes.add(new Sarif.Notification("warning", new Sarif.Message("only the first " + maxResults
                     + " of " + r.findings().size() + " results are listed: code scanning accepts at most "
                     + maxResults + " results per run; the JSON report lists them all"), null));
+        }
+        for (InputNote n : Summaries.notes(r)) {
+            notes.add(new Sarif.Notification("note", new Sarif.Message(n.message()),
+                    InputSummary.STDIN.equals(n.source()) ? null : List.of(location(n.source(), n.line(), n.column()))));
         }
         if (r.probe() != null) {
             notes.add(new Sarif.Notification("note", new Sarif.Message(Summaries.probeLine(r)), null));

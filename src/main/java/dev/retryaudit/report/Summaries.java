@@ -1,5 +1,7 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.util.ArrayList;
@@ -7,9 +9,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
-/** The one-line verdict that the text and github formats end with, and the probe's line before it. */
+/** The one-line verdict that the text and github formats end with, the probe's line before it, and the input notes. */
 public final class Summaries {
     private Summaries() {
+    }
+
+    /** Every input's notes, input by input in the order the inputs were read. */
+    static List<InputNote> notes(Report r) {
+        List<InputNote> notes = new ArrayList<>();
+        for (InputSummary in : r.inputs()) {
+            notes.addAll(in.notes());
+        }
+        return notes;
     }
 
     /**

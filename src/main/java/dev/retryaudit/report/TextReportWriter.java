@@ -1,6 +1,7 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
@@ -16,8 +17,9 @@ import java.util.Map;
 
 /**
  * The report for people at a terminal: {@code FILE:LINE:COL: SEVERITY: MESSAGE [RULE]} per finding, a
- * count per rule, then the verdict. Every string from the input is printed with its control characters
- * escaped; ANSI colour only when asked for.
+ * line {@code FILE:LINE:COL: input note: MESSAGE} per input note ({@code FILE:} for one about the whole
+ * source), a count per rule, then the verdict. Every string from the input is printed with its
+ * control characters escaped; ANSI colour only when asked for.
  */
 public final class TextReportWriter implements ReportWriter {
     private static final String RESET = "\u001b[0m";
@@ -40,6 +42,11 @@ public final class TextReportWriter implements ReportWriter {
             w.write(paint(BOLD, where) + " "
                     + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
                     + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
+        }
+        for (InputNote n : Summaries.notes(r)) {
+            String at = n.line() > 0 ? ":" + n.line() + ":" + n.column() + ":" : ":";
+            w.write(paint(BOLD, Escaping.controls(n.source()) + at) + " "
+                    + paint(DIM, "input note:") + " " + Escaping.controls(n.message()) + "\n");
         }
         if (r.findings().isEmpty()) {
             w.write("no findings\n");

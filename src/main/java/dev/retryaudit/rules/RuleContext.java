@@ -9,12 +9,19 @@ import dev.retryaudit.model.Severity;
 
 /** What a rule sees while it runs: the policy, the shared facts of operations, and where to report findings under its own id. */
 public interface RuleContext {
+    /** The evidence key that says why a foreign format's attempts were read as one operation. */
+    String GROUPED_BY = "grouped_by";
+
     Policy policy();
 
     /** The shared facts of {@code op}: computed once for the operation under audit, whichever rule asks first. */
     OperationFacts facts(Operation op);
 
-    /** Reports a finding about {@code attempt} of {@code op} (or the whole operation when attempt is null), at the rule's default severity. */
+    /**
+     * Reports a finding about {@code attempt} of {@code op} (or the whole operation when attempt is
+     * null), at the rule's default severity; about an operation the tool grouped itself, the evidence
+     * also says {@link #GROUPED_BY}.
+     */
     default void report(Operation op, Attempt attempt, String message, Evidence evidence) {
         report(null, op, attempt, message, evidence);
     }

@@ -54,6 +54,11 @@ class ForeignFormatRulesTest {
                 + postData + "},\"response\":{\"status\":" + status + ",\"headers\":[]}}";
     }
 
+    private static String get(String started, String url, int status, String responseHeaders) {
+        return "{\"startedDateTime\":\"" + started + "\",\"time\":20,\"request\":{\"method\":\"GET\",\"url\":\"" + url
+                + "\",\"headers\":[]},\"response\":{\"status\":" + status + ",\"headers\":[" + responseHeaders + "]}}";
+    }
+
     /** Audits {@code input} from stdin and returns the rule id, operation and attempt of every finding. */
     private static List<String> findings(String input, int expectedExit) throws IOException {
         CliRunner.Result r = CliRunner.runWithStdin(input, "audit");
@@ -168,5 +173,40 @@ class ForeignFormatRulesTest {
         String trace = otlp(span("1111aaaa2222bb01", "", 0, 10, get(503)),
                 span("1111aaaa2222bb02", "", 900, 910, get(200, integer("http.request.resend_count", 1))));
         assertThat(findings(trace, 0)).isEmpty();
+    }
+
+    @Test
+    void aFetchLoopBackEarlyAfterRetryAfterIsEarlyWhateverTrafficStandsBetween() throws IOException {
+        String retryAfter = "{\"name\":\"retry-after\",\"value\":\"2\"}";
+        String page = har(get("2026-09-07T14:02:00.000Z", "https://shop.example/api/cart", 429, retryAfter),
+                get("2026-09-07T14:02:00.030Z", "https://shop.example/logo.png", 200, ""),
+                get("2026-09-07T14:02:00.300Z", "https://shop.example/api/cart", 200, ""));
+        assertThat(findings(page, 2)).containsExactly("retry-after/early <stdin>#/log/entries/0 2");
+        String patient = har(get("2026-09-07T14:02:00.000Z", "https://shop.example/api/cart", 429, retryAfter),
+                get("2026-09-07T14:02:00.030Z", "https://shop.example/logo.png", 200, ""),
+                get("2026-09-07T14:02:02.100Z", "https://shop.example/api/cart", 200, ""));
+        assertThat(findings(patient, 0)).isEmpty();
+    }
+
+    @Test
+    void aRetryAfterInMillisecondsCountsInWholeSeconds() throws IOException {
+        String retryAfterMs = "{\"name\":\"Retry-After-Ms\",\"value\":\"1500\"}";
+        String early = har(get("2026-09-07T14:02:00.000Z", "https://shop.example/api/cart", 429, retryAfterMs),
+                get("2026-09-07T14:02:00.500Z", "https://shop.example/api/cart", 200, ""));
+        assertThat(findings(early, 2)).containsExactly("retry-after/early <stdin>#/log/entries/0 2");
+        String waited = har(get("2026-09-07T14:02:00.000Z", "https://shop.example/api/cart", 429, retryAfterMs),
+                get("2026-09-07T14:02:01.200Z", "https://shop.example/api/cart", 200, ""));
+        assertThat(findings(waited, 0)).as("1.5 s read as 1 s, never as 2").isEmpty();
+    }
+
+    @Test
+    void aPagePollingFiveTimesIsNotRetrying() throws IOException {
+        List<String> polls = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            polls.add(get("2026-09-07T14:02:0" + i + ".000Z", "https://shop.example/notifications", 200, ""));
+        }
+        CliRunner.Result r = CliRunner.runWithStdin(har(polls.toArray(String[]::new)), "audit");
+        assertThat(r.exit()).isZero();
+        assertThat(JSON.readTree(r.out()).at("/summary/retries").asInt()).isZero();
     }
 }

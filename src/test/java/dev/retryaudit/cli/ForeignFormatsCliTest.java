@@ -131,7 +131,7 @@ class ForeignFormatsCliTest {
         CliRunner.Result r = CliRunner.run("audit", file);
         assertThat(r.exit()).isEqualTo(65);
         String path = "$.resourceSpans[0].scopeSpans[0].spans[0].spanId";
-        assertThat(r.err()).isEqualTo(file + ":2:61: error: " + path + ": expected 16 hexadecimal digits (8 bytes)\n");
+        assertThat(r.err()).isEqualTo(file + ":2:61: error: " + path + ": expected 16 hexadecimal digits (8 bytes), or the 8 bytes in base64\n");
         JsonNode error = JSON.readTree(r.out()).get("error");
         assertThat(error.get("code").asInt()).isEqualTo(65);
         assertThat(error.get("path").asText()).isEqualTo(path);

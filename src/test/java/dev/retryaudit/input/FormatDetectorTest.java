@@ -96,4 +96,63 @@ class FormatDetectorTest {
         assertThat(format("<stdin>", "{\"log\" 1}")).isNull();
         assertThat(format("x.har", "not json")).isEqualTo(InputFormat.HAR);
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "x.json|[{\"traceId\": \"7d1c4e9a2b3f4a5c\", \"id\": \"1\", \"kind\": \"CLIENT\"}]|ZIPKIN",
+        "x.json|[{\"traceId\": \"7d\", \"name\": \"get\", \"localEndpoint\": {}}]|ZIPKIN",
+        "x.json|{\"traceId\": \"7d1c4e9a2b3f4a5c\", \"parentId\": \"2\", \"id\": \"1\"}|ZIPKIN",
+        "x.jsonl|{\"traceId\": \"7d1c4e9a2b3f4a5c\", \"id\": \"1\"}|ZIPKIN",
+        "x.json|{\"localEndpoint\": {\"serviceName\": \"a\"}}|ZIPKIN",
+        "x.json|{\"data\": [{\"traceID\": \"1\", \"spans\": []}], \"total\": 0}|JAEGER",
+        "x.json|{\"data\": [{\"spans\": [], \"processes\": {}}]}|JAEGER",
+        "x.json|{\"traceID\": \"1\", \"spans\": [], \"processes\": {}}|JAEGER",
+        "x.json|[{\"traceID\": \"2be3\", \"spanID\": \"7606\", \"process\": {}}]|JAEGER",
+        "x.json|[{\"traceID\": \"2be3\", \"spans\": []}]|JAEGER",
+        "x.json|{\"result\": {\"resourceSpans\": []}}|OTLP",
+        "x.json|{\"resource\": {}, \"scopeSpans\": []}|OTLP",
+        "x.json|{\"instrumentationLibrarySpans\": []}|OTLP",
+        "x.json|{\"kind\": \"local-curl-retry-after-diagnostic\", \"cases\": []}|RETRY_TRACE",
+        "x.json|{\"data\": [1, [2], {\"a\": 3}], \"operations\": []}|OPERATIONS",
+        "x.json|{\"data\": [], \"result\": 7, \"log\": {}}|HAR",
+    })
+    void theKeysOfZipkinJaegerAndOtlpVariantsDecide(String name, String content, InputFormat expected) {
+        assertThat(format(name, content)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "x.json|{\"data\": [1, 2]}",
+        "x.json|{\"data\": {\"x\": 1}}",
+        "x.json|{\"result\": {\"error\": 1}}",
+        "x.json|{\"kind\": \"CLIENT\"}",
+        "x.json|{\"kind\": \"local-curl\", \"cases\": []}",
+        "x.json|[{\"id\": \"1\"}]",
+        "x.json|[]",
+    })
+    void wrappersAndArraysOfOtherThingsHaveNoFormat(String name, String content) {
+        assertThat(format(name, content)).isNull();
+    }
+
+    @Test
+    void wrappersAndArraysLongerThanTheHeadAreJudgedByTheirFirstElement() {
+        String trace = "{\"traceID\": \"1\", \"spans\": [], \"processes\": {}}";
+        String traces = String.join(",\n", java.util.Collections.nCopies(FormatDetector.HEAD_BYTES / trace.length() + 10, trace));
+        assertThat(format("x.json", "{\"data\": [" + traces + "]}")).isEqualTo(InputFormat.JAEGER);
+        assertThat(format("x.json", "[" + traces + "]")).isEqualTo(InputFormat.JAEGER);
+        String span = "{\"traceId\": \"1\", \"id\": \"2\"}";
+        String spans = String.join(",\n", java.util.Collections.nCopies(FormatDetector.HEAD_BYTES / span.length() + 10, span));
+        assertThat(format("x.json", "[" + spans + "]")).isEqualTo(InputFormat.ZIPKIN);
+    }
+
+    @Test
+    void aLogOfTheLoggingExporterIsOtlp() {
+        String prefix = "[otel.javaagent 2026-09-07 14:02:05:001 +0000] [BatchSpanProcessor_WorkerThread-1] INFO "
+                + "io.opentelemetry.exporter.logging.otlp.OtlpJsonLoggingSpanExporter - ";
+        String export = "{\"resource\":{},\"scopeSpans\":[]}";
+        assertThat(format("app.log", "starting\n" + prefix + export + "\n")).isEqualTo(InputFormat.OTLP);
+        assertThat(format("<stdin>", prefix + export + "\n")).isEqualTo(InputFormat.OTLP);
+        assertThat(format("app.log", "starting\n" + prefix + "{\"hello\": 1}\n")).isNull();
+        assertThat(format("app.log", "starting\nINFO x - {\"scopeSpans\": []}\n")).isNull();
+    }
 }

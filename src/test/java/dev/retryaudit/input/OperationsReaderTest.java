@@ -133,7 +133,7 @@ class OperationsReaderTest {
         missing version      | {"operations": []}                          | x.json:1:1: error: $: missing required field version
         wrong version        | {"version": 2, "operations": []}            | x.json:1:13: error: $.version: unsupported version: this reader reads version 1
         unknown top field    | {"version": 1, "operation": []}             | x.json:1:16: error: $.operation: unknown field (did you mean operations?)
-        not an object        | [1, 2]                                      | x.json:1:1: error: cannot tell the input format from the content; name it with --input-format (one of operations, spans, retry-trace, otlp, har)
+        not an object        | [1, 2]                                      | x.json:1:1: error: cannot tell the input format from the content; name it with --input-format (one of operations, spans, retry-trace, otlp, har, zipkin, jaeger)
         cut short            | {"version": 1, "operations": [              | x.json:1:31: error: $.operations: malformed JSON: Unexpected end-of-input: expected close marker for Array
         """)
     void rejectsDocuments(String what, String json, String diagnostic) {

@@ -220,7 +220,7 @@ class OtlpReaderTest {
     @Test
     void aResendJoinsTheLatestOperationOfTheSameRequest() throws Exception {
         List<Operation> ops = read(export(
-                span("1111aaaa2222bb01", 0, withStatus(500, get("https://a.example/x"))),
+                span("1111aaaa2222bb01", 0, withStatus(200, get("https://a.example/x"))),
                 span("1111aaaa2222bb02", 20, withStatus(500, get("https://a.example/x"))),
                 span("1111aaaa2222bb03", 40, concat(withStatus(200, get("https://a.example/x")),
                         integer("http.request.resend_count", 1))),

@@ -35,14 +35,14 @@ class OtlpRejectionTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "\"traceId\":\"xyz\",\"spanId\":\"1111aaaa2222bb01\"|traceId|expected 32 hexadecimal digits (16 bytes)",
-        "\"traceId\":\"7d1c4e9a2b3f4a5c8e6d0f1a2b3c4d5\",\"spanId\":\"1111aaaa2222bb01\"|traceId|expected 32 hexadecimal digits (16 bytes)",
-        "\"traceId\":\"7d1c4e9a2b3f4a5c8e6d0f1a2b3c4d5g\",\"spanId\":\"1111aaaa2222bb01\"|traceId|expected 32 hexadecimal digits (16 bytes)",
+        "\"traceId\":\"xyz\",\"spanId\":\"1111aaaa2222bb01\"|traceId|expected 32 hexadecimal digits (16 bytes), or the 16 bytes in base64",
+        "\"traceId\":\"7d1c4e9a2b3f4a5c8e6d0f1a2b3c4d5\",\"spanId\":\"1111aaaa2222bb01\"|traceId|expected 32 hexadecimal digits (16 bytes), or the 16 bytes in base64",
+        "\"traceId\":\"7d1c4e9a2b3f4a5c8e6d0f1a2b3c4d5g\",\"spanId\":\"1111aaaa2222bb01\"|traceId|expected 32 hexadecimal digits (16 bytes), or the 16 bytes in base64",
         "\"traceId\":\"\",\"spanId\":\"1111aaaa2222bb01\"|traceId|traceId is empty: an attempt span needs its traceId",
         "\"traceId\":\"00000000000000000000000000000000\",\"spanId\":\"1111aaaa2222bb01\"|traceId|an all-zero traceId is invalid",
-        "\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb0\"|spanId|expected 16 hexadecimal digits (8 bytes)",
+        "\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb0\"|spanId|expected 16 hexadecimal digits (8 bytes), or the 8 bytes in base64",
         "\"traceId\":\"" + T + "\",\"spanId\":\"0000000000000000\"|spanId|an all-zero spanId is invalid",
-        "\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"parentSpanId\":\"zz\"|parentSpanId|expected 16 hexadecimal digits (8 bytes)",
+        "\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"parentSpanId\":\"zz\"|parentSpanId|expected 16 hexadecimal digits (8 bytes), or the 8 bytes in base64",
     })
     void badIdsOfAnAttemptSpanAreRejectedAtTheId(String fields, String field, String message) {
         String text = spanWith(fields);
@@ -65,7 +65,7 @@ class OtlpRejectionTest {
     @CsvSource(delimiter = '|', value = {
         "\"traceId\":7|traceId|expected a string, found an integer",
         "\"name\":[]|name|expected a string, found an array",
-        "\"kind\":\"SPAN_KIND_CLIENT\"|kind|expected an integer (OTLP/JSON encodes enums as integers), found a string",
+        "\"kind\":\"CLIENT\"|kind|expected one of SPAN_KIND_UNSPECIFIED, SPAN_KIND_INTERNAL, SPAN_KIND_SERVER, SPAN_KIND_CLIENT, SPAN_KIND_PRODUCER, SPAN_KIND_CONSUMER (or its number)",
         "\"kind\":9|kind|number out of range: must be between 0 and 5",
         "\"startTimeUnixNano\":1.7887897201E18|startTimeUnixNano|expected a count of nanoseconds (a decimal string or an integer), found a fractional number",
         "\"startTimeUnixNano\":\"-1\"|startTimeUnixNano|expected a count of nanoseconds since the epoch as a decimal string",
@@ -91,9 +91,9 @@ class OtlpRejectionTest {
     }
 
     @Test
-    void aSpanStatusCodeIsAnIntegerEnum() {
-        InputException e = rejected(spanWith("\"status\":{\"code\":\"STATUS_CODE_ERROR\"}"));
-        assertThat(e.message()).isEqualTo(SPAN_PATH + ".status.code: expected an integer (OTLP/JSON encodes enums as integers), found a string");
+    void aSpanStatusCodeIsAnEnumNumberOrName() {
+        InputException e = rejected(spanWith("\"status\":{\"code\":\"ERROR\"}"));
+        assertThat(e.message()).isEqualTo(SPAN_PATH + ".status.code: expected one of STATUS_CODE_UNSET, STATUS_CODE_OK, STATUS_CODE_ERROR (or its number)");
         assertThat(rejected(spanWith("\"status\":{\"code\":3}")).message()).endsWith("must be between 0 and 2");
         assertThat(rejected(spanWith("\"status\":[]")).message()).isEqualTo(SPAN_PATH + ".status: expected a span status (a JSON object), found an array");
     }

@@ -9,6 +9,7 @@ import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -85,6 +86,10 @@ class ReportContractTest {
         List<InputSummary> one = List.of(new InputSummary("traces/clean.json", "operations", 2, 3));
         List<InputSummary> two = List.of(new InputSummary("traces/a.json", "operations", 2, 5),
                 new InputSummary("traces/b.jsonl", "spans", 3, 6));
+        List<InputSummary> noted = List.of(new InputSummary("traces/a.json", "otlp", 2, 3, List.of(
+                new InputNote("traces/a.json", 0, 0, "the export cannot show retries: one span over all sends"),
+                new InputNote("traces/a.json", 7, 13, "attribute error.type: expected a stringValue, found an "
+                        + "intValue; skipped: the audit uses error.type only as a hint"))));
         Finding single = Finding.of(GAP.id(), Severity.ERROR, "cart-c-1844", 2, "charge_cart", "run-9",
                 "the attempt ids of cart-c-1844 are [1, 3], not 1..2: attempts are missing from the sequence",
                 Evidence.of().put("attempt_ids", List.of(1L, 3L)),
@@ -112,7 +117,9 @@ class ReportContractTest {
                         InputException.rejected("traces/a.json", 3, 17, "$.operations[0].attempts[0].comit_state",
                                 "unknown field (did you mean commit_state?)").error())),
                 new Scenario("input-unreadable", null, new InputFailure("retry-audit", "0.1.0", 66,
-                        InputException.unreadable("traces/missing.json", "no such file").error())));
+                        InputException.unreadable("traces/missing.json", "no such file").error())),
+                new Scenario("input-notes", new Report("retry-audit", "0.1.0", noted, List.of(single), FailOn.ERROR,
+                        RULES, null, 0), null));
     }
 
     /** Operations with their attempts, for the formats that draw them; the reports keep those they have findings of. */

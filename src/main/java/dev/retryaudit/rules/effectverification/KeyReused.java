@@ -36,8 +36,8 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
     }
 
     /** One attempt that sent the key with a request_hash. */
-    public record Use(String hash, String operation, int attempt, String tool, String run, Location location)
-            implements Serializable {
+    public record Use(String hash, String operation, int attempt, String tool, String run, String groupedBy,
+            Location location) implements Serializable {
     }
 
     /** The uses of one key: its first use, and per operation its first attempt for each hash, in attempt order. */
@@ -81,7 +81,8 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
         Set<String> hashes = new LinkedHashSet<>();
         for (Attempt a : op.attempts()) {
             if (key.equals(Requests.key(op, a)) && a.requestHash() != null && hashes.add(a.requestHash())) {
-                ofOp.add(new Use(a.requestHash(), op.id(), a.attemptId(), op.tool(), op.runId(), a.location()));
+                ofOp.add(new Use(a.requestHash(), op.id(), a.attemptId(), op.tool(), op.runId(), op.groupedBy(),
+                        a.location()));
             }
         }
         uses.add(List.copyOf(ofOp));
@@ -103,15 +104,19 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
                     continue;
                 }
                 String where = first.operation().equals(u.operation()) ? "" : " of " + first.operation();
+                Evidence evidence = Evidence.of().put("idempotency_key", key).put("request_hash", u.hash())
+                        .put("first_request_hash", first.hash()).put("first_operation", first.operation())
+                        .put("first_attempt", first.attempt())
+                        .put("first_location", first.location().source() + ":" + first.location().line()
+                                + ":" + first.location().column());
+                if (u.groupedBy() != null) {
+                    evidence.put(RuleContext.GROUPED_BY, u.groupedBy());
+                }
                 ctx.reportAt(u.location(), u.operation(), u.attempt(), u.tool(), u.run(), "attempt " + u.attempt()
                         + " of " + u.operation() + " sends idempotency key " + key + " with request_hash " + u.hash()
                         + ", but attempt " + first.attempt() + where + " used that key with request_hash "
                         + first.hash() + ": the server will reject this request or return the first one's result",
-                        Evidence.of().put("idempotency_key", key).put("request_hash", u.hash())
-                                .put("first_request_hash", first.hash()).put("first_operation", first.operation())
-                                .put("first_attempt", first.attempt())
-                                .put("first_location", first.location().source() + ":" + first.location().line()
-                                        + ":" + first.location().column()));
+                        evidence);
             }
         }
     }

@@ -30,7 +30,8 @@ import java.util.Set;
  * come out in {@link FindingOrder#ORDER}; {@link #finish} runs once and returns the same list when
  * called again. An engine that {@link #keep keeps} operations holds the first few that got a
  * finding as they arrived, for a report that draws them; it holds no other. Not thread-safe: one
- * engine per thread.
+ * engine per thread. A finding about an operation the tool grouped itself carries
+ * {@code grouped_by} in its evidence.
  */
 public final class Engine {
     private final Policy policy;
@@ -221,6 +222,9 @@ public final class Engine {
         @Override
         public void report(Severity severity, Operation op, Attempt attempt, String message, Evidence evidence) {
             Location at = attempt != null ? attempt.location() : op.location();
+            if (op.groupedBy() != null && !evidence.asMap().containsKey(GROUPED_BY)) {
+                evidence.put(GROUPED_BY, op.groupedBy());
+            }
             add(severity, at, op.id(), attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(),
                     message, evidence);
         }

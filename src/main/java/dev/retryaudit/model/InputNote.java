@@ -1,0 +1,16 @@
+package dev.retryaudit.model;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Something a reader wants the user to know about how it read a source, which is no finding and
+ * changes no verdict: an attribute skipped for its unexpected type, a resend it could not link, an
+ * export that cannot show retries. {@code line} 0 means the note is about the whole source.
+ */
+public record InputNote(String source, long line, long column, String message) implements Serializable {
+    public InputNote {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(message, "message");
+    }
+}
