@@ -2,9 +2,9 @@ package dev.retryaudit.api;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;

@@ -1,11 +1,11 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.BaselineReader;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.Readers;
+import dev.retryaudit.input.baseline.BaselineReader;
+import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.pipeline.Readers;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
@@ -15,11 +15,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code retry-audit audit}: reads traces from files or stdin, runs the rules, prints the report, exits 0 or 2. */
 @Command(name = "audit", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,

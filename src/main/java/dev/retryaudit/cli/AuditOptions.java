@@ -1,9 +1,9 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.FileNames;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.input.pipeline.FileNames;
+import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;

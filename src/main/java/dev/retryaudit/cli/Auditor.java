@@ -2,8 +2,8 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;

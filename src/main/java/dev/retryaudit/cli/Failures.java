@@ -1,6 +1,6 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
 import picocli.CommandLine;

@@ -2,7 +2,7 @@ package dev.retryaudit.mcp;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;

@@ -1,5 +1,6 @@
 package dev.retryaudit.input;
 
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Operation;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -8,26 +9,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads test inputs given as text through the real input set, as one named stdin source. */
-final class Inputs {
+public final class Inputs {
     private Inputs() {
     }
 
-    static List<Operation> read(String name, String content) throws InputException {
+    public static List<Operation> read(String name, String content) throws InputException {
         return read(name, content, InputFormat.AUTO, Limits.DEFAULTS);
     }
 
-    static List<Operation> read(String name, String content, InputFormat format, Limits limits) throws InputException {
+    public static List<Operation> read(String name, String content, InputFormat format, Limits limits) throws InputException {
         return read(name, new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), format, limits);
     }
 
-    static List<Operation> read(String name, InputStream in, InputFormat format, Limits limits) throws InputException {
+    public static List<Operation> read(String name, InputStream in, InputFormat format, Limits limits) throws InputException {
         List<Operation> ops = new ArrayList<>();
         new InputSet(format, limits).readAll(List.of(new InputSet.Source(name, null)), in, ops::add);
         return ops;
     }
 
     /** The diagnostic line of the rejection that reading {@code content} must raise. */
-    static String rejection(String name, String content) {
+    public static String rejection(String name, String content) {
         try {
             read(name, content);
         } catch (InputException e) {
@@ -37,16 +38,16 @@ final class Inputs {
     }
 
     /** The operations read from {@code text} given on standard input in {@code format}. */
-    static List<Operation> read(InputFormat format, String text) throws InputException {
+    public static List<Operation> read(InputFormat format, String text) throws InputException {
         return read(InputSet.STDIN, text, format, Limits.DEFAULTS);
     }
 
     /** The error that reading {@code text} in {@code format} must end with. */
-    static InputException rejected(InputFormat format, String text) {
+    public static InputException rejected(InputFormat format, String text) {
         return rejected(format, text, Limits.DEFAULTS);
     }
 
-    static InputException rejected(InputFormat format, String text, Limits limits) {
+    public static InputException rejected(InputFormat format, String text, Limits limits) {
         try {
             List<Operation> ops = read(InputSet.STDIN, text, format, limits);
             throw new AssertionError("expected the input to be rejected, but it was read as " + ops.size() + " operations");

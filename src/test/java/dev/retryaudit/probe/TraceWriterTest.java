@@ -3,9 +3,9 @@ package dev.retryaudit.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.Rfc3339;
+import dev.retryaudit.input.json.Rfc3339;
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.CommitState;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;

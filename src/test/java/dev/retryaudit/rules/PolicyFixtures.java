@@ -2,7 +2,7 @@ package dev.retryaudit.rules;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.nio.file.Path;

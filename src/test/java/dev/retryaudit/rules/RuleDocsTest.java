@@ -1,9 +1,9 @@
 package dev.retryaudit.rules;
 
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.PolicyReader;
+import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.Engine;

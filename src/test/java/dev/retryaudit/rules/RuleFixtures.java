@@ -1,17 +1,17 @@
 package dev.retryaudit.rules;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.Json;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.report.Json;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringWriter;

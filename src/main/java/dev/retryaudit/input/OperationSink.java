@@ -1,8 +1,0 @@
-package dev.retryaudit.input;
-
-import dev.retryaudit.model.Operation;
-
-/** Where readers hand each complete operation; it may refuse one (a duplicate id, too many operations). */
-public interface OperationSink {
-    void accept(Operation op) throws InputException;
-}

@@ -1,0 +1,66 @@
+package dev.retryaudit.input.foreign;
+
+import dev.retryaudit.model.Effect;
+
+/**
+ * A span of a foreign trace format (OTLP, Zipkin, Jaeger) that is an attempt, or a HAR entry, as
+ * kept until the whole source is read for {@link RetryLinker}: its identity, the operation fields it
+ * carries and its hop. Only what the audit uses is kept, never the span's text.
+ */
+public final class ForeignSpan {
+    /** What made the span an attempt, which decides how it is grouped into an operation. */
+    public enum Kind {
+        HTTP,
+        TOOL,
+        EXPLICIT
+    }
+
+    public final Hop hop = new Hop();
+    public Kind kind;
+    /** Where the span stands in the source, for ordering. */
+    public long order;
+    /** The start time in unsigned nanoseconds (0 when absent), for ordering hops exactly. */
+    public long startNanos;
+    public long line;
+    public long column;
+    /** The JSON Pointer of the span's scope within its export, and the span's index in it (-1: the span's own pointer). */
+    String scopePointer;
+    int index;
+    public String traceId;
+    String spanId;
+    /** The parent span's id, or "" for a root span. */
+    public String parentSpanId;
+    String name;
+    boolean server;
+    String operationId;
+    public String runId;
+    Effect effect;
+    public String method;
+    public String url;
+    public String host;
+    String toolName;
+    String toolCallId;
+    /** Whether the span records request headers at all: then a missing Idempotency-Key header was not sent. */
+    public boolean requestHeaders;
+    /**
+     * Who sent the request, for linking resends across traces: the resource's service name and
+     * instance (or a Zipkin/Jaeger process's service and tags), or null when the format names none.
+     */
+    public String client;
+    /** The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null. */
+    String thread;
+    /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
+    public String resendSource;
+    /** The id of the operation this span starts where the format gives one (a HAR entry's place); else trace/span. */
+    public String ownId;
+
+    /** The span's JSON Pointer within its export; null for a record placed by its reader. */
+    String pointer() {
+        return scopePointer == null ? null : index < 0 ? scopePointer : scopePointer + "/spans/" + index;
+    }
+
+    /** The resend count, 0 for a first send. */
+    int resends() {
+        return hop.resendCount == null ? 0 : hop.resendCount;
+    }
+}

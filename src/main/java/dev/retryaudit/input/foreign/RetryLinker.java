@@ -1,0 +1,346 @@
+package dev.retryaudit.input.foreign;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.input.reader.Drafts;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.Times;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The one step between the spans of a foreign format (OTLP, Zipkin, Jaeger) or the entries of a HAR
+ * file and operations: spans are {@link #add added} as they are read and grouped once the whole source
+ * is read, since the spans of one operation may stand anywhere in it. A span with
+ * {@code retry_audit.operation_id} joins that operation. A tool span joins the other spans of its
+ * {@code gen_ai.tool.call.id} in its trace, else those of its trace, parent span and tool name. Any
+ * other non-HTTP span with explicit attributes joins the spans of its idempotency key, else of its
+ * trace, parent span and span name. HTTP requests are linked within their context (siblings under one
+ * parent span; root spans of one client and thread, across traces; the entries of one HAR page): a
+ * resend (a resend count or retry counter above 0) continues the latest operation of the same request
+ * that it follows, or the one whose last response redirected it, and a root span's resend only when it
+ * follows within the {@link RetryLink} window; a request without a counter continues the latest
+ * operation of the same request by {@link RetryLink}; anything else starts an operation. Each
+ * operation records why its attempts were joined ({@link Operation#groupedBy}); a root resend that no
+ * earlier send could be linked to starts an operation of its own, with a note. An explicit
+ * {@code retry_audit.attempt_id} always wins.
+ */
+public final class RetryLinker {
+    private static final Comparator<ForeignSpan> BY_START = (a, b) -> {
+        int byTime = Long.compareUnsigned(a.startNanos, b.startNanos);
+        if (byTime != 0) {
+            return byTime;
+        }
+        int byResend = Integer.compare(a.resends(), b.resends());
+        return byResend != 0 ? byResend : Long.compare(a.order, b.order);
+    };
+
+    private final Map<String, List<ForeignSpan>> explicit = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
+    private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
+
+    /**
+     * One operation's spans, how to number its attempts, why they were joined (null for one span), and
+     * where its first span stands in the source.
+     */
+    private record Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, long firstOrder) {
+        Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy) {
+            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null,
+                    spans.stream().mapToLong(s -> s.order).min().orElseThrow());
+        }
+    }
+
+    /** A chain of HTTP requests being linked, and the reasons its requests were joined, in order. */
+    private static final class Chain {
+        final List<ForeignSpan> spans = new ArrayList<>(2);
+        final Set<String> reasons = new LinkedHashSet<>();
+        boolean unlinkedResend;
+
+        ForeignSpan last() {
+            return spans.get(spans.size() - 1);
+        }
+    }
+
+    public void add(ForeignSpan s) {
+        if (s.operationId != null) {
+            bucket(explicit, s.operationId).add(s);
+        } else if (s.kind == ForeignSpan.Kind.TOOL) {
+            String key = s.toolCallId != null ? "c" + s.toolCallId
+                    : "p" + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.toolName, "");
+            bucket(tools, s.traceId + '\0' + key).add(s);
+        } else if (s.kind == ForeignSpan.Kind.HTTP) {
+            bucket(http, context(s) + '\0' + contextKey(s)).add(s);
+        } else {
+            String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
+                    : "s" + s.traceId + '\0' + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.name, "");
+            bucket(other, key).add(s);
+        }
+    }
+
+    /** What an HTTP request is linked within, in words: its parent span, its client, or its HAR page. */
+    private static String context(ForeignSpan s) {
+        if (!s.parentSpanId.isEmpty()) {
+            return "parent";
+        }
+        if (!s.traceId.isEmpty()) {
+            return s.thread != null ? "client and thread" : "client";
+        }
+        return "page";
+    }
+
+    private static String contextKey(ForeignSpan s) {
+        if (!s.parentSpanId.isEmpty()) {
+            return s.traceId + '\0' + s.parentSpanId;
+        }
+        if (!s.traceId.isEmpty()) {
+            return Objects.requireNonNullElse(s.client, "") + '\0' + Objects.requireNonNullElse(s.thread, "");
+        }
+        return Objects.requireNonNullElse(s.runId, "");
+    }
+
+    private static List<ForeignSpan> bucket(Map<String, List<ForeignSpan>> map, String key) {
+        return map.computeIfAbsent(key, k -> new ArrayList<>(2));
+    }
+
+    /**
+     * Hands every operation to the sink in the order of its first span; with pointers only for a
+     * single document (records already placed by their reader keep their place).
+     */
+    public void emit(ReadContext ctx, boolean pointers) throws InputException {
+        List<Group> groups = new ArrayList<>();
+        for (List<ForeignSpan> spans : explicit.values()) {
+            groups.add(new Group(spans, false, "retry_audit.operation_id"));
+        }
+        for (List<ForeignSpan> spans : tools.values()) {
+            groups.add(new Group(spans, false,
+                    spans.get(0).toolCallId != null ? "tool_call_id" : "same parent and tool name"));
+        }
+        for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
+            for (Chain chain : chains(bucket.getValue(), ctx)) {
+                groups.add(new Group(chain.spans, !chain.unlinkedResend, String.join("; ", chain.reasons)));
+            }
+        }
+        for (List<ForeignSpan> spans : other.values()) {
+            groups.add(new Group(spans, false,
+                    spans.get(0).hop.idempotencyKey != null ? "idempotency key" : "same parent and span name"));
+        }
+        explicit.clear();
+        tools.clear();
+        http.clear();
+        other.clear();
+        groups.sort(Comparator.comparingLong(Group::firstOrder));
+
+        Set<String> parents = new HashSet<>();
+        for (Group g : groups) {
+            g.spans().sort(BY_START);
+            ForeignSpan first = g.spans().get(0);
+            if (!first.parentSpanId.isEmpty()) {
+                parents.add(first.traceId + "/" + first.parentSpanId);
+            }
+        }
+        // Operations are built first without their parents, dropping spans as they go; a parent needs
+        // the attempt numbers of every operation, so parents are filled in as operations are handed on.
+        List<Operation> ops = new ArrayList<>(groups.size());
+        String[] parentKeys = new String[groups.size()];
+        Map<String, ParentRef> attemptsBySpan = new HashMap<>();
+        int limit = ctx.limits().attemptsPerOperation();
+        for (int i = 0; i < groups.size(); i++) {
+            Group g = groups.set(i, null);
+            List<ForeignSpan> spans = g.spans();
+            List<Hop> hops = new ArrayList<>(spans.size());
+            for (ForeignSpan s : spans) {
+                if (s.hop.location == null) {
+                    s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer() : null);
+                }
+                hops.add(s.hop);
+            }
+            List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
+            if (attempts.size() > limit) {
+                Location l = attempts.get(limit).location();
+                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l),
+                        "operation has more than " + limit
+                                + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+            }
+            ForeignSpan first = spans.get(0);
+            String id = first.operationId != null ? first.operationId
+                    : first.ownId != null ? first.ownId
+                    : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
+                            ? first.toolCallId : first.spanId);
+            ops.add(operation(id, spans, attempts, g.groupedBy()));
+            parentKeys[i] = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
+            for (ForeignSpan s : spans) {
+                String spanKey = s.traceId + "/" + s.spanId;
+                if (parents.contains(spanKey)) {
+                    for (Attempt a : attempts) {
+                        if (a.spanId().equals(s.spanId)) {
+                            attemptsBySpan.put(spanKey, new ParentRef(id, a.attemptId()));
+                        }
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < ops.size(); i++) {
+            Operation op = ops.set(i, null);
+            ParentRef parent = parentKeys[i] == null ? null : attemptsBySpan.get(parentKeys[i]);
+            ctx.sink().accept(parent == null || parent.operation().equals(op.id()) ? op : withParent(op, parent));
+        }
+    }
+
+    private static Operation withParent(Operation op, ParentRef parent) {
+        return new Operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
+                op.runId(), parent, op.deadlineMs(), op.reportedOutcome(), op.clock(), op.attempts(), op.checks(),
+                op.attributes(), op.location(), op.carried(), op.groupedBy());
+    }
+
+    /**
+     * Splits the HTTP requests of one context into operations, in the order they started: a resend
+     * continues the latest operation of the same request whose last send counted fewer resends (a root
+     * span's only within the window), or else the one whose last hop, one send earlier, was redirected;
+     * a request without a counter continues the latest operation of the same request when
+     * {@link RetryLink} reads it as a retry; anything else starts an operation. Under a parent span a
+     * resend with no earlier send starts an operation whose first attempt number shows the missing
+     * sends; a root span's is noted and numbered from 1, since its earlier sends may be in traces the
+     * export left out.
+     */
+    private static List<Chain> chains(List<ForeignSpan> bucket, ReadContext ctx) {
+        bucket.sort(BY_START);
+        List<Chain> chains = new ArrayList<>();
+        Map<String, Chain> latestByRequest = new HashMap<>();
+        Map<Integer, Chain> redirectedAt = new HashMap<>();
+        for (ForeignSpan s : bucket) {
+            String context = context(s);
+            boolean root = s.parentSpanId.isEmpty() && !s.traceId.isEmpty();
+            int resends = s.resends();
+            String request = s.method + " " + Http.normalisedUrl(s.url);
+            Chain same = latestByRequest.get(request);
+            Chain chain = null;
+            String reason = null;
+            if (resends > 0) {
+                if (same != null && same.last().resends() < resends
+                        && (!root || withinWindow(same.last(), s))) {
+                    chain = same;
+                } else {
+                    chain = redirectedAt.get(resends - 1);
+                }
+                reason = counter(s);
+            } else if (s.hop.resendCount == null && same != null) {
+                reason = RetryLink.reason(same.last(), s, context);
+                chain = reason == null ? null : same;
+            }
+            if (chain == null) {
+                chain = new Chain();
+                chains.add(chain);
+                if (resends > 0 && root) {
+                    chain.unlinkedResend = true;
+                    ctx.note(s.line, s.column, "span " + s.spanId + " (" + s.method + " " + s.url + ") has "
+                            + counter(s) + " " + resends + ", but no earlier send of it by the same client "
+                            + "within " + RetryLink.WINDOW_MS / 1000 + " s is in the export: read as the first "
+                            + "attempt of its own operation");
+                }
+            } else {
+                redirectedAt.remove(chain.last().resends(), chain);
+                chain.reasons.add(reason);
+            }
+            chain.spans.add(s);
+            latestByRequest.put(request, chain);
+            if (s.hop.status != null && Http.isRedirect(s.hop.status)) {
+                redirectedAt.put(resends, chain);
+            }
+        }
+        return chains;
+    }
+
+    /** The name of what counted a span's resends, for evidence and notes. */
+    private static String counter(ForeignSpan s) {
+        return s.resendSource != null ? s.resendSource : "resend count";
+    }
+
+    /** Whether {@code next} started after {@code earlier} ended (or started) and within the link window. */
+    private static boolean withinWindow(ForeignSpan earlier, ForeignSpan next) {
+        long end = RetryLink.end(earlier.hop);
+        long from = Times.present(end) ? end : earlier.hop.startedAt;
+        return Times.present(from) && Times.present(next.hop.startedAt)
+                && next.hop.startedAt - from <= RetryLink.WINDOW_MS && next.hop.startedAt - earlier.hop.startedAt >= 0;
+    }
+
+        /** The operation of {@code spans}, but for its parent. */
+    private static Operation operation(String id, List<ForeignSpan> spans, List<Attempt> attempts, String groupedBy)
+            throws InputException {
+        ForeignSpan first = spans.get(0);
+        String runId = null;
+        Effect effect = null;
+        String toolName = null;
+        ForeignSpan runFrom = null;
+        ForeignSpan effectFrom = null;
+        EnumSet<Field> carried = EnumSet.noneOf(Field.class);
+        for (ForeignSpan s : spans) {
+            if (s.runId != null) {
+                if (runId != null && !runId.equals(s.runId)) {
+                    throw disagreement(s, "retry_audit.run_id", runFrom);
+                }
+                runId = s.runId;
+                runFrom = s;
+            }
+            if (s.effect != null) {
+                if (effect != null && effect != s.effect) {
+                    throw disagreement(s, "retry_audit.effect", effectFrom);
+                }
+                effect = s.effect;
+                effectFrom = s;
+            }
+            toolName = toolName != null ? toolName : s.toolName;
+            Hop h = s.hop;
+            if (s.spanId != null) {
+                carried.add(Field.SPAN_ID);
+            }
+            if (s.requestHeaders || h.idempotencyKey != null) {
+                carried.add(Field.IDEMPOTENCY_KEY);
+            }
+            if (h.commitState != null) {
+                carried.add(Field.COMMIT_STATE);
+            }
+            if (h.retryReason != null) {
+                carried.add(Field.RETRY_REASON);
+            }
+            if (h.requestHash != null) {
+                carried.add(Field.REQUEST_HASH);
+            }
+        }
+        if (toolName == null) {
+            toolName = first.method != null ? Http.toolName(first.method, first.host)
+                    : first.name != null && !first.name.isEmpty() ? first.name : "span";
+        }
+        String key = null;
+        for (Attempt a : attempts) {
+            key = key != null ? key : a.idempotencyKey();
+        }
+        return new Operation(id, toolName, effect, first.method, first.url, key,
+                runId != null ? runId : first.traceId.isEmpty() ? null : first.traceId, null, null, null,
+                first.server ? Clock.SERVER : Clock.CLIENT, attempts, List.of(), null, first.hop.location,
+                CarriedFields.of(carried), groupedBy);
+    }
+
+    private static InputException disagreement(ForeignSpan s, String attribute, ForeignSpan earlier) {
+        Location l = s.hop.location;
+        String path = JsonPointers.toPath(s.pointer()) + ".attributes";
+        return InputException.rejected(l.source(), l.line(), l.column(), path,
+                attribute + " disagrees with the span at line " + earlier.line + " of the same operation");
+    }
+}

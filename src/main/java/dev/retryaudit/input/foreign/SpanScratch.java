@@ -1,0 +1,150 @@
+package dev.retryaudit.input.foreign;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Outcome;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one span said, reused from span to span: filled by the OTLP reader, and by the
+ * Zipkin and Jaeger readers from their spans, so that every format's span becomes an attempt
+ * in one place ({@link SpanAttempts#attempt}).
+ */
+public final class SpanScratch implements AnyValue.Span {
+    final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
+    final OtlpAttribute.Match[] keys = new OtlpAttribute.Match[values.length];
+    public final String[] ids = new String[3];
+    /** The names of the trace, span and parent ids in the format read, for errors. */
+    public String[] idNames = {"traceId", "spanId", "parentSpanId"};
+    public final long[] idPlaces = new long[6];
+    public final long[] nanos = new long[2];
+    public final long[] nanoPlaces = new long[4];
+    long line;
+    long column;
+    long order;
+    String scopePointer;
+    int index;
+    private String pointer;
+    public final StringPool strings = new StringPool(1 << 16);
+    public String name;
+    public int spanKind;
+    public int statusCode;
+    public boolean requestHeaders;
+    /** What the span's exception events name (a timeout, a connection error), or null. */
+    public Outcome exception;
+    /** The attempt spans of the resource being read, which learn their client when it is done. */
+    public final List<ForeignSpan> resourceSpans = new ArrayList<>();
+
+    /**
+     * Starts a span at the cursor: span {@code index} of the scope at {@code scopePointer}, or, with
+     * index -1, the span at {@code scopePointer} itself.
+     */
+    public void reset(JsonCursor c, String scopePointer, int index) {
+        this.scopePointer = scopePointer;
+        this.index = index;
+        pointer = null;
+        Arrays.fill(values, null);
+        Arrays.fill(keys, null);
+        Arrays.fill(ids, null);
+        Arrays.fill(nanos, 0);
+        line = c.line();
+        column = c.column();
+        order++;
+        name = null;
+        spanKind = 0;
+        statusCode = 0;
+        requestHeaders = false;
+        exception = null;
+    }
+
+    @Override
+    public String pointer() {
+        if (pointer == null) {
+            pointer = index < 0 ? scopePointer : scopePointer + "/spans/" + index;
+        }
+        return pointer;
+    }
+
+    /** Takes the value of attribute (or tag) {@code key}, if the audit uses it and no key of more precedence gave it. */
+    public void attribute(String key, AnyValue value) {
+        attribute(key, OtlpAttribute.find(key), value);
+    }
+
+    /** Takes {@code value} as {@code match} says, also noting a recorded request header. */
+    public void attribute(String key, OtlpAttribute.Match match, AnyValue value) {
+        if (match != null && wants(match)) {
+            put(match, value);
+        }
+        if (OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
+            requestHeaders = true;
+        }
+    }
+
+    /** Whether a value under {@code m}'s key replaces the one held: none is, or its key takes precedence. */
+    public boolean wants(OtlpAttribute.Match m) {
+        OtlpAttribute.Match held = keys[m.attribute().ordinal()];
+        return held == null || m.precedence() < held.precedence();
+    }
+
+    public void put(OtlpAttribute.Match m, AnyValue v) {
+        values[m.attribute().ordinal()] = v;
+        keys[m.attribute().ordinal()] = m;
+    }
+
+    boolean has(OtlpAttribute a) {
+        return values[a.ordinal()] != null;
+    }
+
+    String string(OtlpAttribute a) throws InputException {
+        AnyValue v = values[a.ordinal()];
+        return v == null ? null : v.string(keys[a.ordinal()].key(), this);
+    }
+
+    Long integer(OtlpAttribute a, long min, long max) throws InputException {
+        AnyValue v = values[a.ordinal()];
+        return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max, this);
+    }
+
+    <E extends Enum<E>> E enumValue(OtlpAttribute a, Class<E> type) throws InputException {
+        AnyValue v = values[a.ordinal()];
+        return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type, this);
+    }
+
+    String header(OtlpAttribute a, boolean numeric) throws InputException {
+        AnyValue v = values[a.ordinal()];
+        return v == null ? null : v.header(keys[a.ordinal()].key(), numeric, this);
+    }
+
+    /** A header whose value may hold commas, whole ({@link AnyValue#fieldValue}). */
+    String fieldValue(OtlpAttribute a, boolean numeric) throws InputException {
+        AnyValue v = values[a.ordinal()];
+        return v == null ? null : v.fieldValue(keys[a.ordinal()].key(), numeric, this);
+    }
+
+    /**
+     * An attribute the audit uses only as a hint (to name an outcome, a host or a thread, to link
+     * requests): a string (an integer too for {@code thread.id}), or a header's value. One of an
+     * unexpected type is skipped with a note, never rejected.
+     */
+    String hint(OtlpAttribute a, ReadContext ctx) {
+        AnyValue v = values[a.ordinal()];
+        if (v == null) {
+            return null;
+        }
+        String key = keys[a.ordinal()].key();
+        try {
+            if (key.startsWith("http.")) {
+                return v.fieldValue(key, true, this);
+            }
+            return a == OtlpAttribute.THREAD_ID ? v.text(key, this) : v.string(key, this);
+        } catch (InputException e) {
+            ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
+                    + key + " only as a hint");
+            return null;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.retryaudit.input.operations;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.json.FieldMask;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.ReportedOutcome;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The operation fields that the operations format nests and the spans format repeats on every
+ * line. Values sit in one array so that span lines can be merged and compared
+ * field by field.
+ */
+final class OperationDraft {
+    static final List<String> FIELDS = List.of("tool", "effect", "method", "target", "deadline_ms",
+            "reported_outcome", "clock", "parent");
+    private static final List<String> PARENT_FIELDS = List.of("operation", "attempt");
+    private static final FieldMask PARENT_MASK = new FieldMask(PARENT_FIELDS);
+
+    final Object[] values = new Object[FIELDS.size()];
+
+    String tool() {
+        return (String) values[0];
+    }
+
+    Effect effect() {
+        return (Effect) values[1];
+    }
+
+    String method() {
+        return (String) values[2];
+    }
+
+    String target() {
+        return (String) values[3];
+    }
+
+    Long deadlineMs() {
+        return (Long) values[4];
+    }
+
+    ReportedOutcome reportedOutcome() {
+        return (ReportedOutcome) values[5];
+    }
+
+    Clock clock() {
+        return (Clock) values[6];
+    }
+
+    ParentRef parent() {
+        return (ParentRef) values[7];
+    }
+
+    /** Reads the value of field {@code name} if it is a shared operation field; false when it is not one. */
+    boolean bind(String name, JsonCursor c) throws IOException, InputException {
+        switch (name) {
+            case "tool" -> values[0] = c.optString();
+            case "effect" -> values[1] = c.optEnum(Effect.class);
+            case "method" -> values[2] = c.optString();
+            case "target" -> values[3] = c.optString();
+            case "deadline_ms" -> values[4] = c.optLong(1, Long.MAX_VALUE / 2);
+            case "reported_outcome" -> values[5] = c.optEnum(ReportedOutcome.class);
+            case "clock" -> values[6] = c.optEnum(Clock.class);
+            case "parent" -> values[7] = parent(c);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The index of the first field set in both drafts to different values, or -1. */
+    int firstDisagreement(OperationDraft other) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null && other.values[i] != null && !Objects.equals(values[i], other.values[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static ParentRef parent(JsonCursor c) throws IOException, InputException {
+        if (c.isNull()) {
+            return null;
+        }
+        c.expectObject("a parent reference {\"operation\": ID, \"attempt\": N}");
+        String path = c.path();
+        long line = c.line();
+        long column = c.column();
+        String operation = null;
+        Integer attempt = null;
+        long seen = 0;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = c.parser().currentName();
+            seen = PARENT_MASK.mark(seen, name, c);
+            c.valueOfCheckedField();
+            switch (name) {
+                case "operation" -> operation = c.optString();
+                case "attempt" -> attempt = c.optInt(1, Integer.MAX_VALUE);
+                default -> throw c.unknownField(name, PARENT_FIELDS);
+            }
+        }
+        if (operation == null || attempt == null) {
+            throw InputException.rejected(c.source(), line, column, path,
+                    "missing required field " + (operation == null ? "operation" : "attempt"));
+        }
+        return new ParentRef(operation, attempt);
+    }
+}

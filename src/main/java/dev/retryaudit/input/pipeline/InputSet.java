@@ -1,0 +1,212 @@
+package dev.retryaudit.input.pipeline;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.json.ByteBudget;
+import dev.retryaudit.input.json.ParseFailures;
+import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.input.reader.Drafts;
+import dev.retryaudit.input.reader.OperationSink;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.input.reader.TraceReader;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Operation;
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Reads every source of one audit in order as one input set: opens each file (or stdin), chooses
+ * its format, enforces the limits that span sources (bytes, operations, unique operation ids) and
+ * hands operations on as they are read. All input errors leave here as {@link InputException}.
+ */
+public final class InputSet {
+    /** The name under which standard input is reported. */
+    public static final String STDIN = InputSummary.STDIN;
+
+    /** What to do when the Java heap is too small for the input. */
+    public static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+            + "lower --limit-bytes, or split the input";
+
+    /** Memory set aside to report running out of it; see {@link #outOfMemory}. */
+    private static byte[] reserve = new byte[1 << 21];
+
+    private final Limits limits;
+    private final InputFormat format;
+    private final StrictJson json;
+    private final ByteBudget budget;
+    private IdSet ids = new IdSet();
+    private long operations;
+
+    public InputSet(InputFormat format, Limits limits) {
+        this.format = format;
+        this.limits = limits;
+        this.json = new StrictJson(limits);
+        this.budget = new ByteBudget(limits.bytes());
+    }
+
+    /**
+     * A source: a file as the user named it and its path, or "-" for standard input (no path);
+     * {@code unusable} says why a name could not be turned into a path (null when it could).
+     */
+    public record Source(String name, Path path, String unusable) {
+        public Source(String name, Path path) {
+            this(name, path, null);
+        }
+
+        public static Source of(String arg) {
+            if (arg.equals("-")) {
+                return new Source(STDIN, null);
+            }
+            try {
+                return new Source(arg, FileNames.resolve(arg));
+            } catch (FileNames.UnusableNameException e) {
+                return new Source(arg, null, e.getMessage());
+            }
+        }
+
+        boolean isStdin() {
+            return path == null && unusable == null;
+        }
+    }
+
+    /** Reads all sources, handing every operation to {@code out}; returns what each source held. */
+    public List<InputSummary> readAll(List<Source> sources, InputStream stdin, Consumer<Operation> out)
+            throws InputException {
+        List<InputSummary> summaries = new ArrayList<>();
+        for (int i = 0; i < sources.size(); i++) {
+            Source s = sources.get(i);
+            try (InputStream raw = s.isStdin() ? stdin : open(s)) {
+                summaries.add(readOne(s, i, raw, out));
+            } catch (IOException e) {
+                throw ParseFailures.unreadable(s.name(), e);
+            } catch (OutOfMemoryError e) {
+                throw outOfMemory(s.name());
+            }
+        }
+        return summaries;
+    }
+
+    /**
+     * Opens a named file, or says why it cannot be read (exit 66). Pipes, FIFOs and devices
+     * ({@code <(...)}, {@code /dev/stdin}) are read as streams: nothing asks them for a size or position.
+     */
+    public static InputStream open(Source s) throws InputException {
+        if (s.unusable() != null) {
+            throw InputException.unreadable(s.name(), s.unusable());
+        }
+        Path p = s.path();
+        if (Files.isDirectory(p)) {
+            throw InputException.unreadable(s.name(), "is a directory, not a file");
+        }
+        try {
+            return new Unsized(Files.newInputStream(p));
+        } catch (NoSuchFileException e) {
+            throw InputException.unreadable(s.name(), "no such file");
+        } catch (AccessDeniedException e) {
+            throw InputException.unreadable(s.name(), "cannot be read: permission denied");
+        } catch (IOException e) {
+            throw ParseFailures.unreadable(s.name(), e);
+        }
+    }
+
+    /**
+     * A file's stream that never reports how much is left: the file channel's {@code available()} asks
+     * for the size and position, which a pipe does not have ("Illegal seek").
+     */
+    private static final class Unsized extends FilterInputStream {
+        Unsized(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int available() {
+            return 0;
+        }
+    }
+
+    private InputSummary readOne(Source s, int index, InputStream raw, Consumer<Operation> out)
+            throws InputException, IOException {
+        BufferedInputStream in = new BufferedInputStream(budget.wrap(raw), 1 << 16);
+        InputFormat chosen = format == InputFormat.AUTO ? detect(s, in) : format;
+        TraceReader reader = Readers.forFormat(chosen);
+        if (reader == null) {
+            throw InputException.rejected(s.name(), 1, 1, null, "the " + chosen.id() + " format is not supported by this build");
+        }
+        long[] counts = new long[2];
+        OperationSink sink = op -> {
+            if (!ids.add(op.id())) {
+                throw at(op, "duplicate operation id: operation ids must be unique in the input set");
+            }
+            if (++operations > limits.operations()) {
+                throw at(op, "more than " + limits.operations()
+                        + " operations, the operations limit (raise it with --limit-operations)");
+            }
+            counts[0]++;
+            counts[1] += op.attempts().size();
+            out.accept(op);
+        };
+        ReadContext ctx = new ReadContext(s.name(), index, in, json, limits, sink);
+        ParseFailures.reading(s.name(), () -> ctx.cursor() == null ? null : ctx.cursor().parser(), limits,
+                () -> {
+                    reader.read(ctx);
+                    return null;
+                });
+        return new InputSummary(s.name(), chosen.id(), counts[0], counts[1], ctx.notes());
+    }
+
+    private InputFormat detect(Source s, BufferedInputStream in) throws InputException, IOException {
+        byte[] head = new byte[FormatDetector.HEAD_BYTES];
+        in.mark(head.length + 1);
+        int n = 0;
+        ByteBudget.ExceededException exceeded = null;
+        try {
+            int r;
+            while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
+                n += r;
+            }
+        } catch (ByteBudget.ExceededException e) {
+            // Detect on what was read; the reader meets the limit again and reports where.
+            exceeded = e;
+        }
+        in.reset();
+        FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
+        if (g.format() == null && exceeded != null) {
+            throw InputException.rejected(s.name(), exceeded.line(), exceeded.column(), null,
+                    ParseFailures.bytesExceeded(budget.limit()));
+        }
+        if (g.empty()) {
+            throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
+        }
+        if (g.format() == null) {
+            throw InputException.rejected(s.name(), 1, 1, null,
+                    "cannot tell the input format from the content; name it with --input-format (one of "
+                            + String.join(", ", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
+        }
+        return g.format();
+    }
+
+    /**
+     * The heap ran out while reading {@code source}: the reserve is given back so that the message can
+     * be built, and the operations read so far are dropped with this input set once it is thrown.
+     */
+    private InputException outOfMemory(String source) {
+        reserve = null;
+        ids = null;
+        return InputException.rejected(source, 0, 0, null, "out of memory while reading this input: the Java heap is too small for it; " + MORE_MEMORY);
+    }
+
+    private static InputException at(Operation op, String detail) {
+        var l = op.location();
+        return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
+    }
+}

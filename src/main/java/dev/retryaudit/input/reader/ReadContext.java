@@ -1,0 +1,123 @@
+package dev.retryaudit.input.reader;
+
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.json.FieldMask;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.Location;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** What a reader needs for one source: its name and position, the byte stream, the strict parser setup, limits and the sink. */
+public final class ReadContext {
+    private final String source;
+    private final int sourceIndex;
+    private final InputStream in;
+    private final StrictJson json;
+    private final Limits limits;
+    private final OperationSink sink;
+    private JsonCursor cursor;
+    private final List<InputNote> notes = new ArrayList<>();
+    private long notesLeftOut;
+
+    /** The most notes kept for one source; the rest are counted in a last note. */
+    static final int MAX_NOTES = 100;
+
+    public ReadContext(String source, int sourceIndex, InputStream in, StrictJson json, Limits limits, OperationSink sink) {
+        this.source = source;
+        this.sourceIndex = sourceIndex;
+        this.in = in;
+        this.json = json;
+        this.limits = limits;
+        this.sink = sink;
+    }
+
+    /** Opens the strict parser over the source; call once. */
+    public JsonCursor open() throws IOException {
+        return open(in);
+    }
+
+    /** Opens the strict parser over the source as {@code filter} rewrites it; call once instead of {@link #open()}. */
+    public JsonCursor open(UnaryOperator<InputStream> filter) throws IOException {
+        return open(filter.apply(in));
+    }
+
+    private JsonCursor open(InputStream stream) throws IOException {
+        cursor = new JsonCursor(json.parser(stream), source, limits);
+        return cursor;
+    }
+
+    /** Up to {@code n} first bytes of the source, which stay to be read; fewer at its end, none when it cannot be peeked. */
+    public byte[] peek(int n) throws IOException {
+        if (!in.markSupported()) {
+            return new byte[0];
+        }
+        in.mark(n);
+        try {
+            return in.readNBytes(n);
+        } finally {
+            in.reset();
+        }
+    }
+
+    /**
+     * Opens the parser without Jackson's duplicate-key detection, for readers whose objects have only
+     * known fields and check duplicates themselves with a {@link FieldMask}; call once.
+     */
+    public JsonCursor openCheckingDuplicatesItself() throws IOException {
+        JsonCursor c = open();
+        c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        return c;
+    }
+
+    /** The cursor opened last, or null: where an error from the stream itself happened. */
+    public JsonCursor cursor() {
+        return cursor;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    public OperationSink sink() {
+        return sink;
+    }
+
+    /** A location in this source, for readers that place what they read only once the whole source is read. */
+    public Location location(long line, long column, String pointer) {
+        return new Location(source, sourceIndex, line, column, pointer);
+    }
+
+    /** The location of the cursor's current token, with a JSON Pointer (null in JSON Lines). */
+    public Location location(JsonCursor c, String pointer) {
+        return new Location(source, sourceIndex, c.line(), c.column(), pointer);
+    }
+
+    /** Notes a reading decision at {@code line}:{@code column} (0:0 for the whole source); notes never change the verdict. */
+    public void note(long line, long column, String message) {
+        if (notes.size() < MAX_NOTES) {
+            notes.add(new InputNote(source, line, column, message));
+        } else {
+            notesLeftOut++;
+        }
+    }
+
+    /** The notes made so far, in source order, with a last one counting those left out. */
+    public List<InputNote> notes() {
+        List<InputNote> out = new ArrayList<>(notes);
+        out.sort(Comparator.comparingLong(InputNote::line).thenComparingLong(InputNote::column));
+        if (notesLeftOut > 0) {
+            out.add(new InputNote(source, 0, 0, notesLeftOut + " more notes like these are left out"));
+        }
+        return out;
+    }
+}

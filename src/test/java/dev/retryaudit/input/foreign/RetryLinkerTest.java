@@ -1,0 +1,257 @@
+package dev.retryaudit.input.foreign;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The retry-linking rules, on spans and entries as the readers hand them over. */
+class RetryLinkerTest {
+    private static final String TRACE = "7d1c4e9a2b3f4a5c8e6d0f1a2b3c4d5e";
+    private static final String URL = "https://api.example/v1/orders";
+    private static final long T0 = 1_800_000_000_000L;
+
+    private final List<Operation> ops = new ArrayList<>();
+    private ReadContext ctx;
+    private int order;
+
+    /** An HTTP span under parent {@code parent} of trace {@code trace} ("" for a root span), sent at {@code at} ms for {@code took} ms. */
+    private ForeignSpan span(String trace, String parent, String method, String url, long at, long took, Integer status,
+            Outcome outcome) {
+        ForeignSpan s = new ForeignSpan();
+        s.kind = ForeignSpan.Kind.HTTP;
+        s.order = order++;
+        s.line = order;
+        s.column = 1;
+        s.traceId = trace;
+        s.spanId = String.format("%016x", order);
+        s.parentSpanId = parent;
+        s.method = method;
+        s.url = url;
+        s.host = Http.host(url);
+        s.startNanos = (T0 + at) * 1_000_000;
+        s.hop.spanId = s.spanId;
+        s.hop.startedAt = T0 + at;
+        s.hop.endedAt = T0 + at + took;
+        s.hop.status = status;
+        s.hop.outcome = outcome != null ? outcome : status == null ? null : Http.outcome(status);
+        return s;
+    }
+
+    private ForeignSpan sibling(String method, long at, long took, Integer status) {
+        return span(TRACE, "00000000000000aa", method, URL, at, took, status, null);
+    }
+
+    private List<Operation> link(ForeignSpan... spans) throws InputException {
+        ctx = new ReadContext("t.json", 0, new ByteArrayInputStream(new byte[0]), new StrictJson(Limits.DEFAULTS),
+                Limits.DEFAULTS, ops::add);
+        RetryLinker linker = new RetryLinker();
+        for (ForeignSpan s : spans) {
+            linker.add(s);
+        }
+        linker.emit(ctx, false);
+        return ops;
+    }
+
+    private static List<Integer> sizes(List<Operation> ops) {
+        return ops.stream().map(op -> op.attempts().size()).toList();
+    }
+
+    @Test
+    void siblingsSentAgainAfterA429AreOneOperation() throws Exception {
+        List<Operation> read = link(sibling("GET", 0, 30, 429), sibling("GET", 2_100, 30, 429), sibling("GET", 4_200, 30, 200));
+        assertThat(sizes(read)).containsExactly(3);
+        assertThat(read.get(0).attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
+        assertThat(read.get(0).groupedBy()).isEqualTo("inferred: same parent, method and URL after a failure within 10 s");
+    }
+
+    @Test
+    void pollingFiveTimesWithSuccessesIsFiveOperations() throws Exception {
+        List<Operation> read = link(sibling("GET", 0, 10, 200), sibling("GET", 1_000, 10, 200),
+                sibling("GET", 2_000, 10, 200), sibling("GET", 3_000, 10, 200), sibling("GET", 4_000, 10, 200));
+        assertThat(sizes(read)).containsExactly(1, 1, 1, 1, 1);
+        assertThat(read).allSatisfy(op -> assertThat(op.groupedBy()).isNull());
+    }
+
+    @Test
+    void requestsStartedInTheSameMillisecondAreConcurrentEvenWhenTheFirstFails() throws Exception {
+        assertThat(sizes(link(sibling("GET", 0, 40, 200), sibling("GET", 0, 40, 200)))).containsExactly(1, 1);
+        ops.clear();
+        assertThat(sizes(link(sibling("GET", 0, 40, 503), sibling("GET", 3, 40, 200)))).containsExactly(1, 1);
+    }
+
+    @Test
+    void aFastRetryAfterTheFailureEndedIsARetryButWithNoEndRecordedItIsConcurrent() throws Exception {
+        assertThat(sizes(link(sibling("GET", 0, 1, 503), sibling("GET", 2, 1, 200)))).containsExactly(2);
+        ops.clear();
+        ForeignSpan unended = sibling("GET", 0, 1, 503);
+        unended.hop.endedAt = Times.NONE;
+        assertThat(sizes(link(unended, sibling("GET", 2, 1, 200)))).containsExactly(1, 1);
+    }
+
+    @Test
+    void aRequestStartedWhileTheFailedOneWasInFlightIsNoRetryOfIt() throws Exception {
+        assertThat(sizes(link(sibling("GET", 0, 500, 503), sibling("GET", 100, 40, 200)))).containsExactly(1, 1);
+    }
+
+    @Test
+    void unrelatedTrafficBetweenAttemptsDoesNotSplitThem() throws Exception {
+        ForeignSpan first = sibling("POST", 0, 30, 503);
+        ForeignSpan other = span(TRACE, "00000000000000aa", "GET", "https://api.example/v1/notifications", 500, 10, 200, null);
+        List<Operation> read = link(first, other, sibling("POST", 1_000, 30, 201));
+        assertThat(sizes(read)).containsExactly(2, 1);
+    }
+
+    @Test
+    void aRequestAfterASuccessOrAClientErrorOrBeyondTheWindowIsANewOperation() throws Exception {
+        assertThat(sizes(link(sibling("GET", 0, 10, 200), sibling("GET", 500, 10, 200)))).containsExactly(1, 1);
+        ops.clear();
+        assertThat(sizes(link(sibling("GET", 0, 10, 404), sibling("GET", 500, 10, 200)))).containsExactly(1, 1);
+        ops.clear();
+        assertThat(sizes(link(sibling("GET", 0, 10, 503), sibling("GET", 10_011, 10, 200)))).containsExactly(1, 1);
+        ops.clear();
+        assertThat(sizes(link(sibling("GET", 0, 10, 503), sibling("GET", 10_009, 10, 200)))).containsExactly(2);
+    }
+
+    @Test
+    void theWindowGrowsByTheRetryAfterDelay() throws Exception {
+        ForeignSpan first = sibling("GET", 0, 10, 503);
+        first.hop.retryAfter = "30";
+        assertThat(sizes(link(first, sibling("GET", 35_000, 10, 200)))).containsExactly(2);
+    }
+
+    /** Links a POST answered {@code status} and its resend a second later, with these keys and body hashes. */
+    private List<Integer> postTwice(int status, String key1, String key2, String hash1, String hash2) throws Exception {
+        ops.clear();
+        ForeignSpan a = sibling("POST", 0, 10, status);
+        ForeignSpan b = sibling("POST", 1_000, 10, 201);
+        a.hop.idempotencyKey = key1;
+        b.hop.idempotencyKey = key2;
+        a.hop.requestHash = hash1;
+        b.hop.requestHash = hash2;
+        return sizes(link(a, b));
+    }
+
+    @Test
+    void differentKeysOrBodiesAreDifferentRequestsAndTheKeyDecidesOverTheBody() throws Exception {
+        assertThat(postTwice(503, "k-1", "k-2", null, null)).containsExactly(1, 1);
+        assertThat(postTwice(503, null, null, "sha256:aa", "sha256:bb")).containsExactly(1, 1);
+        assertThat(postTwice(503, "k-1", null, "sha256:aa", "sha256:aa")).containsExactly(2);
+        assertThat(postTwice(422, "k-1", "k-1", "sha256:aa", "sha256:bb"))
+                .as("one key, two bodies: one operation, after a client error too").containsExactly(2);
+        assertThat(postTwice(422, null, null, null, null)).as("a client error with no identity to match").containsExactly(1, 1);
+    }
+
+    @Test
+    void aKeylessPostSentAgainAfterATimeoutIsItsRetry() throws Exception {
+        List<Operation> read = link(sibling("POST", 0, 1_000, null), sibling("POST", 1_050, 30, 201));
+        assertThat(sizes(read)).containsExactly(1, 1);
+        ops.clear();
+        read = link(span(TRACE, "00000000000000aa", "POST", URL, 0, 1_000, null, Outcome.TIMEOUT),
+                sibling("POST", 1_050, 30, 201));
+        assertThat(sizes(read)).as("a timeout is a failure; an unknown outcome is not").containsExactly(2);
+    }
+
+    @Test
+    void urlsAreComparedNormalised() throws Exception {
+        ForeignSpan a = span(TRACE, "00000000000000aa", "GET", "HTTPS://API.example:443/v1/orders#top", 0, 10, 503, null);
+        assertThat(sizes(link(a, sibling("GET", 1_000, 10, 200)))).containsExactly(2);
+    }
+
+    @Test
+    void rootResendsAreLinkedAcrossTracesToTheSameClient() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "GET", URL, 0, 20, 429, null);
+        ForeignSpan second = span("22222222222222222222222222222222", "", "GET", URL, 2_050, 20, 429, null);
+        ForeignSpan third = span("33333333333333333333333333333333", "", "GET", URL, 4_100, 20, 200, null);
+        for (ForeignSpan s : List.of(first, second, third)) {
+            s.client = "service.name=checkout";
+        }
+        second.hop.resendCount = 1;
+        second.resendSource = "resend_count";
+        third.hop.resendCount = 2;
+        third.resendSource = "resend_count";
+        List<Operation> read = link(first, second, third);
+        assertThat(sizes(read)).containsExactly(3);
+        assertThat(read.get(0).groupedBy()).isEqualTo("resend_count");
+        assertThat(read.get(0).attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void rootSpansWithoutACountAreLinkedAcrossTracesOfOneClientAndThread() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "POST", URL, 0, 1_000, null, Outcome.TIMEOUT);
+        ForeignSpan again = span("22222222222222222222222222222222", "", "POST", URL, 1_500, 20, 201, null);
+        ForeignSpan otherThread = span("33333333333333333333333333333333", "", "POST", URL, 1_600, 20, 201, null);
+        for (ForeignSpan s : List.of(first, again, otherThread)) {
+            s.client = "service.name=worker";
+            s.thread = "1";
+        }
+        otherThread.thread = "2";
+        List<Operation> read = link(first, again, otherThread);
+        assertThat(sizes(read)).containsExactly(2, 1);
+        assertThat(read.get(0).groupedBy())
+                .isEqualTo("inferred: same client and thread, method and URL after a failure within 10 s");
+    }
+
+    @Test
+    void aRootResendOfAnotherClientIsNotedAndNumberedFromOne() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "GET", URL, 0, 20, 429, null);
+        ForeignSpan resend = span("22222222222222222222222222222222", "", "GET", URL, 2_050, 20, 200, null);
+        first.client = "service.name=checkout";
+        resend.client = "service.name=billing";
+        resend.hop.resendCount = 1;
+        resend.resendSource = "resend_count";
+        List<Operation> read = link(first, resend);
+        assertThat(sizes(read)).containsExactly(1, 1);
+        assertThat(read.get(1).attempts().get(0).attemptId()).isEqualTo(1);
+        assertThat(ctx.notes()).extracting(InputNote::message).singleElement().asString()
+                .contains("has resend_count 1, but no earlier send of it by the same client within 10 s");
+    }
+
+    @Test
+    void aResendUnderAParentWithoutItsFirstSendKeepsTheGap() throws Exception {
+        ForeignSpan resend = sibling("GET", 0, 10, 200);
+        resend.hop.resendCount = 2;
+        resend.resendSource = "resend_count";
+        assertThat(link(resend).get(0).attempts().get(0).attemptId()).isEqualTo(3);
+        assertThat(ctx.notes()).isEmpty();
+    }
+
+    @Test
+    void countedResendsAfterInferredOnesKeepCounting() throws Exception {
+        ForeignSpan third = sibling("GET", 2_000, 10, 200);
+        third.hop.resendCount = 1;
+        third.resendSource = "x-stainless-retry-count";
+        List<Operation> read = link(sibling("GET", 0, 10, 503), sibling("GET", 1_000, 10, 503), third);
+        assertThat(read.get(0).attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
+        assertThat(read.get(0).groupedBy()).isEqualTo(
+                "inferred: same parent, method and URL after a failure within 10 s; x-stainless-retry-count");
+    }
+
+    @Test
+    void harEntriesOfOnePageAreLinkedAndOwnTheirIds() throws Exception {
+        ForeignSpan a = span("", "", "GET", URL, 0, 10, null, Outcome.CONNECTION_ERROR);
+        ForeignSpan b = span("", "", "GET", URL, 600, 10, 200, null);
+        for (ForeignSpan s : List.of(a, b)) {
+            s.spanId = null;
+            s.hop.spanId = null;
+            s.runId = "page_1";
+            s.ownId = "t.har#/log/entries/" + s.order;
+            s.requestHeaders = true;
+        }
+        List<Operation> read = link(a, b);
+        assertThat(sizes(read)).containsExactly(2);
+        assertThat(read.get(0).id()).isEqualTo("t.har#/log/entries/0");
+        assertThat(read.get(0).runId()).isEqualTo("page_1");
+        assertThat(read.get(0).groupedBy()).isEqualTo("inferred: same page, method and URL after a failure within 10 s");
+    }
+}

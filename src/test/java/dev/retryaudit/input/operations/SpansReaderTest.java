@@ -1,0 +1,82 @@
+package dev.retryaudit.input.operations;
+
+import dev.retryaudit.input.Inputs;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Operation;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The spans reader: grouping lines into operations, and every class of line it rejects. */
+class SpansReaderTest {
+    @Test
+    void groupsByOperationIdThenKeyInOrderOfFirstLine() throws Exception {
+        String jsonl = """
+                {"operation_id":"b","tool":"t","attempt_id":2,"retry_reason":"x"}
+
+                {"idempotency_key":"k-1","tool":"charge","attempt_id":1,"parent_run_id":"run-1"}
+                {"operation_id":"b","tool":"t","attempt_id":1,"span_id":"s"}
+                {"type":"check","idempotency_key":"k-1","after_attempt":1,"result":"not_found","count":0}
+                {"type":"attempt","idempotency_key":"k-1","attempt_id":2,"parent_run_id":"run-1"}
+                """;
+        List<Operation> ops = Inputs.read("s.jsonl", jsonl);
+        assertThat(ops).extracting(Operation::id).containsExactly("b", "k-1");
+        Operation b = ops.get(0);
+        assertThat(b.attempts()).extracting(Attempt::attemptId).containsExactly(1, 2);
+        assertThat(b.attempts()).extracting(a -> a.location().line()).containsExactly(4L, 1L);
+        assertThat(b.location().line()).isEqualTo(1);
+        assertThat(b.location().pointer()).isNull();
+        Operation k = ops.get(1);
+        assertThat(k.tool()).isEqualTo("charge");
+        assertThat(k.runId()).isEqualTo("run-1");
+        assertThat(k.idempotencyKey()).isEqualTo("k-1");
+        assertThat(k.checks()).singleElement().satisfies(c -> assertThat(c.location().line()).isEqualTo(5));
+    }
+
+    @Test
+    void operationFieldsMayBeGivenOnSomeLinesOnly() throws Exception {
+        Operation op = Inputs.read("s.jsonl", """
+                {"operation_id":"a","attempt_id":1}
+                {"operation_id":"a","attempt_id":2,"tool":"t","method":"POST","retry_reason":"x"}
+                """).get(0);
+        assertThat(op.tool()).isEqualTo("t");
+        assertThat(op.method()).isEqualTo("POST");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        no group key           | {"tool":"t","attempt_id":1}                                                   | s.jsonl:1:1: error: $: a span line needs operation_id or idempotency_key to be grouped into an operation
+        disagreeing tool       | {"operation_id":"a","tool":"t","attempt_id":1}\\n{"operation_id":"a","tool":"u","attempt_id":2} | s.jsonl:2:1: error: $.tool: disagrees with line 1 of the same operation
+        disagreeing run        | {"operation_id":"a","tool":"t","parent_run_id":"r1","attempt_id":1}\\n{"operation_id":"a","parent_run_id":"r2","attempt_id":2} | s.jsonl:2:1: error: $.parent_run_id: disagrees with line 1 of the same operation
+        missing attempt_id     | {"operation_id":"a","tool":"t"}                                               | s.jsonl:1:1: error: $: missing required field attempt_id
+        missing tool           | {"operation_id":"a","attempt_id":1}                                           | s.jsonl:1:1: error: $.tool: missing required field tool: no line of this operation carries it
+        bad commit_state       | {"operation_id":"a","tool":"t","attempt_id":1,"commit_state":"maybe"}         | s.jsonl:1:62: error: $.commit_state: expected one of unknown, committed, rejected, not_sent
+        unknown field          | {"operation_id":"a","tool":"t","attempt_id":1,"retry_reson":""}               | s.jsonl:1:47: error: $.retry_reson: unknown field (did you mean retry_reason?)
+        bad type value         | {"operation_id":"a","tool":"t","attempt_id":1,"type":"span"}                  | s.jsonl:1:54: error: $.type: expected one of attempt, check
+        check field on attempt | {"operation_id":"a","tool":"t","attempt_id":1,"after_attempt":1}              | s.jsonl:1:1: error: $.after_attempt: a check field on an attempt line; checks say "type": "check"
+        attempt field on check | {"operation_id":"a","tool":"t","attempt_id":1}\\n{"type":"check","operation_id":"a","after_attempt":1,"result":"committed","status":200} | s.jsonl:2:1: error: $.status: an attempt field on a check line ("type": "check")
+        check without attempts | {"type":"check","operation_id":"a","after_attempt":1,"result":"committed"}    | s.jsonl:1:1: error: $: a check line for an operation that has no attempt lines
+        two values on a line   | {"operation_id":"a","tool":"t","attempt_id":1} {"operation_id":"b","tool":"t","attempt_id":1} | s.jsonl:1:48: error: $: a second JSON value on one line: JSON Lines holds one span a line
+        object over two lines  | {"operation_id":"a",\\n"tool":"t","attempt_id":1}                              | s.jsonl:1:1: error: $: a span must fit on one line (JSON Lines); this object spans several
+        not an object          | [1]                                                                           | s.jsonl:1:1: error: $: expected one JSON object a line, found an array
+        duplicate key          | {"operation_id":"a","tool":"t","attempt_id":1,"attempt_id":2}                 | s.jsonl:1:47: error: $.attempt_id: duplicate field: the object already has it
+        truncated line         | {"operation_id":"a","tool":"t","attempt_id":1}\\n{"operation_id":"a","to     | s.jsonl:2:24: error: $.operation_id: malformed JSON: Unexpected end-of-input in field name
+        """)
+    void rejects(String what, String lines, String diagnostic) {
+        assertThat(Inputs.rejection("s.jsonl", lines.replace("\\n", "\n"))).isEqualTo(diagnostic);
+    }
+
+    @Test
+    void canonicalSeedFileGroupsByKey() throws Exception {
+        List<Operation> ops = Inputs.read("seed.jsonl", """
+                {"parent_run_id":"run-9","attempt_id":1,"idempotency_key":"cart-c-1844","commit_state":"unknown","retry_reason":"","tool":"charge_cart"}
+                {"parent_run_id":"run-9","attempt_id":2,"idempotency_key":"cart-c-1844","commit_state":"committed","retry_reason":"timeout","tool":"charge_cart"}
+                """);
+        assertThat(ops).singleElement().satisfies(op -> {
+            assertThat(op.id()).isEqualTo("cart-c-1844");
+            assertThat(op.attempts()).hasSize(2);
+        });
+    }
+}
