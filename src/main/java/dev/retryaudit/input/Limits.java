@@ -1,5 +1,7 @@
 package dev.retryaudit.input;
 
+import java.util.function.Function;
+
 /**
  * Input limits, each with the flag that raises it; enforced while reading. {@code stringLength} counts
  * the characters (code points) of a string value; field names are limited to {@link #nameLength()}.
@@ -26,5 +28,25 @@ public record Limits(long bytes, long operations, int attemptsPerOperation, int 
     /** The longest field name, in characters: the string limit, but never less than {@link #MIN_NAME_LENGTH}. */
     public int nameLength() {
         return Math.max(stringLength, MIN_NAME_LENGTH);
+    }
+
+    /**
+     * The one check of the attempts-per-operation limit: rejects a {@code holder} ("operation", "trace",
+     * "case") that would hold {@code count} {@code things} (attempts, or the gaps between them), more
+     * than the limit allows; {@code at} places the error.
+     */
+    public void checkAttempts(long count, String holder, String things, Function<String, InputException> at)
+            throws InputException {
+        if (count > attemptsPerOperation) {
+            throw at.apply(holder + " has more than " + attemptsPerOperation + " " + things
+                    + ", the attempts-per-operation limit (raise it with --limit-attempts)");
+        }
+    }
+
+    /** The one check of the operations limit: rejects an input set that would hold {@code count} operations. */
+    public void checkOperations(long count, Function<String, InputException> at) throws InputException {
+        if (count > operations) {
+            throw at.apply("more than " + operations + " operations, the operations limit (raise it with --limit-operations)");
+        }
     }
 }

@@ -172,12 +172,10 @@ public final class RetryLinker {
                 hops.add(s.hop);
             }
             List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
-            if (attempts.size() > limit) {
+            ctx.limits().checkAttempts(attempts.size(), "operation", "attempts", detail -> {
                 Location l = attempts.get(limit).location();
-                throw InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l),
-                        "operation has more than " + limit
-                                + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
+                return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
+            });
             ForeignSpan first = spans.get(0);
             String id = first.operationId != null ? first.operationId
                     : first.ownId != null ? first.ownId

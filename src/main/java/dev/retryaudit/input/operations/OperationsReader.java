@@ -120,13 +120,9 @@ public final class OperationsReader implements TraceReader {
             return null;
         }
         c.expectArray("the attempts");
-        int limit = ctx.limits().attemptsPerOperation();
         List<Attempt> attempts = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            if (attempts.size() == limit) {
-                throw c.error("operation has more than " + limit
-                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
+            ctx.limits().checkAttempts(attempts.size() + 1, "operation", "attempts", c::error);
             c.expectObject("an attempt");
             Location at = ctx.location(c, opPointer + "/attempts/" + attempts.size());
             AttemptDraft d = new AttemptDraft();

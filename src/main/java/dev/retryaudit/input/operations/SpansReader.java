@@ -6,6 +6,7 @@ import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Attempt;
@@ -36,25 +37,20 @@ public final class SpansReader implements TraceReader {
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.openCheckingDuplicatesItself();
         Groups groups = new Groups();
-        long previousEnd = 0;
+        LineDiscipline lines = new LineDiscipline(ctx.source(), null, "JSON Lines holds one span a line",
+                "a span must fit on one line (JSON Lines); this object spans several", true);
         JsonToken t;
         while ((t = c.next()) != null) {
             if (t != JsonToken.START_OBJECT) {
                 throw c.error("$", "expected one JSON object a line, found " + JsonCursor.describe(t));
             }
             Location at = ctx.location(c, null);
-            if (at.line() <= previousEnd) {
-                throw c.error("$", "a second JSON value on one line: JSON Lines holds one span a line");
-            }
+            lines.start(c);
             Line line = readLine(c, at);
-            if (c.parser().currentTokenLocation().getLineNr() != at.line()) {
-                throw InputException.rejected(at.source(), at.line(), at.column(), "$",
-                        "a span must fit on one line (JSON Lines); this object spans several");
-            }
-            previousEnd = at.line();
+            lines.end(c);
             add(groups, line, at, ctx);
         }
-        if (previousEnd == 0) {
+        if (lines.records() == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
         }
         for (Group g : groups.inOrder) {
@@ -142,10 +138,8 @@ public final class SpansReader implements TraceReader {
         }
         Group g = index.get(id);
         if (g == null) {
-            if (groups.inOrder.size() >= ctx.limits().operations()) {
-                throw InputException.rejected(at.source(), at.line(), at.column(), "$", "more than "
-                        + ctx.limits().operations() + " operations, the operations limit (raise it with --limit-operations)");
-            }
+            ctx.limits().checkOperations(groups.inOrder.size() + 1L,
+                    detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
             g = new Group(id, at);
             index.put(id, g);
             groups.inOrder.add(g);
@@ -199,11 +193,8 @@ public final class SpansReader implements TraceReader {
                 checks.add(line.check.build(at));
                 return;
             }
-            if (attempts.size() == limits.attemptsPerOperation()) {
-                throw InputException.rejected(at.source(), at.line(), at.column(), "$", "operation has more than "
-                        + limits.attemptsPerOperation()
-                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
+            limits.checkAttempts(attempts.size() + 1, "operation", "attempts",
+                    detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
             AttemptDraft a = line.attempt;
             a.retryReason = strings.share(a.retryReason);
             a.retryAfter = strings.share(a.retryAfter);

@@ -12,6 +12,7 @@ import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import java.io.IOException;
@@ -43,42 +44,26 @@ public final class OtlpReader implements TraceReader {
         JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
         RetryLinker linker = new RetryLinker();
         SpanScratch scratch = new SpanScratch();
-        int exports = 0;
-        boolean multiline = false;
-        long previousEnd = 0;
+        LineDiscipline lines = new LineDiscipline(ctx.source(), "an OTLP file holds one export, or one export a line "
+                + "(JSON Lines)", "JSON Lines hold one export a line",
+                "an export in JSON Lines must fit on one line; this one spans several", log);
         JsonToken t;
         while ((t = c.next()) != null) {
-            long startLine = c.line();
-            long startColumn = c.column();
-            if (exports > 0 && multiline) {
-                throw c.error("$", "trailing content after the JSON document: an OTLP file holds one export, "
-                        + "or one export a line (JSON Lines)");
-            }
-            if (exports > 0 && startLine <= previousEnd) {
-                throw c.error("$", "a second JSON value on one line: JSON Lines hold one export a line");
-            }
+            lines.start(c);
             if (t != JsonToken.START_OBJECT) {
                 throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
                         + JsonCursor.describe(t));
             }
             readExport(c, ctx, linker, scratch, "", true);
-            previousEnd = c.line();
-            if (previousEnd != startLine) {
-                if (exports > 0 || log) {
-                    throw InputException.rejected(ctx.source(), startLine, startColumn, "$",
-                            "an export in JSON Lines must fit on one line; this one spans several");
-                }
-                multiline = true;
-            }
-            exports++;
+            lines.end(c);
         }
-        if (exports == 0) {
+        if (lines.records() == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", log
                     ? "no OTLP export in this log: expected lines that hold an export (a JSON object), "
                             + "alone or after the prefix of a span exporter's log line"
                     : "empty input: expected an OTLP trace export");
         }
-        linker.emit(ctx, exports == 1);
+        linker.emit(ctx, lines.records() == 1);
     }
 
     /**

@@ -147,10 +147,7 @@ public final class InputSet {
             if (!ids.add(op.id())) {
                 throw at(op, "duplicate operation id: operation ids must be unique in the input set");
             }
-            if (++operations > limits.operations()) {
-                throw at(op, "more than " + limits.operations()
-                        + " operations, the operations limit (raise it with --limit-operations)");
-            }
+            limits.checkOperations(++operations, detail -> at(op, detail));
             counts[0]++;
             counts[1] += op.attempts().size();
             out.accept(op);

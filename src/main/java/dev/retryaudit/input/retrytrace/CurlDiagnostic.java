@@ -2,6 +2,7 @@ package dev.retryaudit.input.retrytrace;
 
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
@@ -127,11 +128,11 @@ public final class CurlDiagnostic {
                 switch (name) {
                     case "case" -> label = c.optString();
                     case "header_format" -> headerFormat = headerFormat(c);
-                    case "server_observed_statuses" -> statuses = statuses(c, ctx.limits().attemptsPerOperation());
+                    case "server_observed_statuses" -> statuses = statuses(c, ctx.limits());
                     case "server_arrival_gaps_seconds" -> {
                         gapsLine = c.line();
                         gapsColumn = c.column();
-                        gaps = gaps(c, ctx.limits().attemptsPerOperation());
+                        gaps = gaps(c, ctx.limits());
                     }
                     default -> c.skip();
                 }
@@ -160,17 +161,14 @@ public final class CurlDiagnostic {
         return s;
     }
 
-    private static List<Integer> statuses(JsonCursor c, int limit) throws IOException, InputException {
+    private static List<Integer> statuses(JsonCursor c, Limits limits) throws IOException, InputException {
         if (c.isNull()) {
             return null;
         }
         c.expectArray("the observed statuses");
         List<Integer> list = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            if (list.size() == limit) {
-                throw c.error("case has more than " + limit
-                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
+            limits.checkAttempts(list.size() + 1, "case", "attempts", c::error);
             Integer s = c.optInt(100, 599);
             if (s == null) {
                 throw c.error("must not be null");
@@ -181,17 +179,14 @@ public final class CurlDiagnostic {
     }
 
     /** The gaps in whole milliseconds (the report rounds them to milliseconds). */
-    private static List<Long> gaps(JsonCursor c, int limit) throws IOException, InputException {
+    private static List<Long> gaps(JsonCursor c, Limits limits) throws IOException, InputException {
         if (c.isNull()) {
             return null;
         }
         c.expectArray("the arrival gaps");
         List<Long> list = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            if (list.size() == limit) {
-                throw c.error("case has more than " + limit
-                        + " gaps, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
+            limits.checkAttempts(list.size() + 1, "case", "gaps", c::error);
             double seconds = c.optNumber(0);
             if (Double.isNaN(seconds) || seconds > 1e9) {
                 throw c.error(Double.isNaN(seconds) ? "must not be null"

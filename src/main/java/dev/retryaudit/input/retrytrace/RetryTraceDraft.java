@@ -110,13 +110,9 @@ final class RetryTraceDraft {
             return null;
         }
         c.expectArray("the attempts");
-        int limit = ctx.limits().attemptsPerOperation();
         List<Attempt> list = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            if (list.size() == limit) {
-                throw c.error("trace has more than " + limit
-                        + " attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
-            }
+            ctx.limits().checkAttempts(list.size() + 1, "trace", "attempts", c::error);
             list.add(readAttempt(c, ctx, pointer + "/" + list.size()));
         }
         return list;

@@ -11,6 +11,7 @@ import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.foreign.ZipkinJaegerFields;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import java.io.IOException;
@@ -50,18 +51,12 @@ public final class ZipkinReader implements TraceReader {
         RetryLinker linker = new RetryLinker();
         SpanScratch scratch = new SpanScratch();
         scratch.idNames = new String[] {"traceId", "id", "parentId"};
-        int records = 0;
-        boolean multiline = false;
-        long previousEnd = 0;
+        LineDiscipline lines = new LineDiscipline(ctx.source(), "a Zipkin file holds one array of spans, or one "
+                + "span (or array) a line", "JSON Lines hold one span (or array of spans) a line",
+                "a record in JSON Lines must fit on one line; this one spans several", false);
         JsonToken t;
         while ((t = c.next()) != null) {
-            long startLine = c.line();
-            long startColumn = c.column();
-            if (records > 0 && (multiline || startLine <= previousEnd)) {
-                throw c.error("$", multiline ? "trailing content after the JSON document: a Zipkin file holds one "
-                        + "array of spans, or one span (or array) a line" : "a second JSON value on one line: "
-                        + "JSON Lines hold one span (or array of spans) a line");
-            }
+            lines.start(c);
             if (t == JsonToken.START_ARRAY) {
                 for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
                     readSpan(c, ctx, linker, scratch, "/" + i);
@@ -72,20 +67,12 @@ public final class ZipkinReader implements TraceReader {
                 throw c.error("$", "expected Zipkin v2 spans (an array of span objects, or a span), found "
                         + JsonCursor.describe(t));
             }
-            previousEnd = c.line();
-            if (previousEnd != startLine) {
-                if (records > 0) {
-                    throw InputException.rejected(ctx.source(), startLine, startColumn, "$",
-                            "a record in JSON Lines must fit on one line; this one spans several");
-                }
-                multiline = true;
-            }
-            records++;
+            lines.end(c);
         }
-        if (records == 0) {
+        if (lines.records() == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected Zipkin v2 spans");
         }
-        linker.emit(ctx, records == 1);
+        linker.emit(ctx, lines.records() == 1);
     }
 
     private static void readSpan(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch s,
