@@ -122,6 +122,11 @@ class McpServerIT {
         assertThat(rules.isError()).isFalse();
         assertThat(text(rules)).startsWith("ID ").contains("retry-after/early");
         assertThat(text(call("explain_rule", Map.of("rule", "retry-after/early")))).startsWith("# retry-after/early");
+        assertThat(text(rules)).contains("(probe only) the probe run tested nothing");
+        assertThat(text(call("explain_rule", Map.of("rule", "probe/not-followed")))).startsWith("# probe/not-followed\n");
+        assertThat(text(call("audit_trace", Map.of("trace", "{}", "disable", List.of("probe/not-tested")))))
+                .isEqualTo("probe/not-tested is a verdict of 'retry-audit probe', not a rule over traces: no audit runs"
+                        + " it, so 'disable' cannot name it");
     }
 
     @Test
