@@ -35,10 +35,7 @@ class ReadmeContentsTest {
 
     @Test
     void everyRelativeLinkLeadsToAFile() throws IOException {
-        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> files = Files.list(Path.of("docs"))) {
-            files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
-        }
+        List<Path> docs = docs();
         List<String> broken = new ArrayList<>();
         for (Path doc : docs) {
             Matcher m = LINK.matcher(Files.readString(doc));
@@ -55,10 +52,7 @@ class ReadmeContentsTest {
 
     @Test
     void everyAnchorLeadsToAHeadingOfItsFile() throws IOException {
-        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> files = Files.list(Path.of("docs"))) {
-            files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
-        }
+        List<Path> docs = docs();
         List<String> broken = new ArrayList<>();
         for (Path doc : docs) {
             Matcher m = ANCHORED.matcher(Files.readString(doc));
@@ -71,6 +65,15 @@ class ReadmeContentsTest {
             }
         }
         assertThat(broken).isEmpty();
+    }
+
+    /** README.md and every markdown file under docs/. */
+    private static List<Path> docs() throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> files = Files.list(Path.of("docs"))) {
+            files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
     }
 
     /** The anchors of a markdown file's headings, outside code blocks. */
