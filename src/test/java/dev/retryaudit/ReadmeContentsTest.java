@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The README's table of contents lists its sections in order, and every relative link of the docs leads to a file. */
+/** The README's table of contents lists its sections in order, and every relative link of the docs leads to a file (and its anchor to a heading of it). */
 class ReadmeContentsTest {
     private static final Pattern ENTRY = Pattern.compile("^- \\[([^]]+)]\\(#([^)]+)\\)$", Pattern.MULTILINE);
+    private static final Pattern ANCHORED = Pattern.compile("]\\((?!https?:)([^)#]*)#([^)]+)\\)");
     private static final Pattern LINK = Pattern.compile("]\\((?!https?:|#)([^)#]+)(#[^)]*)?\\)");
 
     @Test
@@ -34,10 +35,7 @@ class ReadmeContentsTest {
 
     @Test
     void everyRelativeLinkLeadsToAFile() throws IOException {
-        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> files = Files.list(Path.of("docs"))) {
-            files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
-        }
+        List<Path> docs = docs();
         List<String> broken = new ArrayList<>();
         for (Path doc : docs) {
             Matcher m = LINK.matcher(Files.readString(doc));
@@ -50,6 +48,46 @@ class ReadmeContentsTest {
         }
         assertThat(docs).hasSizeGreaterThan(2);
         assertThat(broken).isEmpty();
+    }
+
+    @Test
+    void everyAnchorLeadsToAHeadingOfItsFile() throws IOException {
+        List<Path> docs = docs();
+        List<String> broken = new ArrayList<>();
+        for (Path doc : docs) {
+            Matcher m = ANCHORED.matcher(Files.readString(doc));
+            while (m.find()) {
+                Path target = m.group(1).isEmpty() ? doc : doc.resolveSibling(m.group(1)).normalize();
+                if (Files.isRegularFile(target) && target.toString().endsWith(".md")
+                        && !anchors(Files.readString(target)).contains(m.group(2))) {
+                    broken.add(doc + " -> " + m.group(1) + "#" + m.group(2));
+                }
+            }
+        }
+        assertThat(broken).isEmpty();
+    }
+
+    /** README.md and every markdown file under docs/. */
+    private static List<Path> docs() throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> files = Files.list(Path.of("docs"))) {
+            files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
+    }
+
+    /** The anchors of a markdown file's headings, outside code blocks. */
+    private static List<String> anchors(String markdown) {
+        List<String> anchors = new ArrayList<>();
+        boolean code = false;
+        for (String line : markdown.lines().toList()) {
+            if (line.startsWith("```")) {
+                code = !code;
+            } else if (!code && line.startsWith("#")) {
+                anchors.add(anchor(line.replaceFirst("^#+ ", "")));
+            }
+        }
+        return anchors;
     }
 
     /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */

@@ -77,7 +77,7 @@ final class AuditCommand implements Callable<Integer> {
         ReportWriter writer = options.writer(io);
         FailOn threshold = options.failOn();
         Limits limits = limits();
-        options.checkRuleNames();
+        options.checkRuleNames(false);
         List<InputSet.Source> sources = sources();
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");

@@ -69,9 +69,12 @@ final class AuditOptions {
         return failOn;
     }
 
-    /** Refuses an unknown rule or family in {@code --enable}/{@code --disable}, and one named by both. */
-    void checkRuleNames() {
-        String problem = RuleSelection.problem(enable, disable, "option '--enable'", "option '--disable'");
+    /**
+     * Refuses an unknown rule or family in {@code --enable}/{@code --disable}, one named by both, and the probe's
+     * verdicts except {@code --enable} on a probe run ({@code probeRun}).
+     */
+    void checkRuleNames(boolean probeRun) {
+        String problem = RuleSelection.problem(enable, disable, "option '--enable'", "option '--disable'", probeRun);
         if (problem != null) {
             throw usage(problem);
         }

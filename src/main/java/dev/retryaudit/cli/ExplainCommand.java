@@ -1,7 +1,6 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.report.RuleList;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -26,7 +25,7 @@ final class ExplainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "RULE", description = "A rule id (budget/max-attempts) or a family (budget).")
+    @Parameters(paramLabel = "RULE", description = "A rule id (budget/max-attempts, probe/not-tested) or a family (budget).")
     String name;
 
     ExplainCommand(Streams io) {
@@ -35,18 +34,17 @@ final class ExplainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Rule rule = RuleRegistry.byId(name);
+        RuleInfo rule = RuleRegistry.info(name);
         ReportOutput out = new ReportOutput(null, io);
         if (rule != null) {
-            String doc = RuleDocs.markdown(rule.info());
+            String doc = RuleDocs.markdown(rule);
             if (doc == null) {
-                throw new IllegalStateException("no documentation for " + rule.info().id() + " at " + RuleDocs.resource(rule.info()));
+                throw new IllegalStateException("no documentation for " + rule.id() + " at " + RuleDocs.resource(rule));
             }
             return out.write(o -> o.write(doc.getBytes(StandardCharsets.UTF_8)), ExitCode.CLEAN.code());
         }
-        if (RuleRegistry.families().contains(name)) {
-            List<RuleInfo> family = RuleRegistry.all().stream().map(Rule::info)
-                    .filter(r -> r.family().equals(name)).toList();
+        List<RuleInfo> family = RuleRegistry.family(name);
+        if (!family.isEmpty()) {
             return out.write(o -> RuleList.writeText(family, o), ExitCode.CLEAN.code());
         }
         throw new CommandLine.ParameterException(spec.commandLine(), RuleRegistry.unknown(name));

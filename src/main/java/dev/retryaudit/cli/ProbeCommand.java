@@ -148,7 +148,7 @@ final class ProbeCommand implements Callable<Integer> {
         range("--port", port, 0, 65_535);
         ReportWriter writer = options.writer(io);
         FailOn threshold = options.failOn();
-        options.checkRuleNames();
+        options.checkRuleNames(true);
         options.checkTarget("--output", options.output, traceOut == null ? List.of() : List.of(traceOut));
         options.checkTarget("--trace-out", traceOut, List.of());
         Limits limits = Limits.DEFAULTS;

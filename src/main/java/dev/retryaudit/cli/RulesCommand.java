@@ -1,7 +1,6 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.report.RuleList;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.List;
@@ -12,10 +11,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** {@code retry-audit rules}: lists every built-in rule with its family, default severity and summary, in catalogue order. */
+/**
+ * {@code retry-audit rules}: lists every built-in rule with its family, default severity and summary, in catalogue
+ * order, then the probe's verdicts, marked as reported by {@code probe} only.
+ */
 @Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = "List every rule: id, family, default severity and summary, in catalogue order. "
+                + "The probe family's rules, marked '(probe only)', are verdicts that only 'retry-audit probe' reports. "
                 + "'retry-audit explain RULE' shows a rule's full documentation.")
 final class RulesCommand implements Callable<Integer> {
     static final List<String> FORMATS = List.of("text", "json");
@@ -39,7 +42,7 @@ final class RulesCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "invalid value for option '--format': expected one of " + String.join(", ", FORMATS));
         }
-        List<RuleInfo> rules = RuleRegistry.all().stream().map(Rule::info).toList();
+        List<RuleInfo> rules = RuleRegistry.catalogue();
         ReportOutput out = new ReportOutput(null, io);
         return out.write(o -> {
             if (format.equals("json")) {

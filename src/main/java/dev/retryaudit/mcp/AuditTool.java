@@ -82,7 +82,7 @@ final class AuditTool {
         FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
         List<String> enable = a.strings("enable");
         List<String> disable = a.strings("disable");
-        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'");
+        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'", false);
         if (problem != null) {
             throw new ToolError(problem);
         }

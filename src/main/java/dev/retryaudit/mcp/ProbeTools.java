@@ -149,7 +149,7 @@ final class ProbeTools {
         String id = a.required("run_id");
         List<String> enable = a.strings("enable");
         List<String> disable = a.strings("disable");
-        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'");
+        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'", true);
         if (problem != null) {
             throw new ToolError(problem);
         }

@@ -1,7 +1,6 @@
 package dev.retryaudit.mcp;
 
 import dev.retryaudit.report.RuleList;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -23,22 +22,22 @@ final class RuleTools {
 
     static AuditTool.Result list(Map<String, Object> arguments) throws ToolError {
         new Args(arguments, Set.of());
-        List<RuleInfo> rules = RuleRegistry.all().stream().map(Rule::info).toList();
+        List<RuleInfo> rules = RuleRegistry.catalogue();
         return new AuditTool.Result(RuleList.text(rules), Map.of("rules", rows(rules)));
     }
 
     static AuditTool.Result explain(Map<String, Object> arguments) throws ToolError {
         String name = new Args(arguments, Set.of("rule")).required("rule");
-        Rule rule = RuleRegistry.byId(name);
+        RuleInfo rule = RuleRegistry.info(name);
         if (rule != null) {
-            String doc = RuleDocs.markdown(rule.info());
+            String doc = RuleDocs.markdown(rule);
             if (doc == null) {
-                throw new ToolError("no documentation for " + rule.info().id());
+                throw new ToolError("no documentation for " + rule.id());
             }
-            return new AuditTool.Result(doc, Map.of("rule", rows(List.of(rule.info())).get(0), "markdown", doc));
+            return new AuditTool.Result(doc, Map.of("rule", rows(List.of(rule)).get(0), "markdown", doc));
         }
-        if (RuleRegistry.families().contains(name)) {
-            List<RuleInfo> family = RuleRegistry.all().stream().map(Rule::info).filter(r -> r.family().equals(name)).toList();
+        List<RuleInfo> family = RuleRegistry.family(name);
+        if (!family.isEmpty()) {
             return new AuditTool.Result(RuleList.text(family), Map.of("family", name, "rules", rows(family)));
         }
         throw new ToolError(RuleRegistry.unknown(name));
@@ -51,6 +50,7 @@ final class RuleTools {
             row.put("family", r.family());
             row.put("severity", r.severity().id());
             row.put("summary", r.summary());
+            row.put("runs", RuleList.runs(r));
             return row;
         }).toList();
     }

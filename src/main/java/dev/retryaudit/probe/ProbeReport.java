@@ -7,6 +7,7 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,6 +44,6 @@ public final class ProbeReport {
                     at == null ? null : at.attemptId(), op == null ? RetryTraceReader.TOOL : op.tool(), trace.runId(),
                     issue.message(), issue.evidence(), where));
         }
-        return audited.withFindings(findings, List.of(ProbeVerdict.NOT_TESTED, ProbeVerdict.NOT_FOLLOWED));
+        return audited.withFindings(findings, ProbeCatalogue.all());
     }
 }

@@ -1,9 +1,9 @@
 package dev.retryaudit.probe;
 
 import dev.retryaudit.model.Evidence;
-import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,12 +17,10 @@ import java.util.Set;
  */
 public final class ProbeVerdict {
     /** The run tested nothing: no request, no retry, a killed or failed client, or clients that cannot be told apart. */
-    public static final RuleInfo NOT_TESTED = new RuleInfo("probe/not-tested", Severity.ERROR,
-            "the probe run tested nothing: the reason says why");
+    public static final RuleInfo NOT_TESTED = ProbeCatalogue.NOT_TESTED;
 
     /** Every retry waited long enough, but not because of Retry-After. */
-    public static final RuleInfo NOT_FOLLOWED = new RuleInfo("probe/not-followed", Severity.ERROR,
-            "retries waited long enough but did not follow the delays Retry-After asked for");
+    public static final RuleInfo NOT_FOLLOWED = ProbeCatalogue.NOT_FOLLOWED;
 
     /** The audit's rule that judges each wait. */
     public static final String EARLY = "retry-after/early";

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExplainCommandTest {
     @TestFactory
     Stream<DynamicTest> everyRulePrintsItsMarkdownResource() {
-        return RuleRegistry.all().stream().map(Rule::info).map(info -> DynamicTest.dynamicTest(info.id(), () -> {
+        return RuleRegistry.catalogue().stream().map(info -> DynamicTest.dynamicTest(info.id(), () -> {
             Path doc = Path.of("src/main/resources/rules", info.family(), info.name() + ".md");
             CliRunner.Result r = CliRunner.run("explain", info.id());
             assertThat(r.exit()).isZero();
@@ -32,6 +32,15 @@ class ExplainCommandTest {
                 .containsExactlyElementsOf(RuleRegistry.all().stream().map(Rule::info)
                         .filter(i -> i.family().equals("trace")).map(RuleInfo::id).toList());
         assertThat(r.out()).startsWith("ID ");
+    }
+
+    @Test
+    void theProbeFamilyListsTheProbeVerdictsMarkedProbeOnly() {
+        CliRunner.Result r = CliRunner.run("explain", "probe");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().lines().skip(1).toList()).hasSize(2)
+                .allMatch(l -> l.contains(" probe ") && l.contains("(probe only) "));
+        assertThat(CliRunner.run("explain", "probe/not-test").err()).contains("(did you mean probe/not-tested");
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.retryaudit.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.rules.Rule;
+import dev.retryaudit.report.RuleList;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code retry-audit rules}: every registered rule, in registry order, as an aligned table or a JSON array. */
 class RulesCommandTest {
-    private static final List<RuleInfo> RULES = RuleRegistry.all().stream().map(Rule::info).toList();
+    private static final List<RuleInfo> RULES = RuleRegistry.catalogue();
 
     @Test
     void textIsAnAlignedTableInRegistryOrder() {
@@ -31,7 +31,8 @@ class RulesCommandTest {
             assertThat(line).startsWith(info.id() + " ").doesNotEndWith(" ");
             assertThat(line.substring(familyAt)).startsWith(info.family() + " ");
             assertThat(line.substring(severityAt)).startsWith(info.severity().id() + " ");
-            assertThat(line.substring(summaryAt)).isEqualTo(info.summary());
+            assertThat(line.substring(summaryAt)).isEqualTo(
+                    (info.family().equals("probe") ? RuleList.PROBE_ONLY : "") + info.summary());
         }
         assertThat(r.out()).endsWith("\n").containsPattern(
                 "(?m)^trace/clock-order +trace +note +attempt n\\+1 started before attempt n started: sort by attempt_id");
@@ -46,9 +47,22 @@ class RulesCommandTest {
         for (int i = 0; i < RULES.size(); i++) {
             RuleInfo info = RULES.get(i);
             assertThat(rules.get(i)).containsExactly(Map.entry("id", info.id()), Map.entry("family", info.family()),
-                    Map.entry("severity", info.severity().id()), Map.entry("summary", info.summary()));
+                    Map.entry("severity", info.severity().id()), Map.entry("summary", info.summary()),
+                    Map.entry("runs", info.family().equals("probe") ? "probe" : "audit"));
         }
         assertThat(r.out()).startsWith("[\n  {\n    \"id\": \"" + RULES.get(0).id() + "\",\n").endsWith("}\n]\n");
+    }
+
+    @Test
+    void theBuiltInRulesComeFirstThenTheProbeVerdictsMarkedProbeOnly() {
+        List<String> lines = CliRunner.run("rules").out().lines().toList();
+        assertThat(lines.subList(1, RuleRegistry.all().size() + 1)).noneMatch(l -> l.contains(RuleList.PROBE_ONLY));
+        List<String> probe = lines.subList(RuleRegistry.all().size() + 1, lines.size());
+        assertThat(probe).hasSize(2);
+        assertThat(probe.get(0)).matches(
+                "probe/not-tested +probe +error +\\(probe only\\) the probe run tested nothing: the reason says why");
+        assertThat(probe.get(1)).matches("probe/not-followed +probe +error +\\(probe only\\) retries waited long enough"
+                + " but did not follow the delays Retry-After asked for");
     }
 
     @Test

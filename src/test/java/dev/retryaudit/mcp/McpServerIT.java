@@ -122,6 +122,11 @@ class McpServerIT {
         assertThat(rules.isError()).isFalse();
         assertThat(text(rules)).startsWith("ID ").contains("retry-after/early");
         assertThat(text(call("explain_rule", Map.of("rule", "retry-after/early")))).startsWith("# retry-after/early");
+        assertThat(text(rules)).contains("(probe only) the probe run tested nothing");
+        assertThat(text(call("explain_rule", Map.of("rule", "probe/not-followed")))).startsWith("# probe/not-followed\n");
+        assertThat(text(call("audit_trace", Map.of("trace", "{}", "disable", List.of("probe/not-tested")))))
+                .isEqualTo("probe/not-tested is a verdict of 'retry-audit probe', not a rule over traces: no audit runs"
+                        + " it, so 'disable' cannot name it");
     }
 
     @Test
@@ -191,7 +196,12 @@ class McpServerIT {
         CallToolResult third = call("create_probe_run", Map.of());
         assertThat(third.isError()).isTrue();
         assertThat(text(third)).startsWith("2 probe runs are open, the most this server keeps (--max-runs)");
-        assertThat(call("finish_probe_run", Map.of("run_id", a)).isError()).isFalse();
+        assertThat(text(call("finish_probe_run", Map.of("run_id", a, "disable", List.of("probe/not-tested")))))
+                .isEqualTo("probe/not-tested cannot be disabled ('disable'): a probe run that tested nothing, or whose"
+                        + " waits did not follow Retry-After, must never pass");
+        JsonNode enabled = tree(call("finish_probe_run", Map.of("run_id", a, "enable", List.of("probe/not-tested")))
+                .structuredContent());
+        assertThat(enabled.get("findings").findValuesAsText("rule")).containsExactly("probe/not-tested");
         assertThat(call("finish_probe_run", Map.of("run_id", b)).isError()).isFalse();
     }
 

@@ -3,6 +3,7 @@ package dev.retryaudit.rules;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +50,12 @@ class ReadmeRulesTest {
                 problems.add(info.id() + ": severity " + row[0] + ", not " + info.severity().id());
             } else if (!row[1].equals(info.summary())) {
                 problems.add(info.id() + ": summary '" + row[1] + "', not '" + info.summary() + "'");
+            }
+        }
+        for (RuleInfo info : ProbeCatalogue.all()) {
+            String[] row = rows.get(info.id());
+            if (row == null || !row[0].equals(info.severity().id()) || !row[1].equals(info.summary())) {
+                problems.add(info.id() + ": no row with its severity and summary");
             }
         }
         assertThat(problems).isEmpty();

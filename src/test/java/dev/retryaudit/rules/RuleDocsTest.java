@@ -7,6 +7,7 @@ import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.ByteArrayInputStream;
@@ -38,6 +39,7 @@ class RuleDocsTest {
     private static final List<String> SECTIONS = List.of("## Why it is unsafe", "## Failing example",
             "## Passing example", "## How to fix", "## Policy");
     private static final Pattern JSON_BLOCK = Pattern.compile("```json\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern CONSOLE_BLOCK = Pattern.compile("```console\n(.*?)```", Pattern.DOTALL);
     private static final Pattern POLICY_SNIPPET = Pattern.compile("`(\\{\"(?:rules|tools)\":[^`]*)`");
 
     /** The id of every documented rule, from the file layout: {@code <family>/<name>.md}. */
@@ -57,6 +59,11 @@ class RuleDocsTest {
         assertThat(documentedIds()).containsAll(RuleRegistry.ids());
     }
 
+    @Test
+    void everyProbeRuleIsDocumented() {
+        assertThat(documentedIds()).containsAll(ProbeCatalogue.all().stream().map(RuleInfo::id).toList());
+    }
+
     @TestFactory
     Stream<DynamicTest> everyDocument() {
         Set<String> ids = documentedIds();
@@ -73,6 +80,11 @@ class RuleDocsTest {
             at = next;
         }
         assertThat(doc.lines().filter(l -> l.length() > 110 && !l.startsWith("|")).toList()).as("%s: lines over 110 characters outside tables", id).isEmpty();
+        RuleInfo probe = ProbeCatalogue.byId(id);
+        if (probe != null) {
+            checkProbe(probe, doc);
+            return;
+        }
         String failing = firstJsonAfter(doc, "## Failing example");
         String passing = firstJsonAfter(doc, "## Passing example");
         Rule rule = RuleRegistry.byId(id);
@@ -91,9 +103,32 @@ class RuleDocsTest {
         }
     }
 
+    /**
+     * A probe verdict's document: its severity, that it says only a probe run reports it, and examples that are
+     * probe runs, the failing one reporting the rule and the passing one not; no policy snippet can name it.
+     */
+    private static void checkProbe(RuleInfo probe, String doc) {
+        assertThat(doc).contains("Default severity: " + probe.severity().id() + ". Family: probe.",
+                "Reported by `retry-audit probe` only");
+        String failing = firstBlockAfter(CONSOLE_BLOCK, doc, "## Failing example");
+        String passing = firstBlockAfter(CONSOLE_BLOCK, doc, "## Passing example");
+        assertThat(failing).startsWith("$ retry-audit probe ").contains("[" + probe.id() + "]");
+        assertThat(passing).startsWith("$ retry-audit probe ").doesNotContain("[" + probe.id() + "]")
+                .contains("honoured");
+        assertThat(POLICY_SNIPPET.matcher(doc).find()).as("%s: a policy cannot name a probe verdict", probe.id())
+                .isFalse();
+    }
+
     private static String firstJsonAfter(String doc, String heading) {
-        Matcher m = JSON_BLOCK.matcher(doc);
-        assertThat(m.find(doc.indexOf(heading))).as("a json block after " + heading).isTrue();
+        return firstBlockAfter(JSON_BLOCK, doc, heading);
+    }
+
+    private static String firstBlockAfter(Pattern block, String doc, String heading) {
+        Matcher m = block.matcher(doc);
+        int at = doc.indexOf(heading);
+        assertThat(m.find(at)).as("a code block after " + heading).isTrue();
+        assertThat(doc.indexOf("\n## ", at + 1)).as("the block after %s is in its section", heading)
+                .isGreaterThan(m.start());
         return m.group(1);
     }
 

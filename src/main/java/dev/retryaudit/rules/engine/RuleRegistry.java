@@ -1,6 +1,7 @@
 package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.budget.Amplification;
 import dev.retryaudit.rules.budget.Deadline;
 import dev.retryaudit.rules.budget.MaxAttempts;
@@ -100,9 +101,33 @@ public final class RuleRegistry {
         return names;
     }
 
-    /** Why {@code name} is neither a rule nor a family, with the closest names there are. */
+    /**
+     * What {@code rules} lists and {@code explain} knows: the built-in rules, then the probe's verdicts
+     * ({@link ProbeCatalogue}), which only a probe run reports.
+     */
+    public static List<RuleInfo> catalogue() {
+        List<RuleInfo> all = new ArrayList<>(ALL.stream().map(Rule::info).toList());
+        all.addAll(ProbeCatalogue.all());
+        return all;
+    }
+
+    /** The metadata of the built-in or probe rule with this id, or null. */
+    public static RuleInfo info(String id) {
+        Rule rule = byId(id);
+        return rule != null ? rule.info() : ProbeCatalogue.byId(id);
+    }
+
+    /** The rules of the family {@code name} in {@link #catalogue()}, empty when there is no such family. */
+    public static List<RuleInfo> family(String name) {
+        return catalogue().stream().filter(r -> r.family().equals(name)).toList();
+    }
+
+    /** Why {@code name} is neither a rule nor a family of the catalogue, with the closest names there are. */
     public static String unknown(String name) {
-        List<String> close = Suggestions.closestAll(name, names(), 3);
+        List<String> known = new ArrayList<>(names());
+        known.add(ProbeCatalogue.FAMILY);
+        ProbeCatalogue.all().forEach(r -> known.add(r.id()));
+        List<String> close = Suggestions.closestAll(name, known, 3);
         return "unknown rule or family: " + Escaping.shortened(name, 80)
                 + (close.isEmpty() ? "; 'retry-audit rules' lists them" : " (did you mean " + String.join(", ", close) + "?)");
     }

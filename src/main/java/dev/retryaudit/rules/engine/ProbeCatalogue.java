@@ -1,0 +1,44 @@
+package dev.retryaudit.rules.engine;
+
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+
+/**
+ * The verdicts of a probe run that are reported as findings: rules of their own family, {@code probe}, that
+ * {@code rules}, {@code explain} and SARIF know like the built-in ones, but that no audit runs over traces
+ * (only {@code retry-audit probe} can tell that a run tested nothing, or that waits did not follow the
+ * delays it asked for). They cannot be disabled: a probe run must never pass without testing anything.
+ */
+public final class ProbeCatalogue {
+    /** The family of the probe's verdicts. */
+    public static final String FAMILY = "probe";
+
+    /** The run tested nothing: no request, no retry, a killed or failed client, or clients that cannot be told apart. */
+    public static final RuleInfo NOT_TESTED = new RuleInfo(FAMILY + "/not-tested", Severity.ERROR,
+            "the probe run tested nothing: the reason says why");
+
+    /** Every retry waited long enough, but not because of Retry-After. */
+    public static final RuleInfo NOT_FOLLOWED = new RuleInfo(FAMILY + "/not-followed", Severity.ERROR,
+            "retries waited long enough but did not follow the delays Retry-After asked for");
+
+    private static final List<RuleInfo> ALL = List.of(NOT_TESTED, NOT_FOLLOWED);
+
+    private ProbeCatalogue() {
+    }
+
+    /** The probe's verdict rules, in catalogue order. */
+    public static List<RuleInfo> all() {
+        return ALL;
+    }
+
+    /** The probe rule with this id, or null. */
+    public static RuleInfo byId(String id) {
+        return ALL.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
+    }
+
+    /** Whether {@code name} is the probe family or one of its rules. */
+    public static boolean names(String name) {
+        return FAMILY.equals(name) || byId(name) != null;
+    }
+}
