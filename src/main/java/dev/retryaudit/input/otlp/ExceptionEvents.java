@@ -58,23 +58,12 @@ final class ExceptionEvents {
 
     /** What an {@code exception.type} or {@code exception.message} attribute names, or null. */
     private static Outcome attribute(JsonCursor c, AnyValue.Span span) throws IOException, InputException {
-        if (c.token() != JsonToken.START_OBJECT) {
-            c.skip();
+        KeyValue kv = KeyValue.read(c);
+        if (kv == null) {
             return null;
         }
-        String key = null;
-        AnyValue value = null;
-        while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
-            c.value();
-            if (name.equals("key") && c.token() == JsonToken.VALUE_STRING) {
-                key = c.optString();
-            } else if (name.equals("value")) {
-                value = AnyValue.read(c, 0);
-            } else {
-                c.skip();
-            }
-        }
+        String key = kv.key();
+        AnyValue value = kv.value();
         if (value == null || !("exception.type".equals(key) || "exception.message".equals(key))) {
             return null;
         }

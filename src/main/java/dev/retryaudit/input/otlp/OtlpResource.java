@@ -61,23 +61,12 @@ final class OtlpResource {
     }
 
     private static void attribute(JsonCursor c, Map<String, String> found) throws IOException, InputException {
-        if (c.token() != JsonToken.START_OBJECT) {
-            c.skip();
+        KeyValue kv = KeyValue.read(c);
+        if (kv == null) {
             return;
         }
-        String key = null;
-        AnyValue value = null;
-        while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
-            c.value();
-            if (name.equals("key") && c.token() == JsonToken.VALUE_STRING) {
-                key = c.optString();
-            } else if (name.equals("value")) {
-                value = AnyValue.read(c, 0);
-            } else {
-                c.skip();
-            }
-        }
+        String key = kv.key();
+        AnyValue value = kv.value();
         if (key == null || value == null || !isClientKey(key)) {
             return;
         }
