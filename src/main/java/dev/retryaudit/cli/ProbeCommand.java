@@ -66,7 +66,6 @@ final class ProbeCommand implements Callable<Integer> {
 
     private static final String EARLY_RULE = "retry-after/early";
 
-
     private final Streams io;
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "GET",
