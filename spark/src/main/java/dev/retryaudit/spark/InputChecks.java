@@ -97,11 +97,12 @@ final class InputChecks {
      */
     private static Rejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
             boolean inSource) {
+        long limit = limits.operations();
         long[] at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
                 .map(i -> new long[] {i.stat().source(), i.stat().line(), i.stat().column()})
                 .sortBy(a -> (a[0] << 40) + a[1], true, items.getNumPartitions())
                 .zipWithIndex()
-                .filter(t -> t._2() == limits.operations())
+                .filter(t -> t._2() == limit)
                 .first()._1();
         int s = (int) at[0];
         Location l = new Location(names.get(s), s, at[1], at[2], null);
@@ -142,7 +143,7 @@ final class InputChecks {
             throw ParseFailures.unreadable(name, e);
         }
         long column = left - lineStart + 1;
-        return Rejection.reading(s, InputException.rejected(name, line, column, null, ParseFailures.bytesExceeded(limits.bytes())));
+        return Rejection.reading(s, InputException.rejected(name, line, column, "$", ParseFailures.bytesExceeded(limits.bytes())));
     }
 
     private static long fileLength(Sources sources, int s, Configuration conf) throws InputException {
