@@ -161,6 +161,7 @@ public final class SparkMain implements Runnable {
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
             SparkAuditResult.OutputFormat format = outputFormat();
+            boolean parquet = "parquet".equals(inputFormat());
             refuseWrittenOutput();
             SparkAudit audit;
             try {
@@ -171,7 +172,7 @@ public final class SparkMain implements Runnable {
             } catch (RetryAuditException e) {
                 return fail(err, e);
             }
-            try (SparkAuditResult result = "parquet".equals(inputFormat()) ? audit.parquet(inputs) : audit.spans(inputs)) {
+            try (SparkAuditResult result = parquet ? audit.parquet(inputs) : audit.spans(inputs)) {
                 result.write(output, format, spark.sparkContext().hadoopConfiguration());
                 return result.exitCode();
             } catch (RetryAuditException e) {
