@@ -10,6 +10,7 @@ import dev.retryaudit.report.FailOn;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,8 +72,8 @@ public final class SparkAudit {
         }
         Broadcast<Map<String, Integer>> files = jsc().broadcast(index);
         Dataset<Row> rows = spark.read().parquet(sources.files().stream().map(Object::toString).toArray(String[]::new));
-        Column record = functions.to_json(functions.struct(rows.columns().length == 0
-                ? new Column[0] : java.util.Arrays.stream(rows.columns()).map(rows::col).toArray(Column[]::new)));
+        Column record = functions.to_json(functions.struct(
+                Arrays.stream(rows.columns()).map(rows::col).toArray(Column[]::new)));
         JavaRDD<SpanLine> lines = rows.select(record.as("json"), functions.col("_metadata.file_path").as("file"),
                         functions.col("_metadata.row_index").as("row"))
                 .javaRDD()

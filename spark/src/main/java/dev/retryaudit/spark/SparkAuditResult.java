@@ -8,6 +8,7 @@ import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Json;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.functions;
 
 /**
  * One audit's outcome: the findings as a Dataset in report order (computed where they are used,
@@ -51,8 +54,7 @@ public final class SparkAuditResult implements AutoCloseable {
 
     /** The findings in report order, with the JSON report's fields as columns. */
     public Dataset<Row> findings() {
-        return rows.select(FindingRows.COLUMNS[0], java.util.Arrays.copyOfRange(FindingRows.COLUMNS, 1,
-                FindingRows.COLUMNS.length));
+        return rows.select(Arrays.stream(FindingRows.COLUMNS).map(functions::col).toArray(Column[]::new));
     }
 
     /** Each finding's JSON object exactly as the command line's JSON report gives it, one a row, in report order. */
