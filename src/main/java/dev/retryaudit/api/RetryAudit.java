@@ -205,7 +205,7 @@ public final class RetryAudit {
         try {
             return new InputSet(format, limits).readAll(sources, stdin, out);
         } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
+            throw RetryAuditException.of(e);
         }
     }
 
@@ -213,7 +213,7 @@ public final class RetryAudit {
         try {
             return PolicyReader.read(file, ruleIds, limits);
         } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
+            throw RetryAuditException.of(e);
         }
     }
 
