@@ -127,18 +127,23 @@ public final class RetryAudit {
             ops++;
             attempts += op.attempts().size();
         }
-        return new AuditPart(engine.partial(), ops, attempts);
+        return new AuditPart(engine.partial(), limits, ops, attempts);
     }
 
     /**
-     * The findings of the whole input whose parts, audited by auditors with this one's policy and
-     * rules, are {@code parts}: the same as one pass over it, whatever the split and order.
+     * The findings of the whole input whose parts, audited by auditors with this one's policy,
+     * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
+     * A part audited otherwise is an {@link IllegalArgumentException} that says what differs.
      */
     public AuditResult merge(Collection<AuditPart> parts) {
         Engine engine = new Engine(policy, selection);
         long ops = 0;
         long attempts = 0;
         for (AuditPart p : parts) {
+            if (!p.limits().equals(limits)) {
+                throw new IllegalArgumentException("a part audited with other limits cannot merge: " + p.limits()
+                        + " is not " + limits);
+            }
             engine.merge(p.state());
             ops += p.operations();
             attempts += p.attempts();

@@ -1,13 +1,15 @@
 package dev.retryaudit.input;
 
 import dev.retryaudit.model.Limit;
+import java.io.Serializable;
 import java.util.function.Function;
 
 /**
  * Input limits, enforced while reading; an input over one is an {@link InputException} naming the {@link Limit}. {@code stringLength} counts
  * the characters (code points) of a string value; field names are limited to {@link #nameLength()}.
  */
-public record Limits(long bytes, long operations, int attemptsPerOperation, int stringLength, int depth) {
+public record Limits(long bytes, long operations, int attemptsPerOperation, int stringLength, int depth)
+        implements Serializable {
     /** The defaults: 1 GiB, 5,000,000 operations, 10,000 attempts, 65,536 characters, depth 64. */
     public static final Limits DEFAULTS = new Limits(1L << 30, 5_000_000, 10_000, 65_536, 64);
 
