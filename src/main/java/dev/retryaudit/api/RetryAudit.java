@@ -15,6 +15,7 @@ import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.IOException;
@@ -216,7 +217,7 @@ public final class RetryAudit {
 
     private static Policy readPolicy(Path file, Set<String> ruleIds, Limits limits) throws RetryAuditException {
         try {
-            return PolicyReader.read(file, ruleIds, limits);
+            return PolicyReader.read(file, ProbeCatalogue.policyIds(ruleIds), limits);
         } catch (InputException e) {
             throw RetryAuditException.of(e);
         }

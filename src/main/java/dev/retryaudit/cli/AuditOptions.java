@@ -84,7 +84,7 @@ final class AuditOptions {
 
     /** The {@code --policy} file's policy, or the built-in one. */
     Policy policy(Limits limits) throws InputException {
-        return policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.ids(), limits);
+        return policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.policyIds(), limits);
     }
 
     /** The rules to run under {@code policy} with {@code --enable}/{@code --disable} applied (checked first). */

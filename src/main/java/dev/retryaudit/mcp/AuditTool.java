@@ -103,7 +103,7 @@ final class AuditTool {
         Limits limits = limits(a.members("limits", LIMITS));
         try {
             Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
-                    new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.ids(), limits);
+                    new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.policyIds(), limits);
             InputSet.Source source = trace != null ? new InputSet.Source(name, null)
                     : InputSet.Source.of(dirs.resolve(path).toString());
             InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));

@@ -126,6 +126,16 @@ class RetryAuditTest {
     }
 
     @Test
+    void aPolicyFileNamingAProbeVerdictIsRefusedAsSuch(@TempDir Path dir) throws Exception {
+        Path policy = dir.resolve("policy.json");
+        Files.writeString(policy, "{\"rules\": {\"probe/not-tested\": {\"enabled\": false}}}");
+        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build()).isInstanceOf(RetryAuditException.class)
+                .hasMessage(policy + ":1:12: error: $.rules['probe/not-tested']: probe/not-tested is a verdict of "
+                        + "'retry-audit probe', not a rule over traces: a policy cannot configure it (no audit runs it, "
+                        + "and a probe run always reports it)");
+    }
+
+    @Test
     void aBadInputIsOneDiagnosticLine() {
         RetryAudit audit = RetryAudit.defaults();
         assertThatThrownBy(() -> audit.read(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(
