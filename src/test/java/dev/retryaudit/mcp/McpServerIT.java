@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -168,6 +169,7 @@ class McpServerIT {
     }
 
     @Test
+    @Tag("timing")
     void aProbeRunDrivenByCurlHonouringRetryAfterPasses() throws Exception {
         CallToolResult created = call("create_probe_run", Map.of("status", 503, "failures", 1, "delays", List.of(1)));
         assertThat(created.isError()).as(text(created)).isFalse();
@@ -193,6 +195,7 @@ class McpServerIT {
     }
 
     @Test
+    @Tag("timing")
     void aClientThatComesBackAtOnceFails() throws Exception {
         JsonNode run = tree(call("create_probe_run", Map.of("status", 429, "failures", 1,
                 "delays", List.of(30), "header_format", "http-date")).structuredContent());
