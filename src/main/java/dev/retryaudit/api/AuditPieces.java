@@ -45,7 +45,7 @@ public final class AuditPieces {
             one.put(key, aggregate);
             only.put(rule, one);
             out.add(new Piece(rule + "\u0000" + group(key),
-                    new AuditPart(new Engine.Partial(List.of(), only), 0, 0)));
+                    new AuditPart(new Engine.Partial(part.state().setup(), List.of(), only), part.limits(), 0, 0)));
         }));
         return out;
     }

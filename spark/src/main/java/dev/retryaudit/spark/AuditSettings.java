@@ -12,17 +12,11 @@ import java.util.List;
  * What every task needs to audit as the driver does: the policy (read once, on the driver), the rule
  * selection, the limits and {@code --fail-on}. Tasks build their own {@link RetryAudit} from it.
  */
-record AuditSettings(Policy policy, List<String> enable, List<String> disable, long[] limitValues, FailOn failOn)
+record AuditSettings(Policy policy, List<String> enable, List<String> disable, Limits limits, FailOn failOn)
         implements Serializable {
-    AuditSettings(Policy policy, List<String> enable, List<String> disable, Limits limits, FailOn failOn) {
-        this(policy, List.copyOf(enable), List.copyOf(disable), new long[] {limits.bytes(), limits.operations(),
-            limits.attemptsPerOperation(), limits.stringLength(), limits.depth()}, failOn);
-    }
-
-    /** The limits (held as numbers: the library's value is not serializable). */
-    Limits limits() {
-        long[] v = limitValues;
-        return new Limits(v[0], v[1], (int) v[2], (int) v[3], (int) v[4]);
+    AuditSettings {
+        enable = List.copyOf(enable);
+        disable = List.copyOf(disable);
     }
 
     /** The auditor these settings describe; the names were checked when the driver built one. */

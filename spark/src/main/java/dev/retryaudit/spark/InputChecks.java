@@ -143,7 +143,8 @@ final class InputChecks {
             throw ParseFailures.unreadable(name, e);
         }
         long column = left - lineStart + 1;
-        return Rejection.reading(s, InputException.rejected(name, line, column, "$", ParseFailures.bytesExceeded(limits.bytes())));
+        InputException over = ParseFailures.bytesExceeded(name, line, column, null, limits.bytes());
+        return Rejection.reading(s, InputException.rejected(name, line, column, "$", over.detail()).over(over.limit()));
     }
 
     private static long fileLength(Sources sources, int s, Configuration conf) throws InputException {

@@ -1,5 +1,6 @@
 package dev.retryaudit.spark;
 
+import dev.retryaudit.api.InputRejections;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputException;
@@ -142,7 +143,7 @@ public final class SparkAudit {
     }
 
     private static RetryAuditException failure(InputException e) {
-        return new RetryAuditException(e.diagnostic(), e);
+        return InputRejections.of(e);
     }
 
     private JavaSparkContext jsc() {

@@ -2,9 +2,11 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.cli.ExitCode;
+import dev.retryaudit.cli.LimitHints;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.report.FailOn;
+import dev.retryaudit.text.Diagnostics;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -75,6 +77,14 @@ public final class SparkMain implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing command: audit");
+    }
+
+    /** The command line's diagnostic of a rejected input: a limit names the option that raises it. */
+    static String diagnostic(RetryAuditException e) {
+        if (e.getCause() instanceof InputException ie) {
+            return Diagnostics.line(ie.error(LimitHints::of));
+        }
+        return e.getMessage();
     }
 
     /** Version of the library the job runs. */
@@ -210,7 +220,7 @@ public final class SparkMain implements Runnable {
         }
 
         private static int fail(PrintWriter err, RetryAuditException e) {
-            err.println(e.getMessage());
+            err.println(diagnostic(e));
             boolean unreadable = e.getCause() instanceof InputException ie && ie.kind() == InputException.Kind.UNREADABLE;
             return unreadable ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
         }

@@ -70,7 +70,7 @@ final class Parity {
             r.counts().forEach((s, n) -> assertThat(n).isEqualTo(counts.get(s.id()).asLong()));
         } catch (RetryAuditException e) {
             assertThat(cli.exit()).as("Spark rejected %s with %s", files, e.getMessage()).isIn(65, 66);
-            assertThat(e.getMessage()).isEqualTo(cli.error());
+            assertThat(SparkMain.diagnostic(e)).isEqualTo(cli.error());
         }
         return cli;
     }

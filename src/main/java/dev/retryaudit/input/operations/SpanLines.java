@@ -115,7 +115,8 @@ public final class SpanLines {
             if (start[0] > 0 && e.detail().startsWith(END_OF_INPUT)) {
                 throw InputException.rejected(t.source(), t.line(), start[0], "$", SPANS_SEVERAL);
             }
-            throw InputException.rejected(t.source(), t.line(), e.column(), e.path(), e.detail());
+            InputException here = InputException.rejected(t.source(), t.line(), e.column(), e.path(), e.detail());
+            throw e.limit() == null ? here : here.over(e.limit());
         } catch (IOException e) {
             throw new UncheckedIOException("reading bytes held in memory", e);
         }
