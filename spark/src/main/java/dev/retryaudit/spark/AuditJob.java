@@ -139,11 +139,11 @@ final class AuditJob {
             try {
                 Operation op = reader.operation(texts);
                 side.add(Item.of(new Item.Stat(first.sourceIndex(), op.location().line(), op.location().column(),
-                        op.id(), op.location(), op.attempts().size())));
+                        first.line(), op.id(), op.location(), op.attempts().size())));
                 return op;
             } catch (InputException e) {
                 side.add(Item.of(rejection(first, e)));
-                side.add(Item.of(new Item.Stat(first.sourceIndex(), first.line(), 1, null, null, 0)));
+                side.add(Item.of(new Item.Stat(first.sourceIndex(), first.line(), 1, first.line(), null, null, 0)));
                 return null;
             }
         }

@@ -3,12 +3,13 @@ package dev.retryaudit.spark;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.ParseFailures;
-import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +41,12 @@ final class InputChecks {
         return out;
     }
 
+    /**
+     * The first error, of those found here and {@code empty} (sources with nothing to read, found by the
+     * caller); {@code operationsAtEnd}: a source hands its operations on at its end (linked), not as it is read.
+     */
     static Optional<Rejection> first(JavaRDD<Item> items, long[][] counts, Sources sources, Limits limits,
-            Configuration conf) throws InputException {
+            Configuration conf, List<Rejection> empty, boolean operationsAtEnd) throws InputException {
         List<Rejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
                 .mapPartitions(it -> {
                     Rejection min = null;
@@ -51,20 +56,17 @@ final class InputChecks {
                     }
                     return min == null ? List.<Rejection>of().iterator() : List.of(min).iterator();
                 }).collect());
+        found.addAll(empty);
         duplicate(items).ifPresent(found::add);
         long total = 0;
         for (int s = 0; s < counts.length; s++) {
-            String name = sources.names().get(s);
-            if (counts[s][0] == 0) {
-                found.add(Rejection.atEnd(s, 0, 0, 0, SpanLines.empty(name)));
-            }
             if (counts[s][0] > limits.operations()) {
-                found.add(overOperations(items, s, sources.names(), limits, true));
+                found.add(overOperations(items, s, sources.names(), limits, true, operationsAtEnd));
             }
             total += counts[s][1];
         }
         if (total > limits.operations()) {
-            found.add(overOperations(items, -1, sources.names(), limits, false));
+            found.add(overOperations(items, -1, sources.names(), limits, false, true));
         }
         if (sources.bytes() > limits.bytes()) {
             found.add(overBytes(sources, limits, conf));
@@ -72,43 +74,60 @@ final class InputChecks {
         return found.stream().min(Rejection.FIRST);
     }
 
+    /** Stats in the order the reader hands their operations on: by source, then place in it. */
+    private static final Comparator<Item.Stat> IN_ORDER = (Comparator<Item.Stat> & Serializable) (a, b) ->
+            Place.of(a).compareTo(Place.of(b));
+
+    /** A stat's place in the order the reader hands operations on, as a sort key. */
+    private record Place(int source, long order) implements Comparable<Place>, Serializable {
+        static Place of(Item.Stat s) {
+            return new Place(s.source(), s.order());
+        }
+
+        @Override
+        public int compareTo(Place o) {
+            int bySource = Integer.compare(source, o.source);
+            return bySource != 0 ? bySource : Long.compare(order, o.order);
+        }
+    }
+
     /** The second operation (in input order) of an id that two have: the one the command line rejects first. */
     private static Optional<Rejection> duplicate(JavaRDD<Item> items) {
-        List<Location> second = items.filter(i -> i.stat() != null && i.stat().built())
-                .mapToPair(i -> new Tuple2<>(i.stat().id(), List.of(i.stat().at())))
+        List<Item.Stat> second = items.filter(i -> i.stat() != null && i.stat().built())
+                .mapToPair(i -> new Tuple2<>(i.stat().id(), List.of(i.stat())))
                 .reduceByKey(InputChecks::firstTwo)
                 .filter(t -> t._2().size() > 1)
                 .map(t -> t._2().get(1))
-                .takeOrdered(1, (java.util.Comparator<Location> & java.io.Serializable) (a, b) -> Location.ORDER.compare(a, b));
-        return second.stream().findFirst().map(l -> Rejection.atEnd(l.sourceIndex(), l.line(), l.column(), 1,
-                InputSet.duplicateId(l)));
+                .takeOrdered(1, IN_ORDER);
+        return second.stream().findFirst().map(s -> Rejection.atEnd(s.source(), s.line(), s.column(), 1,
+                InputSet.duplicateId(s.at())));
     }
 
-    private static List<Location> firstTwo(List<Location> a, List<Location> b) {
-        List<Location> all = new ArrayList<>(a);
+    private static List<Item.Stat> firstTwo(List<Item.Stat> a, List<Item.Stat> b) {
+        List<Item.Stat> all = new ArrayList<>(a);
         all.addAll(b);
-        all.sort(Location.ORDER);
+        all.sort(IN_ORDER);
         return List.copyOf(all.subList(0, Math.min(2, all.size())));
     }
 
     /**
      * The operation one past the limit: in one source (its groups of lines, as the reader counts them
-     * while reading), or over the input set (the operations, at the end of their source).
+     * while reading, or, {@code atEnd}, its operations as they are handed on at its end), or over the
+     * input set (the operations, at the end of their source).
      */
     private static Rejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
-            boolean inSource) {
+            boolean inSource, boolean atEnd) {
         long limit = limits.operations();
-        long[] at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
-                .map(i -> new long[] {i.stat().source(), i.stat().line(), i.stat().column()})
-                .sortBy(a -> (a[0] << 40) + a[1], true, items.getNumPartitions())
+        Item.Stat at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
+                .map(Item::stat)
+                .sortBy(Place::of, true, items.getNumPartitions())
                 .zipWithIndex()
                 .filter(t -> t._2() == limit)
                 .first()._1();
-        int s = (int) at[0];
-        Location l = new Location(names.get(s), s, at[1], at[2], null);
-        return inSource
-                ? new Rejection(s, Rejection.READING, at[1], at[2], 0, InputSet.overOperations(limits, l))
-                : new Rejection(s, Rejection.AT_END, at[1], at[2], 2, InputSet.overOperations(limits, l));
+        Location l = new Location(names.get(at.source()), at.source(), at.line(), at.column(), null);
+        return inSource && !atEnd
+                ? new Rejection(at.source(), Rejection.READING, at.line(), at.column(), 0, InputSet.overOperations(limits, l))
+                : new Rejection(at.source(), Rejection.AT_END, at.line(), at.column(), 2, InputSet.overOperations(limits, l));
     }
 
     /** The first byte past the byte limit, found by counting lines up to it in its source. */

@@ -12,10 +12,12 @@ import java.io.Serializable;
  */
 record Item(Finding finding, AuditPieces.Piece piece, Rejection rejection, Stat stat) implements Serializable {
     /**
-     * One group of lines: its source, where its first line is, and, when it built into an operation,
-     * the operation's id and location and its attempts (null and 0 when it did not).
+     * One group of lines: its source, where its first line is, its place among the operations of its
+     * source in the order the reader hands them on, and, when it built into an operation, the
+     * operation's id and location and its attempts (null and 0 when it did not).
      */
-    record Stat(int source, long line, long column, String id, Location at, long attempts) implements Serializable {
+    record Stat(int source, long line, long column, long order, String id, Location at, long attempts)
+            implements Serializable {
         boolean built() {
             return id != null;
         }

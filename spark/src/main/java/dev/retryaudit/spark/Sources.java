@@ -2,6 +2,7 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.input.InputException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -46,6 +47,16 @@ record Sources(List<String> names, List<Path> files, long bytes) {
             }
         }
         return new Sources(List.copyOf(names), List.copyOf(files), bytes);
+    }
+
+    /** Up to {@code n} first bytes of source {@code s}, fewer at its end. */
+    byte[] head(int s, int n, Configuration conf) throws InputException {
+        Path file = files.get(s);
+        try (InputStream in = file.getFileSystem(conf).open(file)) {
+            return in.readNBytes(n);
+        } catch (IOException e) {
+            throw InputException.unreadable(names.get(s), "cannot be read: " + e.getMessage());
+        }
     }
 
     private static List<FileStatus> filesUnder(FileSystem fs, FileStatus s) throws IOException {

@@ -5,6 +5,8 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.operations.SpanLines;
+import dev.retryaudit.input.otlp.OtlpLines;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
@@ -13,10 +15,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -27,8 +31,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 
 /**
- * The retry-audit rules on Spark: audits {@code spans} JSON Lines files, Parquet files with the spans
- * columns, or a {@code Dataset<Row>} of spans, with the policy, rule selection, limits and
+ * The retry-audit rules on Spark: audits {@code spans} JSON Lines files, OTLP/JSON Lines files, Parquet
+ * files with the spans columns, or a {@code Dataset<Row>} of spans, with the policy, rule selection, limits and
  * {@code --fail-on} of the command line, and gives the same findings in the same order. An input the
  * command line rejects is rejected with its one-line diagnostic (a {@link RetryAuditException}).
  * Build one per session with {@link #builder}; each call is one audit.
@@ -37,6 +41,7 @@ public final class SparkAudit {
     /** The format names of the inputs, as the summary gives them. */
     static final String SPANS = "spans";
     static final String PARQUET = "parquet";
+    static final String OTLP = "otlp";
 
     private final SparkSession spark;
     private final AuditSettings settings;
@@ -57,6 +62,49 @@ public final class SparkAudit {
         Sources sources = sources(paths);
         JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files());
         return audit(lines, sources, SPANS);
+    }
+
+    /**
+     * Audits OTLP/JSON Lines files (one trace export a line, as the OpenTelemetry file exporter writes
+     * them); a file of one export keeps JSON Pointers in its locations, as the command line gives them.
+     */
+    public SparkAuditResult otlp(List<String> paths) throws RetryAuditException {
+        Sources sources = sources(paths);
+        Set<Integer> logs = new HashSet<>();
+        try {
+            for (int s = 0; s < sources.files().size(); s++) {
+                if (OtlpLines.isLog(sources.head(s, 1 << 16, jsc().hadoopConfiguration()))) {
+                    logs.add(s);
+                }
+            }
+        } catch (InputException e) {
+            throw failure(e);
+        }
+        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files());
+        Broadcast<List<String>> names = jsc().broadcast(sources.names());
+        Limits limits = settings.limits();
+        Map<Integer, Long> records = lines.mapPartitions(it -> {
+            OtlpLines reader = new OtlpLines(limits, logs);
+            List<Integer> out = new ArrayList<>();
+            it.forEachRemaining(l -> {
+                if (reader.holdsExport(l.text(names.value()))) {
+                    out.add(l.sourceIndex());
+                }
+            });
+            return out.iterator();
+        }).countByValue();
+        Set<Integer> single = new HashSet<>();
+        List<Rejection> empty = new ArrayList<>();
+        for (int s = 0; s < sources.names().size(); s++) {
+            long n = records.getOrDefault(s, 0L);
+            if (n == 1) {
+                single.add(s);
+            } else if (n == 0) {
+                empty.add(Rejection.atEnd(s, 0, 0, 0, OtlpLines.empty(sources.names().get(s), logs.contains(s))));
+            }
+        }
+        JavaRDD<Item> items = OtlpJob.items(lines, names, jsc().broadcast(new OtlpSources(single, logs)), settings);
+        return audit(items, sources, OTLP, InputChecks.counts(items, sources.names().size()), empty);
     }
 
     /**
@@ -108,10 +156,22 @@ public final class SparkAudit {
             throws RetryAuditException {
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         JavaRDD<Item> items = AuditJob.items(lines, names, settings);
+        long[][] counts = InputChecks.counts(items, sources.names().size());
+        List<Rejection> empty = new ArrayList<>();
+        for (int s = 0; s < counts.length; s++) {
+            if (counts[s][0] == 0) {
+                empty.add(Rejection.atEnd(s, 0, 0, 0, SpanLines.empty(sources.names().get(s))));
+            }
+        }
+        return audit(items, sources, format, counts, empty);
+    }
+
+    /** The input-wide checks over audited {@code items} and, when they pass, the result. */
+    private SparkAuditResult audit(JavaRDD<Item> items, Sources sources, String format, long[][] counts,
+            List<Rejection> empty) throws RetryAuditException {
         try {
-            long[][] counts = InputChecks.counts(items, sources.names().size());
             Optional<Rejection> rejected = InputChecks.first(items, counts, sources, settings.limits(),
-                    jsc().hadoopConfiguration());
+                    jsc().hadoopConfiguration(), empty, format.equals(OTLP));
             if (rejected.isPresent()) {
                 items.unpersist(false);
                 throw failure(rejected.get().error());

@@ -122,7 +122,8 @@ public final class SparkMain implements Runnable {
         List<String> inputs = new ArrayList<>();
 
         @Option(names = "--input-format", required = true, paramLabel = "FORMAT",
-                description = "spans (JSON Lines) or parquet (the spans fields as columns)")
+                description = "spans (JSON Lines), otlp (OTLP/JSON Lines: one trace export a line) or parquet (the spans "
+                        + "fields as columns)")
         String inputFormat;
 
         @Option(names = "--output", required = true, paramLabel = "DIR", description = "where to write; must not hold findings yet")
@@ -171,7 +172,6 @@ public final class SparkMain implements Runnable {
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
             SparkAuditResult.OutputFormat format = outputFormat();
-            boolean parquet = "parquet".equals(inputFormat());
             refuseWrittenOutput();
             SparkAudit audit;
             try {
@@ -182,7 +182,11 @@ public final class SparkMain implements Runnable {
             } catch (RetryAuditException e) {
                 return fail(err, e);
             }
-            try (SparkAuditResult result = parquet ? audit.parquet(inputs) : audit.spans(inputs)) {
+            try (SparkAuditResult result = switch (inputFormat()) {
+                case "parquet" -> audit.parquet(inputs);
+                case "otlp" -> audit.otlp(inputs);
+                default -> audit.spans(inputs);
+            }) {
                 result.write(output, format, spark.sparkContext().hadoopConfiguration());
                 return result.exitCode();
             } catch (RetryAuditException e) {
@@ -230,9 +234,9 @@ public final class SparkMain implements Runnable {
         }
 
         private String inputFormat() {
-            if (!List.of("spans", "parquet").contains(inputFormat)) {
+            if (!List.of("spans", "otlp", "parquet").contains(inputFormat)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--input-format: expected spans or parquet, got " + inputFormat);
+                        "--input-format: expected spans, otlp or parquet, got " + inputFormat);
             }
             return inputFormat;
         }

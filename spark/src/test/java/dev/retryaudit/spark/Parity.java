@@ -28,7 +28,12 @@ final class Parity {
     }
 
     static CliAnswer cli(List<String> flags, List<Path> files) {
-        List<String> args = new ArrayList<>(List.of("audit", "--input-format", "spans", "--format", "json"));
+        return cli(SparkAudit.SPANS, flags, files);
+    }
+
+    /** The command line's answer on {@code files} of {@code format} (spans or otlp). */
+    static CliAnswer cli(String format, List<String> flags, List<Path> files) {
+        List<String> args = new ArrayList<>(List.of("audit", "--input-format", format, "--format", "json"));
         args.addAll(flags);
         files.forEach(f -> args.add(f.toString()));
         Cli.Run run = Cli.run(args.toArray(String[]::new));
@@ -41,6 +46,11 @@ final class Parity {
 
     /** Audits {@code files} both ways with {@code policy} (or none) and asserts the answers are the same. */
     static CliAnswer assertSame(Path policy, Limits limits, List<Path> files) {
+        return assertSame(SparkAudit.SPANS, policy, limits, files);
+    }
+
+    /** As {@link #assertSame(Path, Limits, List)}, for files of {@code format} (spans or otlp). */
+    static CliAnswer assertSame(String format, Path policy, Limits limits, List<Path> files) {
         List<String> flags = new ArrayList<>();
         SparkAudit.Builder b = SparkAudit.builder(SharedSpark.get()).limits(limits);
         if (policy != null) {
@@ -52,8 +62,9 @@ final class Parity {
                     "--limit-attempts", "" + limits.attemptsPerOperation(), "--limit-string",
                     "" + limits.stringLength(), "--limit-depth", "" + limits.depth()));
         }
-        CliAnswer cli = cli(flags, files);
-        try (SparkAuditResult r = b.build().spans(files.stream().map(Path::toString).toList())) {
+        CliAnswer cli = cli(format, flags, files);
+        List<String> paths = files.stream().map(Path::toString).toList();
+        try (SparkAuditResult r = format.equals(SparkAudit.OTLP) ? b.build().otlp(paths) : b.build().spans(paths)) {
             assertThat(cli.exit()).as("the command line accepted what Spark accepted, for %s: %s", files, cli.error())
                     .isIn(0, 2);
             List<JsonNode> spark = r.findingsJson().collectAsList().stream().map(Parity::read).toList();

@@ -120,10 +120,70 @@ public final class RetryLinker {
     }
 
     /**
+     * One operation as linked, before its parent is known: the key ({@code trace/span}) of the span its
+     * first span was a child of (null for a root span), the attempts its spans became, by the same
+     * key (for the operations whose parent they are), and where its first span stands in the source.
+     */
+    public record Linked(Operation operation, String parentKey, Map<String, ParentRef> offers, long firstOrder) {
+        /** The operation with {@code parent} (its parent's attempt, or null when it has none). */
+        public Operation withParent(ParentRef parent) {
+            return parent == null || parent.operation().equals(operation.id()) ? operation
+                    : RetryLinker.withParent(operation, parent);
+        }
+    }
+
+    /**
+     * The keys of the linking contexts of the spans added (one per group of spans that are linked
+     * together and only together), in the order first seen.
+     */
+    public List<String> contexts() {
+        List<String> out = new ArrayList<>();
+        explicit.keySet().forEach(k -> out.add("e" + k));
+        tools.keySet().forEach(k -> out.add("t" + k));
+        http.keySet().forEach(k -> out.add("h" + k));
+        other.keySet().forEach(k -> out.add("o" + k));
+        return out;
+    }
+
+    /** Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). */
+    public void keep(String context) {
+        String key = context.substring(1);
+        for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
+            String prefix = map == explicit ? "e" : map == tools ? "t" : map == http ? "h" : "o";
+            map.keySet().removeIf(k -> !(context.startsWith(prefix) && k.equals(key)));
+        }
+    }
+
+    /** Every span added, in no particular order. */
+    public List<ForeignSpan> spans() {
+        List<ForeignSpan> out = new ArrayList<>();
+        for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
+            map.values().forEach(out::addAll);
+        }
+        return out;
+    }
+
+    /**
      * Hands every operation to the sink in the order of its first span; with pointers only for a
      * single document (records already placed by their reader keep their place).
      */
     public void emit(ReadContext ctx, boolean pointers) throws InputException {
+        List<Linked> linked = link(ctx, pointers, false);
+        Map<String, ParentRef> attemptsBySpan = new HashMap<>();
+        linked.forEach(l -> attemptsBySpan.putAll(l.offers()));
+        for (int i = 0; i < linked.size(); i++) {
+            Linked l = linked.set(i, null);
+            ctx.sink().accept(l.withParent(l.parentKey() == null ? null : attemptsBySpan.get(l.parentKey())));
+        }
+    }
+
+    /**
+     * The operations of the spans added, in the order of their first span, without their parents:
+     * a parent needs the attempt numbers of every operation. Each offers its attempts by span key to the
+     * operations that are its children: within the spans added only ({@code allOffers} false), or to any
+     * operation (true), for a caller that links the spans of one source in parts.
+     */
+    public List<Linked> link(ReadContext ctx, boolean pointers, boolean allOffers) throws InputException {
         List<Group> groups = new ArrayList<>();
         for (List<ForeignSpan> spans : explicit.values()) {
             groups.add(new Group(spans, false, "retry_audit.operation_id"));
@@ -155,11 +215,8 @@ public final class RetryLinker {
                 parents.add(first.traceId + "/" + first.parentSpanId);
             }
         }
-        // Operations are built first without their parents, dropping spans as they go; a parent needs
-        // the attempt numbers of every operation, so parents are filled in as operations are handed on.
-        List<Operation> ops = new ArrayList<>(groups.size());
-        String[] parentKeys = new String[groups.size()];
-        Map<String, ParentRef> attemptsBySpan = new HashMap<>();
+        // Operations are built without their parents, dropping spans as they go.
+        List<Linked> out = new ArrayList<>(groups.size());
         int limit = ctx.limits().attemptsPerOperation();
         for (int i = 0; i < groups.size(); i++) {
             Group g = groups.set(i, null);
@@ -181,24 +238,21 @@ public final class RetryLinker {
                     : first.ownId != null ? first.ownId
                     : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
                             ? first.toolCallId : first.spanId);
-            ops.add(operation(id, spans, attempts, g.groupedBy()));
-            parentKeys[i] = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
+            Map<String, ParentRef> offers = new HashMap<>();
             for (ForeignSpan s : spans) {
                 String spanKey = s.traceId + "/" + s.spanId;
-                if (parents.contains(spanKey)) {
+                if (allOffers || parents.contains(spanKey)) {
                     for (Attempt a : attempts) {
                         if (a.spanId().equals(s.spanId)) {
-                            attemptsBySpan.put(spanKey, new ParentRef(id, a.attemptId()));
+                            offers.put(spanKey, new ParentRef(id, a.attemptId()));
                         }
                     }
                 }
             }
+            String parentKey = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
+            out.add(new Linked(operation(id, spans, attempts, g.groupedBy()), parentKey, offers, g.firstOrder()));
         }
-        for (int i = 0; i < ops.size(); i++) {
-            Operation op = ops.set(i, null);
-            ParentRef parent = parentKeys[i] == null ? null : attemptsBySpan.get(parentKeys[i]);
-            ctx.sink().accept(parent == null || parent.operation().equals(op.id()) ? op : withParent(op, parent));
-        }
+        return out;
     }
 
     private static Operation withParent(Operation op, ParentRef parent) {

@@ -85,6 +85,16 @@ public final class SpanLines {
         return SpansReader.empty(source);
     }
 
+    /**
+     * An error of {@code t} read on its own, where the parser counted it as line 1, placed at the line's
+     * own number (in the parser's message too).
+     */
+    public static InputException placed(Text t, InputException e) {
+        String detail = e.detail().replace("; line: 1, column: ", "; line: " + t.line() + ", column: ");
+        InputException here = InputException.rejected(t.source(), t.line(), e.column(), e.path(), detail);
+        return e.limit() == null ? here : here.over(e.limit());
+    }
+
     private record Parsed(SpansReader.Line line, Location at) {
     }
 
@@ -115,8 +125,7 @@ public final class SpanLines {
             if (start[0] > 0 && e.detail().startsWith(END_OF_INPUT)) {
                 throw InputException.rejected(t.source(), t.line(), start[0], "$", SPANS_SEVERAL);
             }
-            InputException here = InputException.rejected(t.source(), t.line(), e.column(), e.path(), e.detail());
-            throw e.limit() == null ? here : here.over(e.limit());
+            throw placed(t, e);
         } catch (IOException e) {
             throw new UncheckedIOException("reading bytes held in memory", e);
         }

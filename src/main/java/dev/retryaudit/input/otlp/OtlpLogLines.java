@@ -88,6 +88,18 @@ public final class OtlpLogLines {
         };
     }
 
+    /** One line of such a log (without its line break) with its prefix, or the whole line when it carries no export, overwritten with spaces. */
+    static byte[] blankingLine(byte[] line) {
+        byte[] out = line.clone();
+        Scanner scanner = new Scanner();
+        for (int i = bomLength(out, out.length); i < out.length; i++) {
+            if (!scanner.step(out[i])) {
+                out[i] = ' ';
+            }
+        }
+        return out;
+    }
+
     /** Follows a log byte by byte: which bytes belong to an export. */
     private static final class Scanner {
         private boolean inExport;

@@ -58,12 +58,17 @@ public final class OtlpReader implements TraceReader {
             lines.end(c);
         }
         if (lines.records() == 0) {
-            throw InputException.rejected(ctx.source(), 1, 1, "$", log
-                    ? "no OTLP export in this log: expected lines that hold an export (a JSON object), "
-                            + "alone or after the prefix of a span exporter's log line"
-                    : "empty input: expected an OTLP trace export");
+            throw empty(ctx.source(), log);
         }
         linker.emit(ctx, lines.records() == 1);
+    }
+
+    /** The rejection of a source with no export: blank lines only, or a log with no line that holds one. */
+    static InputException empty(String source, boolean log) {
+        return InputException.rejected(source, 1, 1, "$", log
+                ? "no OTLP export in this log: expected lines that hold an export (a JSON object), "
+                        + "alone or after the prefix of a span exporter's log line"
+                : "empty input: expected an OTLP trace export");
     }
 
     /**
@@ -71,7 +76,7 @@ public final class OtlpReader implements TraceReader {
      * one bare {@code ResourceSpans} (its {@code scopeSpans}, as the logging exporter writes a line),
      * or, at the top, the Jaeger query API's {@code {"result": export}}.
      */
-    private static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch, String pointer,
+    static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch, String pointer,
             boolean top) throws IOException, InputException {
         long line = c.line();
         long column = c.column();
