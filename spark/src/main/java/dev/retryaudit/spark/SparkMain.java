@@ -172,6 +172,7 @@ public final class SparkMain implements Runnable {
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
             SparkAuditResult.OutputFormat format = outputFormat();
+            String inputFormat = inputFormat();
             refuseWrittenOutput();
             SparkAudit audit;
             try {
@@ -182,7 +183,7 @@ public final class SparkMain implements Runnable {
             } catch (RetryAuditException e) {
                 return fail(err, e);
             }
-            try (SparkAuditResult result = switch (inputFormat()) {
+            try (SparkAuditResult result = switch (inputFormat) {
                 case "parquet" -> audit.parquet(inputs);
                 case "otlp" -> audit.otlp(inputs);
                 default -> audit.spans(inputs);

@@ -40,6 +40,23 @@ class SparkMainTest {
         Parity.CliAnswer cli = Parity.cli(List.of(), List.of(Path.of(EXAMPLE), Path.of("../examples/traces/gaps.jsonl")));
         assertThat(run.err()).isEmpty();
         assertThat(run.exit()).isEqualTo(cli.exit()).isEqualTo(2);
+        assertWrittenAs(out, cli);
+    }
+
+    @Test
+    void readsOtlpExportsAndSpanExporterLogs() throws IOException {
+        Path out = dir.resolve("out");
+        String export = "../src/test/resources/real/recorded/otel-js/fetch-ignored-429.json";
+        String log = "../src/test/resources/real/recorded/otel-java-logging/okhttp-ignored-429-parent.log";
+        Run run = run("audit", "--input", export, log, "--input-format", "otlp", "--output", out.toString());
+        Parity.CliAnswer cli = Parity.cli(SparkAudit.OTLP, List.of(), List.of(Path.of(export), Path.of(log)));
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exit()).isEqualTo(cli.exit()).isEqualTo(2);
+        assertWrittenAs(out, cli);
+    }
+
+    /** The findings and summary written to {@code out} are the command line's report's. */
+    private static void assertWrittenAs(Path out, Parity.CliAnswer cli) throws IOException {
         List<JsonNode> written = new ArrayList<>();
         try (Stream<Path> parts = Files.list(out.resolve("findings"))) {
             for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
@@ -118,9 +135,9 @@ class SparkMainTest {
     @Test
     void usageErrorsAre64() throws IOException {
         assertThat(run("audit", "--input", EXAMPLE, "--output", "x").exit()).isEqualTo(64);
-        Run format = run("audit", "--input", EXAMPLE, "--input-format", "otlp", "--output", dir.toString());
+        Run format = run("audit", "--input", EXAMPLE, "--input-format", "har", "--output", dir.toString());
         assertThat(format.exit()).isEqualTo(64);
-        assertThat(format.err()).startsWith("--input-format: expected spans or parquet, got otlp")
+        assertThat(format.err()).startsWith("--input-format: expected spans, otlp or parquet, got har")
                 .contains("Try 'retry-audit-spark audit --help'");
         assertThat(run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
                 "--enable", "no/such-rule").exit()).isEqualTo(64);

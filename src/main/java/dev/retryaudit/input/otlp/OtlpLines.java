@@ -28,8 +28,10 @@ import java.util.Set;
 public final class OtlpLines {
     private static final String SPANS_SEVERAL = "an export in JSON Lines must fit on one line; this one spans several";
     private static final String END_OF_INPUT = "malformed JSON: Unexpected end-of-input";
-    /** Spans of one line are ordered after every span of the lines before it: at most 2^24 a line count apart. */
-    private static final int ORDER_BITS = 24;
+    /** Spans of one line are ordered after every span of the lines before it: a line's place, then the span's. */
+    private static final int ORDER_BITS = 32;
+    /** The lines of a source that can be ordered so. */
+    private static final long MAX_LINE = (1L << (63 - ORDER_BITS)) - 1;
 
     private final Limits limits;
     private final StrictJson json;
@@ -101,6 +103,9 @@ public final class OtlpLines {
 
     /** Reads one line's export into {@code into}, its spans placed at the line; false for a blank line. */
     private boolean read(SpanLines.Text t, RetryLinker into) throws InputException {
+        if (t.line() > MAX_LINE) {
+            throw new IllegalArgumentException("a source of more than " + MAX_LINE + " lines");
+        }
         long[] start = {0};
         RetryLinker line = new RetryLinker();
         ReadContext ctx = new ReadContext(t.source(), t.sourceIndex(), new ByteArrayInputStream(bytes(t)), json,
