@@ -238,12 +238,13 @@ public final class RetryLinker {
                     : first.ownId != null ? first.ownId
                     : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
                             ? first.toolCallId : first.spanId);
-            Map<String, ParentRef> offers = new HashMap<>();
+            Map<String, ParentRef> offers = Map.of();
             for (ForeignSpan s : spans) {
                 String spanKey = s.traceId + "/" + s.spanId;
                 if (allOffers || parents.contains(spanKey)) {
                     for (Attempt a : attempts) {
                         if (a.spanId().equals(s.spanId)) {
+                            offers = offers.isEmpty() ? new HashMap<>(4) : offers;
                             offers.put(spanKey, new ParentRef(id, a.attemptId()));
                         }
                     }
