@@ -1,5 +1,7 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.input.InputException;
+
 /**
  * An input that could not be read or a policy that could not be applied. The message is the tool's
  * one-line diagnostic, {@code FILE:LINE:COL: error: PATH: MESSAGE}, and never echoes input bytes.
@@ -7,7 +9,12 @@ package dev.retryaudit.api;
 public final class RetryAuditException extends Exception {
     private static final long serialVersionUID = 1L;
 
-    public RetryAuditException(String message, Throwable cause) {
+    public RetryAuditException(String message, InputException cause) {
         super(message, cause);
+    }
+
+    /** The input error itself: what it is about, where, and whether the input could not be read at all. */
+    public InputException input() {
+        return (InputException) getCause();
     }
 }

@@ -1,7 +1,5 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.mcp.Auditing;
 import dev.retryaudit.mcp.RetryAuditMcp;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
@@ -71,9 +69,7 @@ final class McpCommand implements Callable<Integer> {
                         + Escaping.controls(d.toString()) + " is not a directory");
             }
         }
-        Auditing auditing = (format, policy, rules, failOn, source, in, seen) ->
-                new Auditor(format, Limits.DEFAULTS, policy, rules, failOn).audit(List.of(source), in, seen);
-        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(), auditing, dirs,
+        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(), new McpAuditing(), dirs,
                 maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
     }
 
