@@ -57,9 +57,7 @@ final class TraceOperations {
         Outcome outcome = r.stalledMillis() > 0 && t.gaveUp(index) ? Outcome.TIMEOUT
                 : r.status() < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         String retryAfterMs = r.ask() == null ? null : r.ask().retryAfterMs();
-        // retry-after-ms wins over Retry-After, in whole seconds rounded up, as the reader takes it
-        String wait = retryAfterMs == null ? r.retryAfter()
-                : Long.toString(Math.floorDiv(Long.parseLong(retryAfterMs) + 999, 1000L));
+        String wait = RetryTraceReader.wait(r.retryAfter(), retryAfterMs == null ? null : Long.parseLong(retryAfterMs));
         return new Attempt(r.sequence(), null, r.idempotencyKey(), r.receivedMillis(), Times.NONE, Double.NaN, outcome,
                 r.status(), null, wait, null, r.commitState(), r.commitState() == null ? null : CommitStateSource.SERVER,
                 null, r.requestHash(), null, at);
