@@ -77,8 +77,8 @@ public final class RetryAudit {
                 throw new IllegalArgumentException("unknown rule or family: " + name);
             }
         }
-        this.policy = b.policyFile == null ? b.policy : readPolicy(b.policyFile, ids, limits);
-        this.baseline = b.baselineFile == null ? null : readBaseline(b.baselineFile, limits);
+        this.policy = b.policyFile == null ? b.policy : reading(() -> PolicyReader.read(b.policyFile, ids, limits));
+        this.baseline = b.baselineFile == null ? null : reading(() -> BaselineReader.read(b.baselineFile, limits));
         this.selection = RuleSelection.of(catalogue, policy, b.enable, b.disable);
     }
 
@@ -258,26 +258,19 @@ public final class RetryAudit {
 
     private List<InputSummary> read(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> out)
             throws RetryAuditException {
-        try {
-            return new InputSet(format, limits).readAll(sources, stdin, out);
-        } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
-        }
+        return reading(() -> new InputSet(format, limits).readAll(sources, stdin, out));
     }
 
-    private static Policy readPolicy(Path file, Set<String> ruleIds, Limits limits) throws RetryAuditException {
-        try {
-            return PolicyReader.read(file, ruleIds, limits);
-        } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
-        }
+    /** Something read from an input, whose errors the API reports as one diagnostic line. */
+    private interface Reading<T> {
+        T read() throws InputException;
     }
 
-    private static Baseline readBaseline(String file, Limits limits) throws RetryAuditException {
+    private static <T> T reading(Reading<T> r) throws RetryAuditException {
         try {
-            return BaselineReader.read(file, limits);
+            return r.read();
         } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
+            throw new RetryAuditException(e);
         }
     }
 

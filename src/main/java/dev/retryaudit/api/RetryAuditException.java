@@ -9,8 +9,9 @@ import dev.retryaudit.input.InputException;
 public final class RetryAuditException extends Exception {
     private static final long serialVersionUID = 1L;
 
-    public RetryAuditException(String message, InputException cause) {
-        super(message, cause);
+    /** The exception of an input error; its message is the error's diagnostic. */
+    public RetryAuditException(InputException cause) {
+        super(cause.diagnostic(), cause);
     }
 
     /** The input error itself: what it is about, where, and whether the input could not be read at all. */

@@ -17,6 +17,17 @@ import java.util.List;
 
 /** The MCP server's audits, run by the library facade with the default limits, as {@code audit} and {@code probe} run theirs. */
 final class McpAuditing implements Auditing {
+    private McpAuditing() {
+    }
+
+    /**
+     * The MCP server's audits. Typed as the interface so that verifying {@code mcp}'s caller, which every command
+     * line loads, loads nothing of the MCP server.
+     */
+    static Auditing create() {
+        return new McpAuditing();
+    }
+
     @Override
     public Report audit(InputFormat format, Policy policy, List<String> enable, List<String> disable, FailOn failOn,
             InputSet.Source source, InputStream in) throws InputException {

@@ -69,8 +69,8 @@ final class McpCommand implements Callable<Integer> {
                         + Escaping.controls(d.toString()) + " is not a directory");
             }
         }
-        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(), new McpAuditing(), dirs,
-                maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
+        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(),
+                McpAuditing.create(), dirs, maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
     }
 
     private void range(String option, long value, long min, long max) {
