@@ -17,6 +17,7 @@ import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.IOException;
@@ -77,7 +78,8 @@ public final class RetryAudit {
                 throw new IllegalArgumentException("unknown rule or family: " + name);
             }
         }
-        this.policy = b.policyFile == null ? b.policy : reading(() -> PolicyReader.read(b.policyFile, ids, limits));
+        this.policy = b.policyFile == null ? b.policy
+                : reading(() -> PolicyReader.read(b.policyFile, ProbeCatalogue.policyIds(ids), limits));
         this.baseline = b.baselineFile == null ? null : reading(() -> BaselineReader.read(b.baselineFile, limits));
         this.selection = RuleSelection.of(catalogue, policy, b.enable, b.disable);
     }
@@ -141,18 +143,23 @@ public final class RetryAudit {
     public AuditPart auditPart(Iterable<Operation> operations) {
         Engine engine = new Engine(policy, selection);
         InputSummary fed = feed(engine, operations, OPERATIONS, API);
-        return new AuditPart(engine.partial(), fed.operations(), fed.attempts());
+        return new AuditPart(engine.partial(), limits, fed.operations(), fed.attempts());
     }
 
     /**
-     * The findings of the whole input whose parts, audited by auditors with this one's policy and
-     * rules, are {@code parts}: the same as one pass over it, whatever the split and order.
+     * The findings of the whole input whose parts, audited by auditors with this one's policy,
+     * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
+     * A part audited otherwise is an {@link IllegalArgumentException} that says what differs.
      */
     public AuditResult merge(Collection<AuditPart> parts) {
         Engine engine = new Engine(policy, selection);
         long ops = 0;
         long attempts = 0;
         for (AuditPart p : parts) {
+            if (!p.limits().equals(limits)) {
+                throw new IllegalArgumentException("a part audited with other limits cannot merge: " + p.limits()
+                        + " is not " + limits);
+            }
             engine.merge(p.state());
             ops += p.operations();
             attempts += p.attempts();
@@ -270,7 +277,7 @@ public final class RetryAudit {
         try {
             return r.read();
         } catch (InputException e) {
-            throw new RetryAuditException(e);
+            throw RetryAuditException.of(e);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.FileNames;
+import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
@@ -13,6 +14,7 @@ import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.ColorMode;
+import dev.retryaudit.text.Diagnostics;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -153,11 +155,15 @@ final class AuditOptions {
         return new ReportOutput(output, io);
     }
 
-    /** The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an input error. */
+    /**
+     * The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an
+     * input error. An input over a limit gets the option that raises it.
+     */
     int inputError(Streams io, InputException e, ReportWriter writer) {
-        io.err().println(e.diagnostic());
+        InputError error = e.error(LimitHints::of);
+        io.err().println(Diagnostics.line(error));
         int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
-        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, e.error());
+        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
         return output(io).write(o -> writer.writeError(failure, o), code);
     }
 

@@ -15,7 +15,7 @@ import dev.retryaudit.report.Report;
 import java.io.InputStream;
 import java.util.List;
 
-/** The MCP server's audits, run by the library facade with the default limits, as {@code audit} and {@code probe} run theirs. */
+/** The MCP server's audits, run by the library facade as {@code audit} and {@code probe} run theirs. */
 final class McpAuditing implements Auditing {
     private McpAuditing() {
     }
@@ -29,9 +29,9 @@ final class McpAuditing implements Auditing {
     }
 
     @Override
-    public Report audit(InputFormat format, Policy policy, List<String> enable, List<String> disable, FailOn failOn,
-            InputSet.Source source, InputStream in) throws InputException {
-        RetryAudit auditor = auditor(policy, enable, disable, failOn, format);
+    public Report audit(InputFormat format, Limits limits, Policy policy, List<String> enable, List<String> disable,
+            FailOn failOn, InputSet.Source source, InputStream in) throws InputException {
+        RetryAudit auditor = auditor(limits, policy, enable, disable, failOn, format);
         try {
             boolean stream = source.path() == null && source.unusable() == null;
             AuditResult result = stream ? auditor.audit(in, source.name())
@@ -45,13 +45,13 @@ final class McpAuditing implements Auditing {
     @Override
     public Report audit(List<Operation> operations, String source, InputFormat format, Policy policy,
             List<String> enable, List<String> disable, FailOn failOn) {
-        RetryAudit auditor = auditor(policy, enable, disable, failOn, InputFormat.AUTO);
+        RetryAudit auditor = auditor(Limits.DEFAULTS, policy, enable, disable, failOn, InputFormat.AUTO);
         return auditor.report(auditor.audit(operations, source, format));
     }
 
-    private static RetryAudit auditor(Policy policy, List<String> enable, List<String> disable, FailOn failOn,
-            InputFormat format) {
-        return AuditOptions.build(AuditOptions.settings(Limits.DEFAULTS, policy, enable, disable, failOn)
+    private static RetryAudit auditor(Limits limits, Policy policy, List<String> enable, List<String> disable,
+            FailOn failOn, InputFormat format) {
+        return AuditOptions.build(AuditOptions.settings(limits, policy, enable, disable, failOn)
                 .inputFormat(format));
     }
 }

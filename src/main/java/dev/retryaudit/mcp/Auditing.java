@@ -2,6 +2,7 @@ package dev.retryaudit.mcp;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
@@ -15,8 +16,8 @@ import java.util.List;
  * {@code enable} and {@code disable} are checked rule names, as {@code --enable} and {@code --disable} take them.
  */
 public interface Auditing {
-    /** Audits {@code source} ({@code in} when it names no file) as {@code audit} would with these options. */
-    Report audit(InputFormat format, Policy policy, List<String> enable, List<String> disable, FailOn failOn,
+    /** Audits {@code source} ({@code in} when it names no file) as {@code audit} would with these options and limits. */
+    Report audit(InputFormat format, Limits limits, Policy policy, List<String> enable, List<String> disable, FailOn failOn,
             InputSet.Source source, InputStream in) throws InputException;
 
     /** Audits {@code operations}, read elsewhere from {@code source} in {@code format}, with these options. */
