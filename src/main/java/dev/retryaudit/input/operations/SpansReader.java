@@ -51,7 +51,7 @@ public final class SpansReader implements TraceReader {
             add(groups, line, at, ctx);
         }
         if (lines.records() == 0) {
-            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
+            throw empty(ctx.source());
         }
         for (Group g : groups.inOrder) {
             ctx.sink().accept(g.build());
@@ -67,7 +67,7 @@ public final class SpansReader implements TraceReader {
     }
 
     /** One line's fields, before it is known whether it is an attempt or a check. */
-    private static final class Line {
+    static final class Line {
         final AttemptDraft attempt = new AttemptDraft();
         final OperationDraft operation = new OperationDraft();
         final CheckDraft check = new CheckDraft();
@@ -78,7 +78,7 @@ public final class SpansReader implements TraceReader {
         String runId;
     }
 
-    private static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
+    static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
         Line line = new Line();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -123,19 +123,9 @@ public final class SpansReader implements TraceReader {
     }
 
     private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
-        String key = line.attempt.idempotencyKey;
-        Map<String, Group> index;
-        String id;
-        if (line.operationId != null) {
-            index = groups.byOperationId;
-            id = line.operationId;
-        } else if (key != null) {
-            index = groups.byKey;
-            id = key;
-        } else {
-            throw InputException.rejected(at.source(), at.line(), at.column(), "$",
-                    "a span line needs operation_id or idempotency_key to be grouped into an operation");
-        }
+        boolean byOperationId = byOperationId(line, at);
+        Map<String, Group> index = byOperationId ? groups.byOperationId : groups.byKey;
+        String id = groupId(line);
         Group g = index.get(id);
         if (g == null) {
             ctx.limits().checkOperations(groups.inOrder.size() + 1L,
@@ -147,8 +137,30 @@ public final class SpansReader implements TraceReader {
         g.merge(line, at, ctx.limits(), groups.strings);
     }
 
+    /** The rejection of a source with no span line. */
+    static InputException empty(String source) {
+        return InputException.rejected(source, 1, 1, "$", "empty input: expected JSON Lines, one span a line");
+    }
+
+    /** Whether the line is grouped by its operation_id (else by its idempotency key); rejects a line with neither. */
+    static boolean byOperationId(Line line, Location at) throws InputException {
+        if (line.operationId != null) {
+            return true;
+        }
+        if (line.attempt.idempotencyKey != null) {
+            return false;
+        }
+        throw InputException.rejected(at.source(), at.line(), at.column(), "$",
+                "a span line needs operation_id or idempotency_key to be grouped into an operation");
+    }
+
+    /** The id of the operation a line belongs to: its operation_id, else its idempotency key. */
+    static String groupId(Line line) {
+        return line.operationId != null ? line.operationId : line.attempt.idempotencyKey;
+    }
+
     /** The lines of one operation so far. */
-    private static final class Group {
+    static final class Group {
         final String id;
         final Location first;
         final OperationDraft operation = new OperationDraft();
