@@ -40,6 +40,28 @@ final class AttemptDraft {
     String requestHash;
     RawJson attributes;
 
+    /** Forgets every field, for the next object. */
+    void clear() {
+        attemptId = null;
+        spanId = null;
+        idempotencyKey = null;
+        startedAt = Times.NONE;
+        endedAt = Times.NONE;
+        endedAtLine = 0;
+        endedAtColumn = 0;
+        durationMs = Double.NaN;
+        outcome = null;
+        status = null;
+        errorClass = null;
+        retryAfter = null;
+        responseDate = null;
+        commitState = null;
+        commitStateSource = null;
+        retryReason = null;
+        requestHash = null;
+        attributes = null;
+    }
+
     /** Reads the value of field {@code name} if it is an attempt field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
         switch (name) {
@@ -72,6 +94,14 @@ final class AttemptDraft {
 
     /** Builds the attempt found at {@code at}, or says which field is wrong. */
     Attempt build(Location at) throws InputException {
+        check(at);
+        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
+                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, at);
+    }
+
+    /** Says which field is wrong, if one is, in the attempt found at {@code at}. */
+    void check(Location at) throws InputException {
         if (attemptId == null) {
             throw Drafts.missing(at, "attempt_id");
         }
@@ -79,9 +109,6 @@ final class AttemptDraft {
             throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
-        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
-                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, at);
     }
 
     /** One Integer per status code, so that held attempts do not each box their own. */
@@ -95,6 +122,11 @@ final class AttemptDraft {
 
     private static Integer shared(Integer status) {
         return status == null ? null : STATUSES[status];
+    }
+
+    /** The one Integer of a status code (100 to 599). */
+    static Integer status(int code) {
+        return STATUSES[code];
     }
 
     /** Retry-After as given: a string is kept raw for the rules to judge; an integer must be at least 0. */

@@ -20,6 +20,15 @@ final class CheckDraft {
     CheckResult result;
     Long count;
 
+    /** Forgets every field, for the next object. */
+    void clear() {
+        afterAttempt = null;
+        at = Times.NONE;
+        kind = null;
+        result = null;
+        count = null;
+    }
+
     /** Reads the value of field {@code name} if it is a check field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
         switch (name) {

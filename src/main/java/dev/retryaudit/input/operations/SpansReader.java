@@ -39,6 +39,7 @@ public final class SpansReader implements TraceReader {
         Groups groups = new Groups();
         LineDiscipline lines = new LineDiscipline(ctx.source(), null, "JSON Lines holds one span a line",
                 "a span must fit on one line (JSON Lines); this object spans several", true);
+        Line line = new Line();
         JsonToken t;
         while ((t = c.next()) != null) {
             if (t != JsonToken.START_OBJECT) {
@@ -46,7 +47,7 @@ public final class SpansReader implements TraceReader {
             }
             Location at = ctx.location(c, null);
             lines.start(c);
-            Line line = readLine(c, at);
+            readLine(c, at, line);
             lines.end(c);
             add(groups, line, at, ctx);
         }
@@ -54,19 +55,30 @@ public final class SpansReader implements TraceReader {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
         }
         for (Group g : groups.inOrder) {
-            ctx.sink().accept(g.build());
+            ctx.sink().accept(g.build(groups.attempts, ctx));
         }
     }
 
     /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
     private static final class Groups {
-        final Map<String, Group> byOperationId = new HashMap<>();
-        final Map<String, Group> byKey = new HashMap<>();
+        final GroupIndex<Group> byOperationId = new GroupIndex<>(g -> g.id);
+        final GroupIndex<Group> byKey = new GroupIndex<>(g -> g.id);
         final List<Group> inOrder = new ArrayList<>();
         final StringPool strings = new StringPool(1 << 16);
+        final HeldAttempts attempts = new HeldAttempts();
+        /** One instance of each combination of operation fields, shared by the operations that have it. */
+        final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
+
+        OperationDraft share(OperationDraft d) {
+            if (drafts.size() >= 1 << 16) {
+                return d;
+            }
+            OperationDraft shared = drafts.putIfAbsent(d, d);
+            return shared == null ? d : shared;
+        }
     }
 
-    /** One line's fields, before it is known whether it is an attempt or a check. */
+    /** One line's fields, before it is known whether it is an attempt or a check; reused from line to line. */
     private static final class Line {
         final AttemptDraft attempt = new AttemptDraft();
         final OperationDraft operation = new OperationDraft();
@@ -76,10 +88,21 @@ public final class SpansReader implements TraceReader {
         String checkField;
         String operationId;
         String runId;
+
+        void clear() {
+            attempt.clear();
+            operation.clear();
+            check.clear();
+            isCheck = false;
+            attemptField = null;
+            checkField = null;
+            operationId = null;
+            runId = null;
+        }
     }
 
-    private static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
-        Line line = new Line();
+    private static void readLine(JsonCursor c, Location at, Line line) throws IOException, InputException {
+        line.clear();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -119,12 +142,11 @@ public final class SpansReader implements TraceReader {
             throw InputException.rejected(at.source(), at.line(), at.column(), "$." + line.checkField,
                     "a check field on an attempt line; checks say \"type\": \"check\"");
         }
-        return line;
     }
 
     private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
         String key = line.attempt.idempotencyKey;
-        Map<String, Group> index;
+        GroupIndex<Group> index;
         String id;
         if (line.operationId != null) {
             index = groups.byOperationId;
@@ -140,81 +162,124 @@ public final class SpansReader implements TraceReader {
         if (g == null) {
             ctx.limits().checkOperations(groups.inOrder.size() + 1L,
                     detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
-            g = new Group(id, at);
-            index.put(id, g);
+            g = new Group(id, (int) at.line(), (int) at.column());
+            index.add(g);
             groups.inOrder.add(g);
         }
-        g.merge(line, at, ctx.limits(), groups.strings);
+        g.merge(line, at, ctx.limits(), groups);
     }
 
-    /** The lines of one operation so far. */
+    /** The lines of one operation so far: its shared fields and the rows of its attempts. */
     private static final class Group {
+        private static final OperationDraft NONE = new OperationDraft();
         final String id;
-        final Location first;
-        final OperationDraft operation = new OperationDraft();
-        /** The line that set each operation field; null while the first line set them all. */
-        int[] fieldLines;
+        /** The line and column of the first line, as the parser counts them (in an int). */
+        final int firstLine;
+        final int firstColumn;
+        OperationDraft operation = NONE;
         String runId;
-        int runIdLine;
         String key;
-        final List<Attempt> attempts = new ArrayList<>(2);
-        List<Check> checks = List.of();
+        int attempts;
+        int firstRow = -1;
+        int lastRow = -1;
+        /** What few operations need: checks, and the lines that set fields after the first; null until then. */
+        Rare rare;
 
-        Group(String id, Location first) {
-            this.id = id;
-            this.first = first;
+        /** The rare parts of an operation. */
+        static final class Rare {
+            /** The line that set each operation field; null while the first line set them all. */
+            int[] fieldLines;
+            int runIdLine;
+            List<Check> checks = List.of();
+
+            Rare(int firstLine) {
+                runIdLine = firstLine;
+            }
         }
 
-        void merge(Line line, Location at, Limits limits, StringPool strings) throws InputException {
+        Rare rare() {
+            if (rare == null) {
+                rare = new Rare(firstLine);
+            }
+            return rare;
+        }
+
+        Group(String id, int firstLine, int firstColumn) {
+            this.id = id;
+            this.firstLine = firstLine;
+            this.firstColumn = firstColumn;
+        }
+
+        void merge(Line line, Location at, Limits limits, Groups groups) throws InputException {
             int i = line.operation.firstDisagreement(operation);
             if (i >= 0) {
-                throw disagreement(at, OperationDraft.FIELDS.get(i), fieldLines == null ? first.line() : fieldLines[i]);
+                throw disagreement(at, OperationDraft.FIELDS.get(i),
+                        rare == null || rare.fieldLines == null ? firstLine : rare.fieldLines[i]);
             }
             if (line.runId != null && runId != null && !runId.equals(line.runId)) {
-                throw disagreement(at, "parent_run_id", runIdLine);
+                throw disagreement(at, "parent_run_id", rare == null ? firstLine : rare.runIdLine);
             }
-            for (int f = 0; f < operation.values.length; f++) {
-                Object v = line.operation.values[f];
-                if (operation.values[f] == null && v != null) {
-                    if (at.line() != first.line()) {
-                        lineSetsField(f, at.line());
+            OperationDraft merged = operation.with(line.operation);
+            if (merged != operation) {
+                if (at.line() != firstLine) {
+                    for (int f = 0; f < operation.values.length; f++) {
+                        if (operation.values[f] == null && merged.values[f] != null) {
+                            lineSetsField(f, at.line());
+                        }
                     }
-                    operation.values[f] = v instanceof String s ? strings.share(s) : v;
                 }
+                for (int f = 0; f < merged.values.length; f++) {
+                    if (merged.values[f] instanceof String s) {
+                        merged.values[f] = groups.strings.share(s);
+                    }
+                }
+                operation = groups.share(merged);
             }
             if (runId == null && line.runId != null) {
-                runId = strings.share(line.runId);
-                runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
+                runId = groups.strings.share(line.runId);
+                if (at.line() != firstLine) {
+                    rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
+                }
             }
             if (line.isCheck) {
-                if (checks.isEmpty()) {
-                    checks = new ArrayList<>(1);
+                Check check = line.check.build(at);
+                if (rare().checks.isEmpty()) {
+                    rare.checks = new ArrayList<>(1);
                 }
-                checks.add(line.check.build(at));
+                rare.checks.add(check);
                 return;
             }
-            limits.checkAttempts(attempts.size() + 1, "operation", "attempts",
+            limits.checkAttempts(attempts + 1L, "operation", "attempts",
                     detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
             AttemptDraft a = line.attempt;
-            a.retryReason = strings.share(a.retryReason);
-            a.retryAfter = strings.share(a.retryAfter);
-            a.responseDate = strings.share(a.responseDate);
-            if (a.idempotencyKey != null) {
+            a.check(at);
+            String attemptKey = a.idempotencyKey;
+            if (attemptKey != null) {
                 if (key == null) {
-                    key = a.idempotencyKey;
-                } else if (key.equals(a.idempotencyKey)) {
-                    a.idempotencyKey = key;
+                    key = attemptKey;
+                } else if (key.equals(attemptKey)) {
+                    attemptKey = key;
                 }
             }
-            attempts.add(a.build(at));
+            a.retryAfter = groups.strings.share(a.retryAfter);
+            a.responseDate = groups.strings.share(a.responseDate);
+            int row = groups.attempts.add(a, attemptKey, groups.strings.share(a.retryReason),
+                    (int) at.line(), (int) at.column());
+            if (lastRow >= 0) {
+                groups.attempts.link(lastRow, row);
+            } else {
+                firstRow = row;
+            }
+            lastRow = row;
+            attempts++;
         }
 
         private void lineSetsField(int field, long line) {
-            if (fieldLines == null) {
-                fieldLines = new int[operation.values.length];
-                java.util.Arrays.fill(fieldLines, (int) Math.min(Integer.MAX_VALUE, first.line()));
+            if (rare().fieldLines == null) {
+                rare.fieldLines = new int[operation.values.length];
+                java.util.Arrays.fill(rare.fieldLines, firstLine);
             }
-            fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
+            rare.fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
         }
 
         private static InputException disagreement(Location at, String field, long earlierLine) {
@@ -222,8 +287,9 @@ public final class SpansReader implements TraceReader {
                     "disagrees with line " + earlierLine + " of the same operation");
         }
 
-        Operation build() throws InputException {
-            if (attempts.isEmpty()) {
+        Operation build(HeldAttempts held, ReadContext ctx) throws InputException {
+            Location first = ctx.location(firstLine, firstColumn, null);
+            if (attempts == 0) {
                 throw InputException.rejected(first.source(), first.line(), first.column(), "$",
                         "a check line for an operation that has no attempt lines");
             }
@@ -231,10 +297,15 @@ public final class SpansReader implements TraceReader {
                 throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
                         "missing required field tool: no line of this operation carries it");
             }
-            attempts.sort(Attempt.BY_ID);
+            List<Attempt> list = new ArrayList<>(attempts);
+            for (int row = firstRow; row >= 0; row = held.next(row)) {
+                list.add(held.build(row, ctx));
+            }
+            list.sort(Attempt.BY_ID);
             return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),
-                    attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key, runId, operation.parent(),
-                    operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), attempts, checks, null,
+                    list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : key, runId, operation.parent(),
+                    operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), list,
+                    rare == null ? List.of() : rare.checks, null,
                     first, Field.ALL);
         }
     }
