@@ -37,6 +37,9 @@ public final class JsonCursor {
     private final Limits limits;
     private long nameLine = 1;
     private long nameColumn = 1;
+    /** Values of a few kinds that come again and again (enum values, tools, retry reasons), made once each. */
+    private final StringPool shared = new StringPool(1 << 16);
+    private final CharsView view = new CharsView();
 
     public JsonCursor(JsonParser p, String source, Limits limits) {
         this.p = p;
@@ -171,6 +174,25 @@ public final class JsonCursor {
         return checkedText();
     }
 
+    /**
+     * A string value, or null for JSON null, shared with equal values read before: for values of a few
+     * kinds, which then cost no new string each.
+     */
+    public String optSharedString() throws IOException, InputException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (t != JsonToken.VALUE_STRING) {
+            throw error("expected a string, found " + describe(t));
+        }
+        int n = p.getTextLength();
+        if (n > limits.stringLength()) {
+            return checkedText();
+        }
+        return shared.share(p.getTextCharacters(), p.getTextOffset(), n);
+    }
+
     /** A string value that must be present and not null. */
     public String string() throws IOException, InputException {
         String s = optString();
@@ -235,10 +257,15 @@ public final class JsonCursor {
 
     /** An RFC 3339 timestamp with an offset, as epoch milliseconds, or {@link dev.retryaudit.model.Times#NONE} for null. */
     public long optTimestamp() throws IOException, InputException {
-        String s = optString();
-        if (s == null) {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
             return dev.retryaudit.model.Times.NONE;
         }
+        if (t != JsonToken.VALUE_STRING) {
+            throw error("expected a string, found " + describe(t));
+        }
+        CharSequence s = p.getTextLength() > limits.stringLength() ? checkedText()
+                : view.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         try {
             return Rfc3339.parse(s);
         } catch (Rfc3339.BadTimestamp e) {
@@ -248,7 +275,7 @@ public final class JsonCursor {
 
     /** One of an enum's lower-case wire names ({@code connection_error}), or null for JSON null. */
     public <E extends Enum<E>> E optEnum(Class<E> type) throws IOException, InputException {
-        String s = optString();
+        String s = optSharedString();
         if (s == null) {
             return null;
         }
@@ -336,5 +363,42 @@ public final class JsonCursor {
             case VALUE_NULL -> "null";
             default -> t.asString() == null ? t.name() : t.asString();
         };
+    }
+
+    /** The parser's characters of the current value as a {@link CharSequence}, without copying them. */
+    private static final class CharsView implements CharSequence {
+        private char[] chars;
+        private int offset;
+        private int length;
+
+        CharsView of(char[] chars, int offset, int length) {
+            this.chars = chars;
+            this.offset = offset;
+            this.length = length;
+            return this;
+        }
+
+        @Override
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public char charAt(int index) {
+            if (index < 0 || index >= length) {
+                throw new IndexOutOfBoundsException(index);
+            }
+            return chars[offset + index];
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return toString().subSequence(start, end);
+        }
+
+        @Override
+        public String toString() {
+            return new String(chars, offset, length);
+        }
     }
 }

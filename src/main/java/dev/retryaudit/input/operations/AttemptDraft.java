@@ -79,10 +79,10 @@ final class AttemptDraft {
             case "status" -> status = shared(c.optInt(100, 599));
             case "error_class" -> errorClass = c.optEnum(ErrorClass.class);
             case "retry_after" -> retryAfter = retryAfter(c);
-            case "response_date" -> responseDate = c.optString();
+            case "response_date" -> responseDate = c.optSharedString();
             case "commit_state" -> commitState = c.optEnum(CommitState.class);
             case "commit_state_source" -> commitStateSource = c.optEnum(CommitStateSource.class);
-            case "retry_reason" -> retryReason = c.optString();
+            case "retry_reason" -> retryReason = c.optSharedString();
             case "request_hash" -> requestHash = c.optString();
             case "attributes" -> attributes = c.optObjectCopy();
             default -> {
@@ -135,7 +135,7 @@ final class AttemptDraft {
             return Long.toString(c.optLong(0, Long.MAX_VALUE));
         }
         if (c.token() == JsonToken.VALUE_STRING || c.isNull()) {
-            return c.optString();
+            return c.optSharedString();
         }
         throw c.error("expected a string or an integer, found " + JsonCursor.describe(c.token()));
     }

@@ -34,7 +34,7 @@ final class CheckDraft {
         switch (name) {
             case "after_attempt" -> afterAttempt = c.optInt(1, Integer.MAX_VALUE);
             case "at" -> at = c.optTimestamp();
-            case "kind" -> kind = c.optString();
+            case "kind" -> kind = c.optSharedString();
             case "result" -> result = c.optEnum(CheckResult.class);
             case "count" -> count = c.optLong(0, Long.MAX_VALUE);
             default -> {

@@ -61,10 +61,10 @@ final class OperationDraft {
     /** Reads the value of field {@code name} if it is a shared operation field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
         switch (name) {
-            case "tool" -> values[0] = c.optString();
+            case "tool" -> values[0] = c.optSharedString();
             case "effect" -> values[1] = c.optEnum(Effect.class);
-            case "method" -> values[2] = c.optString();
-            case "target" -> values[3] = c.optString();
+            case "method" -> values[2] = c.optSharedString();
+            case "target" -> values[3] = c.optSharedString();
             case "deadline_ms" -> values[4] = c.optLong(1, Long.MAX_VALUE / 2);
             case "reported_outcome" -> values[5] = c.optEnum(ReportedOutcome.class);
             case "clock" -> values[6] = c.optEnum(Clock.class);

@@ -5,7 +5,6 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
@@ -64,7 +63,6 @@ public final class SpansReader implements TraceReader {
         final GroupIndex<Group> byOperationId = new GroupIndex<>(g -> g.id);
         final GroupIndex<Group> byKey = new GroupIndex<>(g -> g.id);
         final List<Group> inOrder = new ArrayList<>();
-        final StringPool strings = new StringPool(1 << 16);
         final HeldAttempts attempts = new HeldAttempts();
         /** One instance of each combination of operation fields, shared by the operations that have it. */
         final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
@@ -110,14 +108,14 @@ public final class SpansReader implements TraceReader {
             c.valueOfCheckedField();
             switch (name) {
                 case "type" -> {
-                    String type = c.optString();
+                    String type = c.optSharedString();
                     if (type != null && !type.equals("attempt") && !type.equals("check")) {
                         throw c.error("expected one of attempt, check");
                     }
                     line.isCheck = "check".equals(type);
                 }
                 case "operation_id" -> line.operationId = c.optString();
-                case "parent_run_id" -> line.runId = c.optString();
+                case "parent_run_id" -> line.runId = c.optSharedString();
                 default -> {
                     if (line.operation.bind(name, c)) {
                         continue;
@@ -228,15 +226,10 @@ public final class SpansReader implements TraceReader {
                         }
                     }
                 }
-                for (int f = 0; f < merged.values.length; f++) {
-                    if (merged.values[f] instanceof String s) {
-                        merged.values[f] = groups.strings.share(s);
-                    }
-                }
                 operation = groups.share(merged);
             }
             if (runId == null && line.runId != null) {
-                runId = groups.strings.share(line.runId);
+                runId = line.runId;
                 if (at.line() != firstLine) {
                     rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
                 }
@@ -261,9 +254,7 @@ public final class SpansReader implements TraceReader {
                     attemptKey = key;
                 }
             }
-            a.retryAfter = groups.strings.share(a.retryAfter);
-            a.responseDate = groups.strings.share(a.responseDate);
-            int row = groups.attempts.add(a, attemptKey, groups.strings.share(a.retryReason),
+            int row = groups.attempts.add(a, attemptKey, a.retryReason,
                     (int) at.line(), (int) at.column());
             if (lastRow >= 0) {
                 groups.attempts.link(lastRow, row);
