@@ -164,14 +164,19 @@ public final class JsonCursor {
 
     /** A string value, or null for JSON null. */
     public String optString() throws IOException, InputException {
+        return isString() ? checkedText() : null;
+    }
+
+    /** Whether the current value is a string: false for JSON null, an error for any other. */
+    private boolean isString() throws InputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.VALUE_NULL) {
-            return null;
+            return false;
         }
         if (t != JsonToken.VALUE_STRING) {
             throw error("expected a string, found " + describe(t));
         }
-        return checkedText();
+        return true;
     }
 
     /**
@@ -179,12 +184,8 @@ public final class JsonCursor {
      * kinds, which then cost no new string each.
      */
     public String optSharedString() throws IOException, InputException {
-        JsonToken t = p.currentToken();
-        if (t == JsonToken.VALUE_NULL) {
+        if (!isString()) {
             return null;
-        }
-        if (t != JsonToken.VALUE_STRING) {
-            throw error("expected a string, found " + describe(t));
         }
         int n = p.getTextLength();
         if (n > limits.stringLength()) {
@@ -257,12 +258,8 @@ public final class JsonCursor {
 
     /** An RFC 3339 timestamp with an offset, as epoch milliseconds, or {@link dev.retryaudit.model.Times#NONE} for null. */
     public long optTimestamp() throws IOException, InputException {
-        JsonToken t = p.currentToken();
-        if (t == JsonToken.VALUE_NULL) {
+        if (!isString()) {
             return dev.retryaudit.model.Times.NONE;
-        }
-        if (t != JsonToken.VALUE_STRING) {
-            throw error("expected a string, found " + describe(t));
         }
         CharSequence s = p.getTextLength() > limits.stringLength() ? checkedText()
                 : view.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
