@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -27,6 +28,7 @@ class ReadingOutputTest {
     private static final Path EXPECTED = Path.of("src/test/resources/reading/expected.txt");
     private static final Path DIR = Path.of("target/reading-output");
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
+    private static final String CHUNK_BYTES = "retryaudit.chunkBytes";
 
     @BeforeAll
     static void writeInputs() throws IOException {
@@ -92,8 +94,24 @@ class ReadingOutputTest {
         return cases;
     }
 
-    @Test
-    void everyCaseGivesTheRecordedOutput() throws Exception {
+    /** Spans files are read in chunks on several cores: chunks of a few lines test every edge of that. */
+    @ParameterizedTest(name = "chunks of {0} bytes")
+    @ValueSource(ints = {1 << 20, 4096, 300})
+    void everyCaseGivesTheRecordedOutput(int chunkBytes) throws Exception {
+        String before = System.getProperty(CHUNK_BYTES);
+        System.setProperty(CHUNK_BYTES, Integer.toString(chunkBytes));
+        try {
+            check();
+        } finally {
+            if (before == null) {
+                System.clearProperty(CHUNK_BYTES);
+            } else {
+                System.setProperty(CHUNK_BYTES, before);
+            }
+        }
+    }
+
+    private void check() throws Exception {
         StringBuilder actual = new StringBuilder();
         for (Map.Entry<String, List<String>> c : cases().entrySet()) {
             List<String> args = new ArrayList<>(List.of("audit"));

@@ -38,13 +38,19 @@ public final class JsonCursor {
     private long nameLine = 1;
     private long nameColumn = 1;
     /** Values of a few kinds that come again and again (enum values, tools, retry reasons), made once each. */
-    private final StringPool shared = new StringPool(1 << 16);
+    private final StringPool shared;
     private final CharsView view = new CharsView();
 
     public JsonCursor(JsonParser p, String source, Limits limits) {
+        this(p, source, limits, new StringPool(1 << 16));
+    }
+
+    /** A cursor that shares repeated values ({@link #optSharedString()}) through {@code shared}. */
+    public JsonCursor(JsonParser p, String source, Limits limits, StringPool shared) {
         this.p = p;
         this.source = source;
         this.limits = limits;
+        this.shared = shared;
     }
 
     public JsonParser parser() {

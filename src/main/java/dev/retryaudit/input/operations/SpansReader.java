@@ -1,11 +1,15 @@
 package dev.retryaudit.input.operations;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.input.reader.LineChunks;
 import dev.retryaudit.input.reader.LineDiscipline;
+import dev.retryaudit.input.reader.ParallelChunks;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Attempt;
@@ -14,6 +18,7 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,12 +37,43 @@ public final class SpansReader implements TraceReader {
             AttemptDraft.FIELDS.stream(), CheckDraft.FIELDS.stream()).flatMap(s -> s).distinct().toList();
     private static final FieldMask LINE_MASK = new FieldMask(LINE_FIELDS);
 
+    /** The bytes of a chunk of lines parsed on one core ({@code retryaudit.chunkBytes} sets it, for tests). */
+    private static int chunkBytes() {
+        return Math.max(1, Integer.getInteger("retryaudit.chunkBytes", 1 << 20));
+    }
+
+    /** Repeated values of the chunks one thread parses. */
+    private static final ThreadLocal<StringPool> CHUNK_STRINGS = ThreadLocal.withInitial(() -> new StringPool(1 << 16));
+
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        JsonCursor c = ctx.openCheckingDuplicatesItself();
         Groups groups = new Groups();
-        LineDiscipline lines = new LineDiscipline(ctx.source(), null, "JSON Lines holds one span a line",
+        LineDiscipline lines = discipline(ctx);
+        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk),
+                (chunk, parsed) -> {
+                    long at = chunk.firstLine() - 1 + parsed.line();
+                    lines.counted(at);
+                    add(groups, parsed.fields(), ctx.location(at, parsed.column(), null), ctx);
+                });
+        if (rest != null) {
+            readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
+        }
+        if (lines.records() == 0) {
+            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
+        }
+        for (Group g : groups.inOrder) {
+            ctx.sink().accept(g.build(groups.attempts, ctx));
+        }
+    }
+
+    private static LineDiscipline discipline(ReadContext ctx) {
+        return new LineDiscipline(ctx.source(), null, "JSON Lines holds one span a line",
                 "a span must fit on one line (JSON Lines); this object spans several", true);
+    }
+
+    /** Reads and groups every line from the cursor on, in one pass. */
+    private static void readLines(JsonCursor c, Groups groups, LineDiscipline lines, ReadContext ctx)
+            throws IOException, InputException {
         Line line = new Line();
         JsonToken t;
         while ((t = c.next()) != null) {
@@ -50,12 +86,42 @@ public final class SpansReader implements TraceReader {
             lines.end(c);
             add(groups, line, at, ctx);
         }
-        if (lines.records() == 0) {
-            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
+    }
+
+    /** One line of a chunk: its fields and where it starts in the chunk. */
+    private record Parsed(Line fields, long line, long column) {
+    }
+
+    /**
+     * The lines of one chunk, on any thread; throws at the first line that is not a whole span, and
+     * at a start that is not plain UTF-8 JSON (a byte order mark, another encoding), which only the
+     * one-pass reader judges.
+     */
+    private static List<Parsed> parse(ReadContext ctx, LineChunks.Chunk chunk) throws IOException, InputException {
+        byte[] bytes = chunk.bytes();
+        for (int i = 0; i < Math.min(4, chunk.length()); i++) {
+            if (bytes[i] == 0 || bytes[i] < 0) {
+                throw new IOException("not plain UTF-8 JSON at the start of a chunk");
+            }
         }
-        for (Group g : groups.inOrder) {
-            ctx.sink().accept(g.build(groups.attempts, ctx));
+        List<Parsed> out = new ArrayList<>();
+        LineDiscipline lines = discipline(ctx);
+        JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get());
+        try (JsonParser p = c.parser()) {
+            JsonToken t;
+            while ((t = c.next()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw c.error("$", "expected one JSON object a line");
+                }
+                Location at = ctx.location(c, null);
+                lines.start(c);
+                Line line = new Line();
+                readLine(c, at, line);
+                lines.end(c);
+                out.add(new Parsed(line, at.line(), at.column()));
+            }
         }
+        return out;
     }
 
     /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
