@@ -29,7 +29,9 @@ import java.util.stream.Stream;
  * Reads {@code spans} JSON Lines: one attempt or check a line, grouped into operations by
  * {@code operation_id}, else by {@code idempotency_key}. The lines of an operation may be spread over
  * the file, so operations are handed on at the end, in the order of their first line; only the
- * grouped attempts are held, never the text.
+ * grouped attempts are held ({@link HeldAttempts}), never the text. A source of more than one chunk
+ * is parsed on several cores ({@link ParallelChunks}) and grouped in line order, so that operations,
+ * limits and the first error are those of one pass.
  */
 public final class SpansReader implements TraceReader {
     private static final List<String> LINE_FIELDS = Stream.of(
@@ -118,6 +120,7 @@ public final class SpansReader implements TraceReader {
                 Line line = new Line();
                 readLine(c, at, line);
                 lines.end(c);
+                hashGroupKeys(line);
                 out.add(new Parsed(line, at.line(), at.column()));
             }
         }
@@ -162,6 +165,16 @@ public final class SpansReader implements TraceReader {
             checkField = null;
             operationId = null;
             runId = null;
+        }
+    }
+
+    /** Hashes the strings a line is grouped by, on the chunk's thread rather than the merging one (a string keeps its hash). */
+    private static void hashGroupKeys(Line line) {
+        if (line.operationId != null) {
+            line.operationId.hashCode();
+        }
+        if (line.attempt.idempotencyKey != null) {
+            line.attempt.idempotencyKey.hashCode();
         }
     }
 
