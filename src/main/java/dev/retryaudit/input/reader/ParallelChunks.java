@@ -16,8 +16,9 @@ import java.util.concurrent.Future;
  * Parses the chunks of a JSON Lines source on several cores and merges what they hold in line order
  * on the calling thread, so that the result is the same as one pass. A chunk that fails to parse, or
  * a read that fails, ends the parallel part: what is left from there (see {@link LineChunks#rest})
- * is for the reader to read in one pass, which words the first error exactly as always. Small
- * sources (one chunk) and single-core machines take that path from the start.
+ * is for the reader to read in one pass, which words the first error exactly as always. A small
+ * source (one chunk) takes that path from the start. Two to four threads parse, as many as there
+ * are cores (two on one core, so that the same code runs everywhere).
  */
 public final class ParallelChunks {
     private ParallelChunks() {
@@ -43,14 +44,14 @@ public final class ParallelChunks {
      */
     public static <T> InputStream run(LineChunks chunks, Parse<T> parse, Merge<T> merge)
             throws InputException, InterruptedIOException {
-        int threads = Math.min(Runtime.getRuntime().availableProcessors(), 4);
+        int threads = Math.max(2, Math.min(Runtime.getRuntime().availableProcessors(), 4));
         LineChunks.Chunk first;
         try {
             first = chunks.next();
         } catch (java.io.IOException e) {
             return chunks.rest(List.of());
         }
-        if (first == null || chunks.ended() || threads < 2) {
+        if (first == null || chunks.ended()) {
             return chunks.rest(first == null ? List.of() : List.of(first));
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
