@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,7 @@ class JarIT {
     }
 
     @Test
+    @Tag("timing")
     void probesARealClient() throws Exception {
         Run r = run(new byte[0], "probe", "--failures", "1", "--delay", "1", "--timeout", "30",
                 "--", "curl", "-sS", "--retry", "2", "{url}");

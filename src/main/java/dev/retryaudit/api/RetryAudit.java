@@ -15,6 +15,7 @@ import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.IOException;
@@ -127,18 +128,23 @@ public final class RetryAudit {
             ops++;
             attempts += op.attempts().size();
         }
-        return new AuditPart(engine.partial(), ops, attempts);
+        return new AuditPart(engine.partial(), limits, ops, attempts);
     }
 
     /**
-     * The findings of the whole input whose parts, audited by auditors with this one's policy and
-     * rules, are {@code parts}: the same as one pass over it, whatever the split and order.
+     * The findings of the whole input whose parts, audited by auditors with this one's policy,
+     * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
+     * A part audited otherwise is an {@link IllegalArgumentException} that says what differs.
      */
     public AuditResult merge(Collection<AuditPart> parts) {
         Engine engine = new Engine(policy, selection);
         long ops = 0;
         long attempts = 0;
         for (AuditPart p : parts) {
+            if (!p.limits().equals(limits)) {
+                throw new IllegalArgumentException("a part audited with other limits cannot merge: " + p.limits()
+                        + " is not " + limits);
+            }
             engine.merge(p.state());
             ops += p.operations();
             attempts += p.attempts();
@@ -205,15 +211,15 @@ public final class RetryAudit {
         try {
             return new InputSet(format, limits).readAll(sources, stdin, out);
         } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
+            throw RetryAuditException.of(e);
         }
     }
 
     private static Policy readPolicy(Path file, Set<String> ruleIds, Limits limits) throws RetryAuditException {
         try {
-            return PolicyReader.read(file, ruleIds, limits);
+            return PolicyReader.read(file, ProbeCatalogue.policyIds(ruleIds), limits);
         } catch (InputException e) {
-            throw new RetryAuditException(e.diagnostic(), e);
+            throw RetryAuditException.of(e);
         }
     }
 

@@ -1,13 +1,55 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.Limit;
+import dev.retryaudit.text.Diagnostics;
+
 /**
  * An input that could not be read or a policy that could not be applied. The message is the tool's
- * one-line diagnostic, {@code FILE:LINE:COL: error: PATH: MESSAGE}, and never echoes input bytes.
+ * one-line diagnostic, {@code FILE:LINE:COL: error: PATH: MESSAGE}, and never echoes input bytes; an
+ * input over a limit names the {@link Limit} and says which {@link Limits} setting raises it.
  */
 public final class RetryAuditException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    private final InputError error;
+
     public RetryAuditException(String message, Throwable cause) {
         super(message, cause);
+        this.error = null;
+    }
+
+    private RetryAuditException(InputError error, InputException cause) {
+        super(Diagnostics.line(error), cause);
+        this.error = error;
+    }
+
+    /** The input error as a library caller reads it: the limit, when one was exceeded, in the API's terms. */
+    static RetryAuditException of(InputException e) {
+        return new RetryAuditException(e.error(RetryAuditException::hint), e);
+    }
+
+    /** The input error (place, path, what is wrong, the limit and its hint), or null for other failures. */
+    public InputError error() {
+        return error;
+    }
+
+    /** The limit the input exceeded, or null when it was rejected for something else. */
+    public Limit limit() {
+        return error == null ? null : error.limit();
+    }
+
+    /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code Builder.limits}. */
+    static String hint(Limit limit) {
+        return switch (limit) {
+            case BYTES -> "raise it with Limits.bytes (RetryAudit.Builder.limits)";
+            case OPERATIONS -> "raise it with Limits.operations (RetryAudit.Builder.limits)";
+            case ATTEMPTS -> "raise it with Limits.attemptsPerOperation (RetryAudit.Builder.limits)";
+            case STRING -> "raise it with Limits.stringLength (RetryAudit.Builder.limits)";
+            case DEPTH -> "raise it with Limits.depth (RetryAudit.Builder.limits), at most " + Limits.MAX_DEPTH;
+            case MEMORY -> "give the JVM more heap (-Xmx), lower Limits.bytes, or split the input";
+        };
     }
 }

@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.FileNames;
 import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
@@ -12,6 +13,7 @@ import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.ColorMode;
+import dev.retryaudit.text.Diagnostics;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,7 +84,7 @@ final class AuditOptions {
 
     /** The {@code --policy} file's policy, or the built-in one. */
     Policy policy(Limits limits) throws InputException {
-        return policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.ids(), limits);
+        return policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.policyIds(), limits);
     }
 
     /** The rules to run under {@code policy} with {@code --enable}/{@code --disable} applied (checked first). */
@@ -136,11 +138,15 @@ final class AuditOptions {
         return new ReportOutput(output, io);
     }
 
-    /** The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an input error. */
+    /**
+     * The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an
+     * input error. An input over a limit gets the option that raises it.
+     */
     int inputError(Streams io, InputException e, ReportWriter writer) {
-        io.err().println(e.diagnostic());
+        InputError error = e.error(LimitHints::of);
+        io.err().println(Diagnostics.line(error));
         int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
-        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, e.error());
+        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
         return output(io).write(o -> writer.writeError(failure, o), code);
     }
 

@@ -1,6 +1,5 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -44,7 +43,7 @@ final class Failures {
      */
     static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
         err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; "
-                + InputSet.MORE_MEMORY);
+                + LimitHints.MORE_MEMORY);
         if (java.util.Arrays.asList(args).contains("--debug")) {
             writeTrace(err, ex);
         }

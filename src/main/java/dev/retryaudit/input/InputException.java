@@ -1,12 +1,16 @@
 package dev.retryaudit.input;
 
 import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.text.Diagnostics;
+import java.util.function.Function;
 
 /**
  * An input that cannot be audited: rejected (malformed, invalid, over a limit: exit 65) or
  * unreadable (missing, not a file: exit 66). {@code line}/{@code column} are 0 when unknown;
- * {@code path} is the JSON path ({@code $.operations[3].id}) or null.
+ * {@code path} is the JSON path ({@code $.operations[3].id}) or null. An input over a limit names the
+ * {@link Limit}; the message states the fact only, and each caller says in its own terms how to raise
+ * the limit ({@link #error(Function)}).
  */
 public final class InputException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -23,8 +27,14 @@ public final class InputException extends Exception {
     private final long column;
     private final String path;
     private final String detail;
+    private final Limit limit;
 
     public InputException(Kind kind, String source, long line, long column, String path, String detail) {
+        this(kind, source, line, column, path, detail, null);
+    }
+
+    private InputException(Kind kind, String source, long line, long column, String path, String detail,
+            Limit limit) {
         super(source + ":" + line + ":" + column + ": " + detail);
         this.kind = kind;
         this.source = source;
@@ -32,6 +42,7 @@ public final class InputException extends Exception {
         this.column = column;
         this.path = path;
         this.detail = detail;
+        this.limit = limit;
     }
 
     /** A rejected input at a place in it. */
@@ -42,6 +53,11 @@ public final class InputException extends Exception {
     /** A source that could not be read at all. */
     public static InputException unreadable(String source, String detail) {
         return new InputException(Kind.UNREADABLE, source, 0, 0, null, detail);
+    }
+
+    /** The same error, caused by exceeding {@code exceeded}. */
+    public InputException over(Limit exceeded) {
+        return new InputException(kind, source, line, column, path, detail, exceeded);
     }
 
     public Kind kind() {
@@ -64,6 +80,11 @@ public final class InputException extends Exception {
         return path;
     }
 
+    /** The limit the input exceeded, or null when it was rejected for something else. */
+    public Limit limit() {
+        return limit;
+    }
+
     /** What is wrong, without the location or the path. */
     public String detail() {
         return detail;
@@ -74,12 +95,17 @@ public final class InputException extends Exception {
         return error().message();
     }
 
-    /** The error as reports print it. */
+    /** The error as reports print it, stating the fact only. */
     public InputError error() {
-        return new InputError(kind == Kind.UNREADABLE, source, line, column, path, detail);
+        return new InputError(kind == Kind.UNREADABLE, source, line, column, path, detail, limit, null);
     }
 
-    /** The one-line diagnostic {@code FILE:LINE:COL: error: MESSAGE}, safe to print on a terminal. */
+    /** The error with {@code hints}' word on how to raise the limit that was exceeded, if one was. */
+    public InputError error(Function<Limit, String> hints) {
+        return limit == null ? error() : error().withHint(hints.apply(limit));
+    }
+
+    /** The one-line diagnostic {@code FILE:LINE:COL: error: MESSAGE}, safe to print on a terminal; the fact only. */
     public String diagnostic() {
         return Diagnostics.line(error());
     }

@@ -1,12 +1,15 @@
 package dev.retryaudit.input;
 
+import dev.retryaudit.model.Limit;
+import java.io.Serializable;
 import java.util.function.Function;
 
 /**
- * Input limits, each with the flag that raises it; enforced while reading. {@code stringLength} counts
+ * Input limits, enforced while reading; an input over one is an {@link InputException} naming the {@link Limit}. {@code stringLength} counts
  * the characters (code points) of a string value; field names are limited to {@link #nameLength()}.
  */
-public record Limits(long bytes, long operations, int attemptsPerOperation, int stringLength, int depth) {
+public record Limits(long bytes, long operations, int attemptsPerOperation, int stringLength, int depth)
+        implements Serializable {
     /** The defaults: 1 GiB, 5,000,000 operations, 10,000 attempts, 65,536 characters, depth 64. */
     public static final Limits DEFAULTS = new Limits(1L << 30, 5_000_000, 10_000, 65_536, 64);
 
@@ -39,14 +42,14 @@ public record Limits(long bytes, long operations, int attemptsPerOperation, int 
             throws InputException {
         if (count > attemptsPerOperation) {
             throw at.apply(holder + " has more than " + attemptsPerOperation + " " + things
-                    + ", the attempts-per-operation limit (raise it with --limit-attempts)");
+                    + ", the attempts-per-operation limit").over(Limit.ATTEMPTS);
         }
     }
 
     /** The one check of the operations limit: rejects an input set that would hold {@code count} operations. */
     public void checkOperations(long count, Function<String, InputException> at) throws InputException {
         if (count > operations) {
-            throw at.apply("more than " + operations + " operations, the operations limit (raise it with --limit-operations)");
+            throw at.apply("more than " + operations + " operations, the operations limit").over(Limit.OPERATIONS);
         }
     }
 }

@@ -9,17 +9,35 @@ import java.util.Set;
 
 /** The arguments of one tool call, read with the checks and messages every tool shares. */
 final class Args {
-    private final Map<String, Object> map;
+    private final Map<?, ?> map;
+    private final String prefix;
 
     Args(Map<String, Object> map, Set<String> known) throws ToolError {
+        this(map, known, "");
+    }
+
+    private Args(Map<?, ?> map, Set<String> known, String prefix) throws ToolError {
         this.map = map == null ? Map.of() : map;
-        for (String name : this.map.keySet()) {
+        this.prefix = prefix;
+        for (Object key : this.map.keySet()) {
+            String name = String.valueOf(key);
             if (!known.contains(name)) {
                 List<String> close = Suggestions.closestAll(name, List.copyOf(known), 1);
-                throw new ToolError("unknown argument '" + Escaping.shortened(name, 80) + "'"
-                        + (close.isEmpty() ? "" : " (did you mean " + close.get(0) + "?)"));
+                throw new ToolError("unknown argument '" + Escaping.shortened(prefix + name, 80) + "'"
+                        + (close.isEmpty() ? "" : " (did you mean " + prefix + close.get(0) + "?)"));
             }
         }
+    }
+
+    /** The members of the object argument {@code name} as arguments named {@code name.member}, or null when absent. */
+    Args members(String name, Set<String> known) throws ToolError {
+        Map<?, ?> v = object(name);
+        return v == null ? null : new Args(v, known, label(name) + ".");
+    }
+
+    /** How messages name the argument {@code name}: with the object it is a member of. */
+    private String label(String name) {
+        return prefix + name;
     }
 
     /** A string argument, or null when absent. */
@@ -28,7 +46,7 @@ final class Args {
         if (v == null || v instanceof String) {
             return (String) v;
         }
-        throw new ToolError("invalid value for '" + name + "': expected a string");
+        throw new ToolError("invalid value for '" + label(name) + "': expected a string");
     }
 
     String string(String name, String absent) throws ToolError {
@@ -39,7 +57,7 @@ final class Args {
     String required(String name) throws ToolError {
         String v = string(name);
         if (v == null) {
-            throw new ToolError("missing argument '" + name + "'");
+            throw new ToolError("missing argument '" + label(name) + "'");
         }
         return v;
     }
@@ -54,13 +72,13 @@ final class Args {
         if (v instanceof List<?> list) {
             for (Object o : list) {
                 if (!(o instanceof String s)) {
-                    throw new ToolError("invalid value for '" + name + "': expected an array of strings");
+                    throw new ToolError("invalid value for '" + label(name) + "': expected an array of strings");
                 }
                 out.add(s);
             }
             return out;
         }
-        throw new ToolError("invalid value for '" + name + "': expected an array of strings");
+        throw new ToolError("invalid value for '" + label(name) + "': expected an array of strings");
     }
 
     /** A whole number in {@code min..max}, {@code absent} when absent. */
@@ -70,11 +88,11 @@ final class Args {
             return absent;
         }
         if (!whole(v)) {
-            throw new ToolError("invalid value for '" + name + "': expected a whole number");
+            throw new ToolError("invalid value for '" + label(name) + "': expected a whole number");
         }
         long n = ((Number) v).longValue();
         if (n < min || n > max) {
-            throw new ToolError("invalid value for '" + name + "': must be between " + min + " and " + max);
+            throw new ToolError("invalid value for '" + label(name) + "': must be between " + min + " and " + max);
         }
         return n;
     }
@@ -86,16 +104,16 @@ final class Args {
             return absent;
         }
         if (!(v instanceof List<?> list)) {
-            throw new ToolError("invalid value for '" + name + "': expected an array of whole numbers");
+            throw new ToolError("invalid value for '" + label(name) + "': expected an array of whole numbers");
         }
         List<Long> out = new ArrayList<>();
         for (Object o : list) {
             if (!whole(o)) {
-                throw new ToolError("invalid value for '" + name + "': expected an array of whole numbers");
+                throw new ToolError("invalid value for '" + label(name) + "': expected an array of whole numbers");
             }
             long n = ((Number) o).longValue();
             if (n < min || n > max) {
-                throw new ToolError("invalid value for '" + name + "': each must be between " + min + " and " + max);
+                throw new ToolError("invalid value for '" + label(name) + "': each must be between " + min + " and " + max);
             }
             out.add(n);
         }
@@ -111,7 +129,7 @@ final class Args {
         if (v instanceof Boolean b) {
             return b;
         }
-        throw new ToolError("invalid value for '" + name + "': expected true or false");
+        throw new ToolError("invalid value for '" + label(name) + "': expected true or false");
     }
 
     /** An object argument, or null when absent. */
@@ -120,7 +138,7 @@ final class Args {
         if (v == null || v instanceof Map<?, ?>) {
             return (Map<?, ?>) v;
         }
-        throw new ToolError("invalid value for '" + name + "': expected an object");
+        throw new ToolError("invalid value for '" + label(name) + "': expected an object");
     }
 
     private static boolean whole(Object v) {

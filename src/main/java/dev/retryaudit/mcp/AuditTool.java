@@ -8,6 +8,7 @@ import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.input.pipeline.Readers;
 import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.JsonReportWriter;
@@ -15,6 +16,7 @@ import dev.retryaudit.report.Report;
 import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
+import dev.retryaudit.text.Diagnostics;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -28,7 +30,8 @@ import java.util.Set;
 /**
  * {@code audit_trace}: the {@code audit} command as a tool. The trace comes inline or from a file under
  * {@code --allow-dir}; the input format, policy, rule selection and {@code fail_on} are the CLI's options, checked
- * with the CLI's messages, and the input goes through the same reader, limits and rules. The result is the JSON
+ * with the CLI's messages, and the input goes through the same reader, limits ({@code limits}, the CLI's
+ * {@code --limit-*}) and rules; an input over a limit names the argument that raises it. The result is the JSON
  * report as structured content and its verdict line (plus the first findings) as text.
  */
 final class AuditTool {
@@ -45,11 +48,20 @@ final class AuditTool {
               "policy": {"type": "object", "description": "A policy document, as the --policy file holds."},
               "enable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to enable, as --enable."},
               "disable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to disable, as --disable."},
-              "fail_on": {"type": "string", "enum": [%s], "description": "Lowest severity that fails the audit (default error)."}
+              "fail_on": {"type": "string", "enum": [%s], "description": "Lowest severity that fails the audit (default error)."},
+              "limits": {"type": "object", "additionalProperties": false, "description": "Input limits, as audit's --limit-* options; each absent one keeps the audit default.",
+               "properties": {
+                "bytes": {"type": "integer", "minimum": 1, "description": "Most input bytes (default 1 GiB)."},
+                "operations": {"type": "integer", "minimum": 1, "description": "Most operations (default 5,000,000)."},
+                "attempts": {"type": "integer", "minimum": 1, "description": "Most attempts in one operation (default 10,000)."},
+                "string": {"type": "integer", "minimum": 1, "description": "Longest string value, in characters (default 65,536)."},
+                "depth": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Deepest nesting (default 64)."}
+               }}
              }}""";
 
     private static final Set<String> ARGS = Set.of("trace", "path", "name", "input_format", "policy", "enable",
-            "disable", "fail_on");
+            "disable", "fail_on", "limits");
+    private static final Set<String> LIMITS = Set.of("bytes", "operations", "attempts", "string", "depth");
     private static final int FINDINGS_IN_TEXT = 20;
 
     private final Auditing auditing;
@@ -64,7 +76,7 @@ final class AuditTool {
 
     /** The input schema, with the formats and levels this build knows. */
     static String schema() {
-        return String.format(SCHEMA, quoted(formats()), quoted(FailOn.ids()));
+        return String.format(SCHEMA, quoted(formats()), quoted(FailOn.ids()), Limits.MAX_DEPTH);
     }
 
     Result call(Map<String, Object> arguments) throws ToolError {
@@ -88,21 +100,47 @@ final class AuditTool {
         }
         Map<?, ?> policyDoc = a.object("policy");
         String name = a.string("name", INLINE);
-        Limits limits = Limits.DEFAULTS;
+        Limits limits = limits(a.members("limits", LIMITS));
         try {
             Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
-                    new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.ids(), limits);
+                    new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.policyIds(), limits);
             InputSet.Source source = trace != null ? new InputSet.Source(name, null)
                     : InputSet.Source.of(dirs.resolve(path).toString());
             InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));
-            Report report = auditing.audit(format, policy, RuleSelection.of(policy, enable, disable), failOn, source,
-                    stdin, op -> { });
+            Report report = auditing.audit(format, limits, policy, RuleSelection.of(policy, enable, disable), failOn,
+                    source, stdin, op -> { });
             return result(report);
         } catch (InputException e) {
-            throw new ToolError(e.diagnostic());
+            throw new ToolError(Diagnostics.line(e.error(AuditTool::hint)));
         } catch (IOException e) {
             throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
         }
+    }
+
+    /** The {@code limits} argument over the audit defaults. */
+    private static Limits limits(Args given) throws ToolError {
+        Limits d = Limits.DEFAULTS;
+        if (given == null) {
+            return d;
+        }
+        return new Limits(given.integer("bytes", 1, Long.MAX_VALUE, d.bytes()),
+                given.integer("operations", 1, Long.MAX_VALUE, d.operations()),
+                (int) given.integer("attempts", 1, Integer.MAX_VALUE, d.attemptsPerOperation()),
+                (int) given.integer("string", 1, Integer.MAX_VALUE, d.stringLength()),
+                (int) given.integer("depth", 1, Limits.MAX_DEPTH, d.depth()));
+    }
+
+    /** How a client raises {@code limit}: the member of the {@code limits} argument. */
+    static String hint(Limit limit) {
+        return switch (limit) {
+            case BYTES -> "raise it with the argument limits.bytes";
+            case OPERATIONS -> "raise it with the argument limits.operations";
+            case ATTEMPTS -> "raise it with the argument limits.attempts";
+            case STRING -> "raise it with the argument limits.string";
+            case DEPTH -> "raise it with the argument limits.depth, at most " + Limits.MAX_DEPTH;
+            case MEMORY -> "start the server with more heap (java -Xmx4g -jar retry-audit.jar mcp ...), "
+                    + "lower limits.bytes, or split the trace";
+        };
     }
 
     /** The JSON report (as the CLI prints it) and a short text: the findings, at most a screenful, and the verdict. */

@@ -2,6 +2,7 @@ package dev.retryaudit.mcp;
 
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
@@ -15,9 +16,9 @@ import java.util.function.Consumer;
 @FunctionalInterface
 public interface Auditing {
     /**
-     * Audits {@code source} ({@code in} when it names no file) as {@code audit} would with these options, handing
+     * Audits {@code source} ({@code in} when it names no file) as {@code audit} would with these options and limits, handing
      * every operation read to {@code seen}.
      */
-    Report audit(InputFormat format, Policy policy, RuleSelection rules, FailOn failOn, InputSet.Source source,
+    Report audit(InputFormat format, Limits limits, Policy policy, RuleSelection rules, FailOn failOn, InputSet.Source source,
             InputStream in, Consumer<Operation> seen) throws InputException;
 }

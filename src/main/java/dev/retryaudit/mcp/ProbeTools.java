@@ -164,7 +164,7 @@ final class ProbeTools {
         List<Operation> ops = new ArrayList<>();
         Report audited;
         try {
-            audited = auditing.audit(InputFormat.RETRY_TRACE, policy, rules, failOn, source,
+            audited = auditing.audit(InputFormat.RETRY_TRACE, Limits.DEFAULTS, policy, rules, failOn, source,
                     new ByteArrayInputStream(bytes(trace)), ops::add);
         } catch (InputException e) {
             throw new ToolError("the probe's own trace was rejected: " + e.diagnostic());

@@ -1,6 +1,7 @@
 package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.model.Limit;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -9,9 +10,9 @@ public final class ErrorReport {
     private ErrorReport() {
     }
 
-    /** Writes the error; {@code line}/{@code column} of 0 and a null path print as null. */
+    /** Writes the error; {@code line}/{@code column} of 0, a null path and a null limit print as null. */
     public static void write(OutputStream out, int code, String message, String source, long line, long column,
-            String path) throws IOException {
+            String path, Limit limit) throws IOException {
         try (JsonGenerator g = Json.generator(out)) {
             g.writeStartObject();
             g.writeNumberField("version", 1);
@@ -24,6 +25,7 @@ public final class ErrorReport {
             g.writeFieldName("column");
             Json.value(g, column > 0 ? column : null);
             g.writeStringField("path", path);
+            g.writeStringField("limit", limit == null ? null : limit.id());
             g.writeEndObject();
             g.writeEndObject();
             g.writeRaw('\n');

@@ -70,7 +70,8 @@ public final class JsonReportWriter implements ReportWriter {
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
         var e = failure.error();
-        ErrorReport.write(out, failure.exitCode(), e.detail(), e.source(), e.line(), e.column(), e.path());
+        ErrorReport.write(out, failure.exitCode(), e.explanation(), e.source(), e.line(), e.column(), e.path(),
+                e.limit());
     }
 
     private static void writeSummary(JsonGenerator g, Report r) throws IOException {

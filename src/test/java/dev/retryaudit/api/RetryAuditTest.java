@@ -2,12 +2,16 @@ package dev.retryaudit.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.report.ReportFormat;
@@ -22,6 +26,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,12 +126,45 @@ class RetryAuditTest {
     }
 
     @Test
+    void aPolicyFileNamingAProbeVerdictIsRefusedAsSuch(@TempDir Path dir) throws Exception {
+        Path policy = dir.resolve("policy.json");
+        Files.writeString(policy, "{\"rules\": {\"probe/not-tested\": {\"enabled\": false}}}");
+        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build()).isInstanceOf(RetryAuditException.class)
+                .hasMessage(policy + ":1:12: error: $.rules['probe/not-tested']: probe/not-tested is a verdict of "
+                        + "'retry-audit probe', not a rule over traces: a policy cannot configure it (no audit runs it, "
+                        + "and a probe run always reports it)");
+    }
+
+    @Test
     void aBadInputIsOneDiagnosticLine() {
         RetryAudit audit = RetryAudit.defaults();
         assertThatThrownBy(() -> audit.read(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(
                 StandardCharsets.UTF_8)), "in.jsonl"))
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith("in.jsonl:1:")
                 .hasMessageContaining(": error: ").message().doesNotContain("\n");
+    }
+
+    @Test
+    void anInputOverALimitNamesTheLimitsSettingThatRaisesIt() throws RetryAuditException {
+        RetryAudit audit = RetryAudit.builder().limits(new Limits(1L << 30, 10, 2, 65_536, 64)).build();
+        String three = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n"
+                + "{\"operation_id\":\"a\",\"attempt_id\":2}\n{\"operation_id\":\"a\",\"attempt_id\":3}\n";
+        RetryAuditException e = assertThrows(RetryAuditException.class,
+                () -> audit.read(new ByteArrayInputStream(three.getBytes(StandardCharsets.UTF_8)), "in.jsonl"));
+        assertThat(e.getMessage()).isEqualTo("in.jsonl:3:1: error: $: operation has more than 2 attempts, the "
+                + "attempts-per-operation limit; raise it with Limits.attemptsPerOperation (RetryAudit.Builder.limits)");
+        assertThat(e.limit()).isEqualTo(Limit.ATTEMPTS);
+        assertThat(e.error().detail()).isEqualTo("operation has more than 2 attempts, the attempts-per-operation limit");
+        assertThat(e.error().line()).isEqualTo(3);
+        for (Limit limit : Limit.values()) {
+            assertThat(RetryAuditException.hint(limit)).doesNotContain("--limit");
+        }
+
+        RetryAuditException other = assertThrows(RetryAuditException.class,
+                () -> audit.read(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(StandardCharsets.UTF_8)),
+                        "in.jsonl"));
+        assertThat(other.limit()).isNull();
+        assertThat(other.error().hint()).isNull();
     }
 
     @Test
@@ -150,6 +189,27 @@ class RetryAuditTest {
         assertThat(merged).isEqualTo(onePass);
         assertThat(merged.findings()).extracting(Finding::rule).contains("budget/retry-ratio");
         assertThat(shipped.operations()).isEqualTo(6);
+    }
+
+    @Test
+    void partsOfAnotherConfigurationDoNotMerge() throws RetryAuditException {
+        RetryAudit audit = RetryAudit.defaults();
+        List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Locations.line("in.jsonl", 1))
+                .attempt(1, a -> a.outcome(Outcome.SUCCESS)).build());
+        AuditPart tighter = RetryAudit.builder().limits(new Limits(1000, 10, 10, 100, 10)).build().auditPart(ops);
+        assertThatThrownBy(() -> audit.merge(List.of(tighter))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a part audited with other limits cannot merge: " + new Limits(1000, 10, 10, 100, 10)
+                        + " is not " + Limits.DEFAULTS);
+        AuditPart fewer = RetryAudit.builder().disable("trace").build().auditPart(ops);
+        assertThatThrownBy(() -> audit.merge(List.of(fewer))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has none; "
+                        + "only this audit has trace/");
+        AuditPart lenient = RetryAudit.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
+                Set.of(429), 3, Map.of(), Map.of())).build().auditPart(ops);
+        assertThatThrownBy(() -> audit.merge(List.of(lenient))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a part audited under another policy cannot merge: its maxAttempts, nonRetryableStatuses, "
+                        + "retryableRejections differ");
+        assertThat(audit.merge(List.of(audit.auditPart(ops)))).isEqualTo(audit.audit(ops));
     }
 
     @Test

@@ -151,7 +151,8 @@ class AuditCommandTest {
                     "source": "%s",
                     "line": 1,
                     "column": 45,
-                    "path": "$.attempt_id"
+                    "path": "$.attempt_id",
+                    "limit": null
                   }
                 }
                 """.formatted(f));
@@ -168,7 +169,7 @@ class AuditCommandTest {
     void limitFlagsReachTheReader() {
         CliRunner.Result r = CliRunner.runWithStdin(CLEAN, "audit", "--limit-bytes", "10");
         assertThat(r.exit()).isEqualTo(65);
-        assertThat(r.err()).contains("more than 10 bytes read (raise it with --limit-bytes)");
+        assertThat(r.err()).contains("more than 10 bytes read; raise it with --limit-bytes");
     }
 
     @Test

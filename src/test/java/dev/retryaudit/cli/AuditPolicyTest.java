@@ -102,6 +102,22 @@ class AuditPolicyTest {
     }
 
     @Test
+    void aProbeVerdictInThePolicySaysOnlyTheProbeRunsIt() throws IOException {
+        String policy = write("policy.json", "{\"rules\": {\"probe/not-tested\": {\"enabled\": false}}}");
+        String why = ":1:12: error: $.rules['probe/not-tested']: probe/not-tested is a verdict of 'retry-audit probe', "
+                + "not a rule over traces: a policy cannot configure it (no audit runs it, and a probe run always "
+                + "reports it)\n";
+        CliRunner.Result r = audit("--policy", policy, input);
+        assertThat(r.exit()).isEqualTo(65);
+        assertThat(r.err()).isEqualTo(policy + why).doesNotContain("unknown rule id");
+        CliRunner.Result probe = CliRunner.run("probe", "--policy", policy, "--", "true");
+        assertThat(probe.exit()).isEqualTo(65);
+        assertThat(probe.err()).isEqualTo(policy + why);
+        String followed = write("followed.json", "{\"rules\": {\"probe/not-followed\": {\"severity\": \"note\"}}}");
+        assertThat(audit("--policy", followed, input).err()).contains("probe/not-followed is a verdict of 'retry-audit probe'");
+    }
+
+    @Test
     void aMissingPolicyFileExits66() {
         String missing = dir.resolve("nope.json").toString();
         CliRunner.Result r = audit("--policy", missing, input);

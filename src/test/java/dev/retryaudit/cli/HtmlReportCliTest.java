@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +79,7 @@ class HtmlReportCliTest {
     }
 
     @Test
+    @Tag("timing")
     void aProbeRunIsDrawnToo() {
         CliRunner.Result r = CliRunner.run("probe", "--format", "html", "--failures", "1", "--delay", "30", "--timeout",
                 "20", "--", "sh", "-c", "curl -s -o /dev/null \"$RETRY_AUDIT_PROBE_URL\"; "

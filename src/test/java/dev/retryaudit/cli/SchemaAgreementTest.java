@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -124,6 +125,7 @@ class SchemaAgreementTest {
     }
 
     @Test
+    @Tag("timing")
     void probeReportsAreValid() throws IOException {
         List<CliRunner.Result> runs = List.of(
                 CliRunner.run("probe", "--timeout", "10", "--", "true"),

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -130,6 +131,32 @@ class McpServerIT {
     }
 
     @Test
+    void anInputOverALimitNamesTheLimitsArgumentThatRaisesIt() throws IOException {
+        String three = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n"
+                + "{\"operation_id\":\"b\",\"tool\":\"t\",\"attempt_id\":1}\n"
+                + "{\"operation_id\":\"c\",\"tool\":\"t\",\"attempt_id\":1}\n";
+        CallToolResult over = call("audit_trace", Map.of("trace", three, "name", "s.jsonl",
+                "limits", Map.of("operations", 2)));
+        assertThat(over.isError()).isTrue();
+        assertThat(text(over)).isEqualTo("s.jsonl:3:1: error: $: more than 2 operations, the operations limit; "
+                + "raise it with the argument limits.operations");
+        CallToolResult raised = call("audit_trace", Map.of("trace", three, "name", "s.jsonl",
+                "limits", Map.of("operations", 3, "string", 100)));
+        assertThat(raised.isError()).as(text(raised)).isFalse();
+        CallToolResult longString = call("audit_trace", Map.of("trace", three.replace("\"t\"", "\"tool\""),
+                "name", "s.jsonl", "limits", Map.of("string", 3)));
+        assertThat(text(longString)).startsWith("s.jsonl:1:")
+                .endsWith("exceeds the string limit of 3; raise it with the argument limits.string");
+
+        assertThat(text(call("audit_trace", Map.of("trace", three, "limits", Map.of("depht", 3)))))
+                .isEqualTo("unknown argument 'limits.depht' (did you mean limits.depth?)");
+        assertThat(text(call("audit_trace", Map.of("trace", three, "limits", Map.of("depth", 1001)))))
+                .isEqualTo("invalid value for 'limits.depth': must be between 1 and 1000");
+        assertThat(text(call("audit_trace", Map.of("trace", three, "limits", 5))))
+                .isEqualTo("invalid value for 'limits': expected an object");
+    }
+
+    @Test
     void nothingOutsideTheAllowedDirectoriesIsRead() {
         for (String path : List.of("/etc/passwd", "../pom.xml", "../../pom.xml", "scenarios/../../../pom.xml")) {
             CallToolResult r = call("audit_trace", Map.of("path", path));
@@ -142,6 +169,7 @@ class McpServerIT {
     }
 
     @Test
+    @Tag("timing")
     void aProbeRunDrivenByCurlHonouringRetryAfterPasses() throws Exception {
         CallToolResult created = call("create_probe_run", Map.of("status", 503, "failures", 1, "delays", List.of(1)));
         assertThat(created.isError()).as(text(created)).isFalse();
@@ -167,6 +195,7 @@ class McpServerIT {
     }
 
     @Test
+    @Tag("timing")
     void aClientThatComesBackAtOnceFails() throws Exception {
         JsonNode run = tree(call("create_probe_run", Map.of("status", 429, "failures", 1,
                 "delays", List.of(30), "header_format", "http-date")).structuredContent());

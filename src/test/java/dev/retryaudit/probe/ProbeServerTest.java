@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class ProbeServerTest {
@@ -103,6 +104,7 @@ class ProbeServerTest {
     }
 
     @Test
+    @Tag("timing")
     void aHeldRequestIsCommittedThenAnsweredAfterTheStall() throws Exception {
         Scenario s = new Scenario("POST", 429, 1, List.of(3L), HeaderFormat.SECONDS, 10, 1, true, "Idempotency-Key");
         try (ProbeServer server = ProbeServer.start(s, null, 0, 100)) {

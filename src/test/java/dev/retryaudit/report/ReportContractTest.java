@@ -11,6 +11,7 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.RawJson;
@@ -118,6 +119,10 @@ class ReportContractTest {
                                 "unknown field (did you mean commit_state?)").error())),
                 new Scenario("input-unreadable", null, new InputFailure("retry-audit", "0.1.0", 66,
                         InputException.unreadable("traces/missing.json", "no such file").error())),
+                new Scenario("input-over-limit", null, new InputFailure("retry-audit", "0.1.0", 65,
+                        InputException.rejected("traces/a.json", 1, 4097, "$.operations[0].tool",
+                                "a string of 5000 characters exceeds the string limit of 4096").over(Limit.STRING)
+                                .error(limit -> "raise it with --limit-" + limit.id()))),
                 new Scenario("input-notes", new Report("retry-audit", "0.1.0", noted, List.of(single), FailOn.ERROR,
                         RULES, null, 0), null));
     }

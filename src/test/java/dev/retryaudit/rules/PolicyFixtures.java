@@ -16,6 +16,6 @@ final class PolicyFixtures {
         if (policy == null) {
             return Policy.DEFAULTS;
         }
-        return PolicyReader.read(policy, RuleRegistry.ids(), Limits.DEFAULTS);
+        return PolicyReader.read(policy, RuleRegistry.policyIds(), Limits.DEFAULTS);
     }
 }

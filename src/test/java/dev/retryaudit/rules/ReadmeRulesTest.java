@@ -2,6 +2,7 @@ package dev.retryaudit.rules;
 
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.input.policy.RuleIds;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -85,7 +86,7 @@ class ReadmeRulesTest {
         int start = readme.indexOf("```json\n", section) + "```json\n".length();
         String example = readme.substring(start, readme.indexOf("```", start));
         Policy p = PolicyReader.read(new ByteArrayInputStream(example.getBytes(StandardCharsets.UTF_8)), "README.md",
-                RuleDocsTest.documentedIds(), Limits.DEFAULTS);
+                RuleIds.of(RuleDocsTest.documentedIds()), Limits.DEFAULTS);
         Policy withoutMaps = new Policy(p.maxAttempts(), p.minBackoffMs(), p.retryBudgetRatio(), p.retryBudgetMinRetries(),
                 p.retryAfterToleranceMs(), p.httpDateSkewMs(), p.retryAfterMaxSeconds(), p.nonRetryableStatuses(),
                 p.retryableRejections(), p.validationLoop(), Map.of(), Map.of());

@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.input.policy.RuleIds;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.Engine;
@@ -99,7 +100,7 @@ class RuleDocsTest {
         Matcher m = POLICY_SNIPPET.matcher(doc);
         while (m.find()) {
             PolicyReader.read(new ByteArrayInputStream(m.group(1).getBytes(StandardCharsets.UTF_8)), id + " policy snippet",
-                    allIds, Limits.DEFAULTS);
+                    RuleIds.of(allIds), Limits.DEFAULTS);
         }
     }
 

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Counts the bytes read from all sources of one audit and stops reading once {@code --limit-bytes} is passed.
+ * Counts the bytes read from all sources of one audit and stops reading once the byte limit is passed.
  * Each wrapped stream knows the line and column of its next byte, so the error points where the limit was hit.
  */
 public final class ByteBudget {

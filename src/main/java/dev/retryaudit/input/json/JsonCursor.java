@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.io.SerializedString;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.RawJson;
 import dev.retryaudit.model.Wire;
 import dev.retryaudit.text.Escaping;
@@ -345,7 +346,7 @@ public final class JsonCursor {
             int characters = text.codePointCount(0, text.length());
             if (characters > limits.stringLength()) {
                 throw error("a string of " + characters + " characters exceeds the string limit of "
-                        + limits.stringLength() + " (raise it with --limit-string)");
+                        + limits.stringLength()).over(Limit.STRING);
             }
         }
         return text;

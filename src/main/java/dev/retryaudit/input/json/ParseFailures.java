@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.text.Escaping;
 import java.io.CharConversionException;
 import java.io.IOException;
@@ -37,9 +38,10 @@ public final class ParseFailures {
         try {
             return body.run();
         } catch (ByteBudget.ExceededException e) {
-            throw at(source, parser.get(), e.line(), e.column(), bytesExceeded(limits.bytes()));
+            throw bytesExceeded(source, e.line(), e.column(), parser.get(), limits.bytes());
         } catch (StreamConstraintsException e) {
-            throw at(source, parser.get(), e.getLocation(), limitMessage(e.getOriginalMessage(), limits));
+            Passed passed = passed(e.getOriginalMessage(), limits);
+            throw at(source, parser.get(), e.getLocation(), passed.detail()).over(passed.limit());
         } catch (JsonProcessingException e) {
             throw at(source, parser.get(), e.getLocation(), "malformed JSON: " + jacksonMessage(e.getOriginalMessage()));
         } catch (CharConversionException e) {
@@ -52,8 +54,10 @@ public final class ParseFailures {
         return InputException.unreadable(source, "cannot be read: " + Escaping.controls(String.valueOf(e.getMessage())));
     }
 
-    public static String bytesExceeded(long limit) {
-        return "input exceeds the byte limit: more than " + limit + " bytes read (raise it with --limit-bytes)";
+    /** The byte limit was passed at {@code line}:{@code column} of {@code source}, read by {@code parser} (or none yet). */
+    public static InputException bytesExceeded(String source, long line, long column, JsonParser parser, long limit) {
+        return at(source, parser, line, column, "input exceeds the byte limit: more than " + limit + " bytes read")
+                .over(Limit.BYTES);
     }
 
     private static InputException at(String source, JsonParser p, JsonLocation where, String detail) {
@@ -69,20 +73,24 @@ public final class ParseFailures {
                 p == null ? null : JsonCursor.path(p.getParsingContext()), detail);
     }
 
-    private static String limitMessage(String jackson, Limits limits) {
+    /** A limit Jackson enforced, as the input layer words it. */
+    private record Passed(String detail, Limit limit) {
+    }
+
+    private static Passed passed(String jackson, Limits limits) {
         String m = jackson == null ? "" : jackson;
         Matcher number = FIRST_NUMBER.matcher(m);
         String reached = number.find() ? number.group(1) : "?";
         if (m.contains("nesting depth")) {
-            return "input nests deeper than the depth limit of " + limits.depth() + " (depth " + reached
-                    + " reached; raise it with --limit-depth, at most " + Limits.MAX_DEPTH + ")";
+            return new Passed("input nests deeper than the depth limit of " + limits.depth() + " (depth " + reached
+                    + " reached)", Limit.DEPTH);
         }
         if (m.startsWith("Name")) {
-            return "a field name of more than " + limits.nameLength() + " characters exceeds the limit on names "
-                    + "(the string limit, at least " + Limits.MIN_NAME_LENGTH + "; raise it with --limit-string)";
+            return new Passed("a field name of more than " + limits.nameLength() + " characters exceeds the limit on "
+                    + "names (the string limit, at least " + Limits.MIN_NAME_LENGTH + ")", Limit.STRING);
         }
-        return "a string of more than " + limits.stringLength()
-                + " characters exceeds the string limit (raise it with --limit-string)";
+        return new Passed("a string of more than " + limits.stringLength() + " characters exceeds the string limit",
+                Limit.STRING);
     }
 
     private static String jacksonMessage(String m) {

@@ -11,6 +11,7 @@ import dev.retryaudit.input.reader.OperationSink;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Operation;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
@@ -32,10 +33,6 @@ import java.util.function.Consumer;
 public final class InputSet {
     /** The name under which standard input is reported. */
     public static final String STDIN = InputSummary.STDIN;
-
-    /** What to do when the Java heap is too small for the input. */
-    public static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
-            + "lower --limit-bytes, or split the input";
 
     /** Memory set aside to report running out of it; see {@link #outOfMemory}. */
     private static byte[] reserve = new byte[1 << 21];
@@ -178,8 +175,7 @@ public final class InputSet {
         in.reset();
         FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
         if (g.format() == null && exceeded != null) {
-            throw InputException.rejected(s.name(), exceeded.line(), exceeded.column(), null,
-                    ParseFailures.bytesExceeded(budget.limit()));
+            throw ParseFailures.bytesExceeded(s.name(), exceeded.line(), exceeded.column(), null, budget.limit());
         }
         if (g.empty()) {
             throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
@@ -199,7 +195,8 @@ public final class InputSet {
     private InputException outOfMemory(String source) {
         reserve = null;
         ids = null;
-        return InputException.rejected(source, 0, 0, null, "out of memory while reading this input: the Java heap is too small for it; " + MORE_MEMORY);
+        return InputException.rejected(source, 0, 0, null,
+                "out of memory while reading this input: the Java heap is too small for it").over(Limit.MEMORY);
     }
 
     private static InputException at(Operation op, String detail) {

@@ -40,7 +40,7 @@ public final class PolicyReader {
     private static final List<String> RULE_FIELDS = List.of("severity", "enabled");
 
     private final JsonCursor c;
-    private final Set<String> ruleIds;
+    private final RuleIds ruleIds;
 
     private int maxAttempts = Policy.DEFAULTS.maxAttempts();
     private long minBackoffMs = Policy.DEFAULTS.minBackoffMs();
@@ -57,16 +57,17 @@ public final class PolicyReader {
     private long nameLine;
     private long nameColumn;
 
-    private PolicyReader(JsonCursor c, Set<String> ruleIds) {
+    private PolicyReader(JsonCursor c, RuleIds ruleIds) {
         this.c = c;
         this.ruleIds = ruleIds;
     }
 
     /**
      * Reads the policy file at {@code file}, reported under the name the user gave it. A missing or
-     * unreadable file is an unreadable input (exit 66); {@code ruleIds} are the ids {@code rules} may name.
+     * unreadable file is an unreadable input (exit 66); {@code ruleIds} are the ids {@code rules} may name, and those it
+     * must refuse.
      */
-    public static Policy read(Path file, Set<String> ruleIds, Limits limits) throws InputException {
+    public static Policy read(Path file, RuleIds ruleIds, Limits limits) throws InputException {
         InputSet.Source s = new InputSet.Source(file.toString(), file);
         try (InputStream in = InputSet.open(s)) {
             return read(in, s.name(), ruleIds, limits);
@@ -76,7 +77,7 @@ public final class PolicyReader {
     }
 
     /** Reads a policy from a stream; {@code source} names it in errors. */
-    public static Policy read(InputStream raw, String source, Set<String> ruleIds, Limits limits)
+    public static Policy read(InputStream raw, String source, RuleIds ruleIds, Limits limits)
             throws IOException, InputException {
         ByteBudget budget = new ByteBudget(limits.bytes());
         try (JsonParser p = new StrictJson(limits).parser(budget.wrap(raw))) {
@@ -167,8 +168,12 @@ public final class PolicyReader {
     }
 
     private void rule(String id) throws IOException, InputException {
-        if (!ruleIds.contains(id)) {
-            List<String> close = Suggestions.closestAll(id, ruleIds, 3);
+        String refusal = ruleIds.refusal(id);
+        if (refusal != null) {
+            throw InputException.rejected(c.source(), nameLine, nameColumn, c.path(), refusal);
+        }
+        if (!ruleIds.configurable().contains(id)) {
+            List<String> close = Suggestions.closestAll(id, ruleIds.configurable(), 3);
             throw InputException.rejected(c.source(), nameLine, nameColumn, c.path(),
                     "unknown rule id" + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
         }

@@ -13,6 +13,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import java.io.Serializable;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -35,6 +37,7 @@ import java.util.Set;
  */
 public final class Engine {
     private final Policy policy;
+    private final List<String> rules = new ArrayList<>();
     private final List<Bound> perOperation = new ArrayList<>();
     private final List<Aggregation<?, ?>> aggregations = new ArrayList<>();
     private final List<Finding> findings = new ArrayList<>();
@@ -48,6 +51,8 @@ public final class Engine {
         this.policy = policy;
         for (Rule rule : selection.enabled()) {
             Bound ctx = new Bound(rule, selection.overridden(rule) ? selection.severityOf(rule) : null);
+            rules.add(rule.info().id() + "=" + (ctx.override == null ? "default" : ctx.override.id()) + " ("
+                    + rule.getClass().getName() + ")");
             if (rule instanceof CrossOperationRule<?, ?> cross) {
                 aggregations.add(new Aggregation<>(cross, ctx));
             } else {
@@ -83,7 +88,7 @@ public final class Engine {
 
     /**
      * Takes over what {@code other} found and aggregated, as if this engine had also seen its
-     * operations; {@code other} must run the same rules and is finished afterwards.
+     * operations; {@code other} must run the same policy and rules and is finished afterwards.
      */
     public void merge(Engine other) {
         merge(other.partial());
@@ -100,14 +105,19 @@ public final class Engine {
         for (Aggregation<?, ?> a : aggregations) {
             aggregates.put(a.rule.info().id(), new HashMap<>(a.byKey));
         }
-        Partial p = new Partial(findings, aggregates);
+        Partial p = new Partial(new Setup(policy, rules), findings, aggregates);
         finished = List.of();
         return p;
     }
 
-    /** Takes over a part audited elsewhere, as if this engine had also seen its operations. */
+    /**
+     * Takes over a part audited elsewhere, as if this engine had also seen its operations. A part
+     * audited under another policy or with other rules (or other severities) would give findings that no
+     * one pass gives: it is an {@link IllegalArgumentException}, naming what differs.
+     */
     public void merge(Partial part) {
         requireOpen();
+        part.setup().requireSame(new Setup(policy, rules));
         if (!part.aggregates().keySet().equals(aggregationIds())) {
             throw new IllegalArgumentException("a part audited with other cross-operation rules cannot merge: "
                     + part.aggregates().keySet() + " is not " + aggregationIds());
@@ -119,13 +129,60 @@ public final class Engine {
     }
 
     /**
-     * What one engine found and aggregated over its part of an input: per-operation findings and,
-     * per cross-operation rule id, its aggregates by key. Serializable when the rules' keys and
-     * aggregates are, as the built-in rules' are.
+     * What an engine's findings depend on besides its operations: the policy, and each enabled rule
+     * ({@code id=severity (class)}, the severity {@code default} unless the selection overrides it), in order.
      */
-    public record Partial(List<Finding> findings, Map<String, Map<Object, Object>> aggregates)
+    public record Setup(Policy policy, List<String> rules) implements Serializable {
+        public Setup {
+            rules = List.copyOf(rules);
+        }
+
+        /** Refuses a part set up otherwise than {@code ours}, naming the policy fields or the rules that differ. */
+        void requireSame(Setup ours) {
+            if (!policy.equals(ours.policy)) {
+                List<String> fields = new ArrayList<>();
+                for (RecordComponent c : Policy.class.getRecordComponents()) {
+                    if (!Objects.equals(value(c, policy), value(c, ours.policy))) {
+                        fields.add(c.getName());
+                    }
+                }
+                throw new IllegalArgumentException("a part audited under another policy cannot merge: its "
+                        + String.join(", ", fields) + " differ" + (fields.size() == 1 ? "s" : ""));
+            }
+            if (!rules.equals(ours.rules)) {
+                List<String> theirsOnly = new ArrayList<>(rules);
+                theirsOnly.removeAll(ours.rules);
+                List<String> oursOnly = new ArrayList<>(ours.rules);
+                oursOnly.removeAll(rules);
+                throw new IllegalArgumentException(theirsOnly.isEmpty() && oursOnly.isEmpty()
+                        ? "a part audited with the same rules in another order cannot merge"
+                        : "a part audited with other rules cannot merge: only the part has " + listed(theirsOnly)
+                                + "; only this audit has " + listed(oursOnly));
+            }
+        }
+
+        private static String listed(List<String> rules) {
+            return rules.isEmpty() ? "none" : String.join(", ", rules);
+        }
+
+        private static Object value(RecordComponent c, Policy p) {
+            try {
+                return c.getAccessor().invoke(p);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /**
+     * What one engine found and aggregated over its part of an input: how it was set up, per-operation
+     * findings and, per cross-operation rule id, its aggregates by key. Serializable when the rules' keys
+     * and aggregates are, as the built-in rules' are.
+     */
+    public record Partial(Setup setup, List<Finding> findings, Map<String, Map<Object, Object>> aggregates)
             implements Serializable {
         public Partial {
+            Objects.requireNonNull(setup, "setup");
             findings = List.copyOf(findings);
             Map<String, Map<Object, Object>> copy = new LinkedHashMap<>();
             aggregates.forEach((id, byKey) -> copy.put(id, Collections.unmodifiableMap(new HashMap<>(byKey))));

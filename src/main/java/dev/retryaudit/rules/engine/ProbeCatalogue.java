@@ -1,8 +1,12 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.input.policy.RuleIds;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The verdicts of a probe run that are reported as findings: rules of their own family, {@code probe}, that
@@ -35,6 +39,24 @@ public final class ProbeCatalogue {
     /** The probe rule with this id, or null. */
     public static RuleInfo byId(String id) {
         return ALL.stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
+    }
+
+    /** What {@code name}, the family or one of its rules, is: the start of every message that refuses it. */
+    static String verdict(String name) {
+        return name + " is a verdict of 'retry-audit probe', not a rule over traces";
+    }
+
+    /**
+     * The ids a policy file may configure, {@code ruleIds}, and the probe's verdicts, which it names in vain:
+     * no audit runs them and a probe run always reports them.
+     */
+    public static RuleIds policyIds(Set<String> ruleIds) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (RuleInfo r : ALL) {
+            refused.put(r.id(), verdict(r.id()) + ": a policy cannot configure it (no audit runs it, and a probe run "
+                    + "always reports it)");
+        }
+        return new RuleIds(ruleIds, refused);
     }
 
     /** Whether {@code name} is the probe family or one of its rules. */

@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.input.policy.RuleIds;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.budget.Amplification;
@@ -85,6 +86,11 @@ public final class RuleRegistry {
 
     public static Set<String> ids() {
         return BY_ID.keySet();
+    }
+
+    /** The ids a policy file may configure (the built-in rules'), and the probe's verdicts, which it may not. */
+    public static RuleIds policyIds() {
+        return ProbeCatalogue.policyIds(ids());
     }
 
     /** The families, in catalogue order. */

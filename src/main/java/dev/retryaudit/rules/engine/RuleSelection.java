@@ -109,7 +109,7 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
     }
 
     private static String notOnAudit(String name, String what) {
-        return name + " is a verdict of 'retry-audit probe', not a rule over traces: no audit runs it, so " + what
+        return ProbeCatalogue.verdict(name) + ": no audit runs it, so " + what
                 + " cannot name it";
     }
 

@@ -5,6 +5,7 @@ import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;
@@ -106,15 +107,20 @@ class JaegerReaderTest {
         Limits shortStrings = new Limits(Limits.DEFAULTS.bytes(), Limits.DEFAULTS.operations(),
                 Limits.DEFAULTS.attemptsPerOperation(), 10, Limits.DEFAULTS.depth());
         String text = "[" + span("1", CLIENT_GET, "") + "]";
-        assertThat(Inputs.rejected(InputFormat.JAEGER, text, shortStrings).message())
-                .contains("exceeds the string limit of 10 (raise it with --limit-string)");
+        InputException string = Inputs.rejected(InputFormat.JAEGER, text, shortStrings);
+        assertThat(string.message()).endsWith("exceeds the string limit of 10");
+        assertThat(string.limit()).isEqualTo(Limit.STRING);
         Limits shallow = new Limits(Limits.DEFAULTS.bytes(), Limits.DEFAULTS.operations(),
                 Limits.DEFAULTS.attemptsPerOperation(), Limits.DEFAULTS.stringLength(), 3);
-        assertThat(Inputs.rejected(InputFormat.JAEGER, text, shallow).message()).contains("--limit-depth");
+        InputException deep = Inputs.rejected(InputFormat.JAEGER, text, shallow);
+        assertThat(deep.message()).contains("the depth limit of 3");
+        assertThat(deep.limit()).isEqualTo(Limit.DEPTH);
         Limits oneOperation = new Limits(Limits.DEFAULTS.bytes(), 1, Limits.DEFAULTS.attemptsPerOperation(),
                 Limits.DEFAULTS.stringLength(), Limits.DEFAULTS.depth());
-        assertThat(Inputs.rejected(InputFormat.JAEGER, "[" + span("1", CLIENT_GET, "") + ","
-                + span("2", CLIENT_GET.replace("/q", "/r"), "") + "]", oneOperation).message()).contains("--limit-operations");
+        InputException many = Inputs.rejected(InputFormat.JAEGER, "[" + span("1", CLIENT_GET, "") + ","
+                + span("2", CLIENT_GET.replace("/q", "/r"), "") + "]", oneOperation);
+        assertThat(many.message()).contains("more than 1 operations, the operations limit");
+        assertThat(many.limit()).isEqualTo(Limit.OPERATIONS);
     }
 
     @Test

@@ -228,6 +228,6 @@ class OtlpRejectionTest {
                     str("retry_audit.operation_id", "op"), integer("retry_audit.attempt_id", i + 1)));
         }
         InputException e = Inputs.rejected(InputFormat.OTLP, export(spans.toString()), new Limits(1L << 30, 10, 3, 1000, 64));
-        assertThat(e.message()).isEqualTo("$.resourceSpans[0].scopeSpans[0].spans[3]: operation has more than 3 attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+        assertThat(e.message()).isEqualTo("$.resourceSpans[0].scopeSpans[0].spans[3]: operation has more than 3 attempts, the attempts-per-operation limit");
     }
 }

@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limit;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,8 @@ class LimitsTest {
         Limits limits = new Limits(1_000_000, 5_000_000, 10_000, 65_536, 64);
         InputException e = assertThrows(InputException.class,
                 () -> Inputs.read("<stdin>", endless, InputFormat.SPANS, limits));
-        assertThat(e.detail()).isEqualTo("input exceeds the byte limit: more than 1000000 bytes read (raise it with --limit-bytes)");
+        assertThat(e.detail()).isEqualTo("input exceeds the byte limit: more than 1000000 bytes read");
+        assertThat(e.limit()).isEqualTo(Limit.BYTES);
         assertThat(e.line()).isGreaterThan(10_000);
         assertThat(endless.served).isLessThan(1_200_000);
     }
@@ -56,7 +58,8 @@ class LimitsTest {
         Limits limits = new Limits(1L << 30, 2, 10_000, 65_536, 64);
         String three = String.format(LINE, 1) + String.format(LINE, 2) + String.format(LINE, 3);
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", three, InputFormat.AUTO, limits));
-        assertThat(e.diagnostic()).isEqualTo("s.jsonl:3:1: error: $: more than 2 operations, the operations limit (raise it with --limit-operations)");
+        assertThat(e.diagnostic()).isEqualTo("s.jsonl:3:1: error: $: more than 2 operations, the operations limit");
+        assertThat(e.limit()).isEqualTo(Limit.OPERATIONS);
     }
 
     @Test
@@ -64,11 +67,13 @@ class LimitsTest {
         Limits limits = new Limits(1L << 30, 10, 2, 65_536, 64);
         String ops = "{\"version\":1,\"operations\":[{\"id\":\"a\",\"tool\":\"t\",\"attempts\":[{\"attempt_id\":1},{\"attempt_id\":2},{\"attempt_id\":3}]}]}";
         InputException e = assertThrows(InputException.class, () -> Inputs.read("o.json", ops, InputFormat.AUTO, limits));
-        assertThat(e.diagnostic()).isEqualTo("o.json:1:95: error: $.operations[0].attempts[2]: operation has more than 2 attempts, the attempts-per-operation limit (raise it with --limit-attempts)");
+        assertThat(e.diagnostic()).isEqualTo("o.json:1:95: error: $.operations[0].attempts[2]: operation has more than 2 attempts, the attempts-per-operation limit");
+        assertThat(e.limit()).isEqualTo(Limit.ATTEMPTS);
         String spans = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n".repeat(1)
                 + "{\"operation_id\":\"a\",\"attempt_id\":2}\n{\"operation_id\":\"a\",\"attempt_id\":3}\n";
         e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", spans, InputFormat.AUTO, limits));
         assertThat(e.diagnostic()).startsWith("s.jsonl:3:1: error: $: operation has more than 2 attempts");
+        assertThat(e.limit()).isEqualTo(Limit.ATTEMPTS);
     }
 
     @Test
@@ -76,7 +81,8 @@ class LimitsTest {
         Limits limits = new Limits(1L << 30, 10, 10, 100, 64);
         String line = "{\"operation_id\":\"a\",\"tool\":\"" + "x".repeat(5000) + "\",\"attempt_id\":1}\n";
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", line, InputFormat.SPANS, limits));
-        assertThat(e.diagnostic()).startsWith("s.jsonl:1:").contains("exceeds the string limit").endsWith("(raise it with --limit-string)");
+        assertThat(e.diagnostic()).startsWith("s.jsonl:1:").endsWith("exceeds the string limit").doesNotContain("--limit");
+        assertThat(e.limit()).isEqualTo(Limit.STRING);
     }
 
     @Test
@@ -85,8 +91,8 @@ class LimitsTest {
         String line = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"attributes\":{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":1}}}}}}\n";
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", line, InputFormat.SPANS, limits));
         assertThat(e.diagnostic()).startsWith("s.jsonl:1:")
-                .contains("input nests deeper than the depth limit of 5 (depth 6 reached; raise it with --limit-depth, "
-                        + "at most 1000)");
+                .endsWith("input nests deeper than the depth limit of 5 (depth 6 reached)");
+        assertThat(e.limit()).isEqualTo(Limit.DEPTH);
     }
 
     @Test
@@ -109,10 +115,12 @@ class LimitsTest {
         assertThat(Inputs.read("s.jsonl", fits, InputFormat.SPANS, limits)).hasSize(1);
         String over = fits.replace(emoji.repeat(100), emoji.repeat(50) + "x".repeat(51));
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", over, InputFormat.SPANS, limits));
-        assertThat(e.detail()).isEqualTo("a string of 101 characters exceeds the string limit of 100 (raise it with --limit-string)");
+        assertThat(e.detail()).isEqualTo("a string of 101 characters exceeds the string limit of 100");
+        assertThat(e.limit()).isEqualTo(Limit.STRING);
         String far = fits.replace(emoji.repeat(100), "x".repeat(300));
         e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", far, InputFormat.SPANS, limits));
-        assertThat(e.detail()).endsWith("exceeds the string limit (raise it with --limit-string)");
+        assertThat(e.detail()).isEqualTo("a string of more than 100 characters exceeds the string limit");
+        assertThat(e.limit()).isEqualTo(Limit.STRING);
     }
 
     @Test
@@ -123,7 +131,9 @@ class LimitsTest {
         String longName = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"attributes\":{\""
                 + "k".repeat(Limits.MIN_NAME_LENGTH + 1) + "\":1}}\n";
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", longName, InputFormat.SPANS, limits));
-        assertThat(e.detail()).startsWith("a field name of more than 1024 characters exceeds the limit on names");
+        assertThat(e.detail()).isEqualTo("a field name of more than 1024 characters exceeds the limit on names "
+                + "(the string limit, at least 1024)");
+        assertThat(e.limit()).isEqualTo(Limit.STRING);
     }
 
     @Test
@@ -133,6 +143,7 @@ class LimitsTest {
         InputException e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", two, InputFormat.SPANS, limits));
         assertThat(e.line()).isEqualTo(1);
         assertThat(e.column()).isEqualTo(31);
+        assertThat(e.limit()).isEqualTo(Limit.BYTES);
         Limits longer = new Limits(60, 10, 10, 65_536, 64);
         e = assertThrows(InputException.class, () -> Inputs.read("s.jsonl", two, InputFormat.SPANS, longer));
         assertThat(e.line()).isEqualTo(2);

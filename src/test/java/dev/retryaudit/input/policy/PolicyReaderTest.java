@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The policy file reader: every field, null as absent, and each kind of rejection with its location and message. */
 class PolicyReaderTest {
-    private static final Set<String> RULES = new LinkedHashSet<>(List.of(
-            "budget/max-attempts", "budget/retry-ratio", "trace/clock-order", "trace/overlap"));
+    private static final RuleIds RULES = new RuleIds(new LinkedHashSet<>(List.of(
+            "budget/max-attempts", "budget/retry-ratio", "trace/clock-order", "trace/overlap")),
+            Map.of("other/verdict", "other/verdict is reported by another command: a policy cannot configure it"));
 
     private static Policy read(String json) throws Exception {
         return PolicyReader.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "policy.json",
@@ -128,6 +129,8 @@ class PolicyReaderTest {
         assertThat(rejection("{\"rules\": {\"budget\": {\"enabled\": false}}}"))
                 .endsWith("$.rules.budget: unknown rule id (did you mean budget/retry-ratio, budget/max-attempts?)");
         assertThat(rejection("{\"rules\": {\"zzzz/zzzz\": {}}}")).endsWith("$.rules['zzzz/zzzz']: unknown rule id");
+        assertThat(rejection("{\"rules\": {\"other/verdict\": {\"severity\": \"note\"}}}")).isEqualTo("policy.json:1:12: "
+                + "error: $.rules['other/verdict']: other/verdict is reported by another command: a policy cannot configure it");
     }
 
     @Test

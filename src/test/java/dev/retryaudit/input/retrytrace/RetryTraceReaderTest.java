@@ -181,7 +181,7 @@ class RetryTraceReaderTest {
         Limits two = new Limits(1 << 20, 10, 2, 1000, 64);
         assertThatThrownBy(() -> read(b.append("]}").toString(), two))
                 .isInstanceOfSatisfying(InputException.class, e -> assertThat(e.message())
-                        .isEqualTo("$.attempts[2]: trace has more than 2 attempts, the attempts-per-operation limit (raise it with --limit-attempts)"));
+                        .isEqualTo("$.attempts[2]: trace has more than 2 attempts, the attempts-per-operation limit"));
     }
 
     private static List<Operation> read(String json) throws InputException {

@@ -181,6 +181,6 @@ class ZipkinReaderTest {
         Limits one = new Limits(Limits.DEFAULTS.bytes(), Limits.DEFAULTS.operations(), 1,
                 Limits.DEFAULTS.stringLength(), Limits.DEFAULTS.depth());
         InputException e = Inputs.rejected(InputFormat.ZIPKIN, resource("/input/zipkin/retry-429-early.json"), one);
-        assertThat(e.message()).contains("the attempts-per-operation limit (raise it with --limit-attempts)");
+        assertThat(e.message()).endsWith("the attempts-per-operation limit");
     }
 }

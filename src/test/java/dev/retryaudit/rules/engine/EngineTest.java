@@ -23,6 +23,7 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The engine's contract: finish runs once, findings cannot change, custom rules run, facts are computed once. */
@@ -92,7 +93,59 @@ class EngineTest {
         Engine one = new Engine(Policy.DEFAULTS, RuleSelection.defaults());
         Engine other = new Engine(Policy.DEFAULTS,
                 RuleSelection.of(List.of(new RetryCounter()), Policy.DEFAULTS, List.of(), List.of()));
-        assertThatThrownBy(() -> one.merge(other)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> one.merge(other)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has "
+                        + "custom/retry-count=default (" + RetryCounter.class.getName() + "); only this audit has ");
+    }
+
+    @Test
+    void enginesWithAnotherPerOperationRuleDoNotMerge() {
+        Engine one = new Engine(Policy.DEFAULTS, RuleSelection.defaults());
+        Engine other = new Engine(Policy.DEFAULTS, RuleSelection.of(Policy.DEFAULTS, List.of(), List.of("trace")));
+        assertThatThrownBy(() -> other.merge(one.partial())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has trace/")
+                .hasMessageEndingWith("; only this audit has none")
+                .message().doesNotContain("budget/");
+    }
+
+    @Test
+    void enginesWithAnotherSeverityDoNotMerge() {
+        Rule retried = new Retried();
+        Engine one = new Engine(Policy.DEFAULTS, new RuleSelection(List.of(retried), Map.of()));
+        Engine louder = new Engine(Policy.DEFAULTS,
+                new RuleSelection(List.of(retried), Map.of("custom/retried", Severity.ERROR)));
+        assertThatThrownBy(() -> one.merge(louder.partial())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a part audited with other rules cannot merge: only the part has custom/retried=error ("
+                        + Retried.class.getName() + "); only this audit has custom/retried=default ("
+                        + Retried.class.getName() + ")");
+    }
+
+    @Test
+    void anotherRuleUnderTheSameIdDoesNotMerge() {
+        Engine one = new Engine(Policy.DEFAULTS, new RuleSelection(List.of(new Retried()), Map.of()));
+        Engine other = new Engine(Policy.DEFAULTS, new RuleSelection(List.of(new OperationRule(
+                new RuleInfo("custom/retried", Severity.NOTE, "another rule with the same id")) {
+            @Override
+            public void check(Operation op, RuleContext ctx) {
+            }
+        }), Map.of()));
+        assertThatThrownBy(() -> one.merge(other.partial())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("only the part has custom/retried=default (dev.retryaudit.rules.engine.EngineTest$");
+    }
+
+    @Test
+    void enginesUnderAnotherPolicyDoNotMerge() {
+        Policy d = Policy.DEFAULTS;
+        Policy stricter = new Policy(d.maxAttempts() + 1, d.minBackoffMs(), d.retryBudgetRatio(),
+                d.retryBudgetMinRetries(), d.retryAfterToleranceMs(), d.httpDateSkewMs(), d.retryAfterMaxSeconds(),
+                d.nonRetryableStatuses(), Set.of(429), d.validationLoop(), d.tools(), d.rules());
+        Engine one = new Engine(d, RuleSelection.defaults());
+        Engine other = new Engine(stricter, RuleSelection.defaults());
+        assertThatThrownBy(() -> one.merge(other.partial())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a part audited under another policy cannot merge: its maxAttempts, retryableRejections differ");
+        Engine same = new Engine(stricter, RuleSelection.defaults());
+        same.merge(new Engine(stricter, RuleSelection.defaults()).partial());
+        assertThat(same.finish()).isEmpty();
     }
 
     /** Reports every operation that retried. */

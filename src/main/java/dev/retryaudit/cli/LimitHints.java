@@ -1,0 +1,26 @@
+package dev.retryaudit.cli;
+
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limit;
+
+/** How the command line raises a limit an input exceeded: its {@code --limit-*} option, or more heap. */
+final class LimitHints {
+    /** What to do when the Java heap is too small for the input. */
+    static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+            + "lower --limit-bytes, or split the input";
+
+    private LimitHints() {
+    }
+
+    /** The hint after an input error's message, for example {@code raise it with --limit-string}. */
+    static String of(Limit limit) {
+        return switch (limit) {
+            case BYTES -> "raise it with --limit-bytes";
+            case OPERATIONS -> "raise it with --limit-operations";
+            case ATTEMPTS -> "raise it with --limit-attempts";
+            case STRING -> "raise it with --limit-string";
+            case DEPTH -> "raise it with --limit-depth, at most " + Limits.MAX_DEPTH;
+            case MEMORY -> MORE_MEMORY;
+        };
+    }
+}

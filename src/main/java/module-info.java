@@ -1,0 +1,33 @@
+/**
+ * retry-audit as a library and a command-line tool. The API is {@code dev.retryaudit.api}; the other
+ * exported packages are those whose types its signatures name: the model values, the rule API for rules
+ * of a caller's own, the input formats and limits, and the report formats (see each package's
+ * documentation for what in it is API). Every other package is internal and not exported. The command line
+ * is also a {@link java.util.spi.ToolProvider} named {@code retry-audit}.
+ */
+module dev.retryaudit {
+    requires transitive com.fasterxml.jackson.core;
+    requires com.fasterxml.jackson.annotation;
+    requires com.fasterxml.jackson.databind;
+    requires info.picocli;
+    requires io.modelcontextprotocol.sdk.mcp.core;
+    requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
+    requires jdk.httpserver;
+    // The MCP SDK is two automatic modules that name nothing they need: the named modules it uses are required
+    // here so that they resolve on the module path (it logs through SLF4J and checks tool arguments against
+    // their JSON Schemas).
+    requires com.networknt.schema;
+    requires org.slf4j;
+
+    exports dev.retryaudit.api;
+    exports dev.retryaudit.input;
+    exports dev.retryaudit.model;
+    exports dev.retryaudit.report;
+    exports dev.retryaudit.rules;
+
+    // picocli reads the commands' annotated fields; Jackson writes the SARIF log's records.
+    opens dev.retryaudit.cli to info.picocli;
+    opens dev.retryaudit.report.sarif to com.fasterxml.jackson.databind;
+
+    provides java.util.spi.ToolProvider with dev.retryaudit.cli.RetryAuditToolProvider;
+}
