@@ -4,7 +4,7 @@ import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Limit;
 
 /** How the command line raises a limit an input exceeded: its {@code --limit-*} option, or more heap. */
-final class LimitHints {
+public final class LimitHints {
     /** What to do when the Java heap is too small for the input. */
     static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
             + "lower --limit-bytes, or split the input";
@@ -13,7 +13,7 @@ final class LimitHints {
     }
 
     /** The hint after an input error's message, for example {@code raise it with --limit-string}. */
-    static String of(Limit limit) {
+    public static String of(Limit limit) {
         return switch (limit) {
             case BYTES -> "raise it with --limit-bytes";
             case OPERATIONS -> "raise it with --limit-operations";

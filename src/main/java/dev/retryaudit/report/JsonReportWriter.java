@@ -145,7 +145,8 @@ public final class JsonReportWriter implements ReportWriter {
         g.writeEndObject();
     }
 
-    private static void writeFinding(JsonGenerator g, Finding f) throws IOException {
+    /** One finding as the report writes it, for a caller that writes findings one by one (JSON Lines). */
+    public static void writeFinding(JsonGenerator g, Finding f) throws IOException {
         g.writeStartObject();
         g.writeStringField("rule", f.rule());
         g.writeStringField("severity", f.severity().id());

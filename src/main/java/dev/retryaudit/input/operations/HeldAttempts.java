@@ -1,10 +1,10 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
 import java.nio.charset.StandardCharsets;
@@ -44,8 +44,8 @@ final class HeldAttempts {
         final long[] startedAt = new long[PAGE];
         final long[] endedAt = new long[PAGE];
         final double[] durationMs = new double[PAGE];
-        /** The line and column of the attempt's line, as the parser counts them (in an int). */
-        final int[] line = new int[PAGE];
+        final long[] line = new long[PAGE];
+        /** The column of the attempt's object, as the parser counts it (in an int). */
         final int[] column = new int[PAGE];
         final short[] status = new short[PAGE];
         /** Outcome, error class, commit state and its source: ordinal + 1 each, 0 for absent, one byte each. */
@@ -66,7 +66,7 @@ final class HeldAttempts {
     private int rows;
 
     /** Adds the attempt of {@code d} found at {@code line}:{@code column}, with its shared strings; returns its row. */
-    int add(AttemptDraft d, String key, String retryReason, int line, int column) {
+    int add(AttemptDraft d, String key, String retryReason, long line, int column) {
         int row = rows++;
         if ((row & MASK) == 0) {
             pages.add(new Page());
@@ -101,8 +101,8 @@ final class HeldAttempts {
         return pages.get(row >>> PAGE_BITS).next[row & MASK];
     }
 
-    /** The attempt of {@code row}, placed in the source of {@code ctx}. */
-    Attempt build(int row, ReadContext ctx) {
+    /** The attempt of {@code row}, placed in source {@code sourceIndex}, {@code source}. */
+    Attempt build(int row, String source, int sourceIndex) {
         Page p = pages.get(row >>> PAGE_BITS);
         int i = row & MASK;
         int e = p.enums[i];
@@ -112,7 +112,7 @@ final class HeldAttempts {
                 decode(ERROR_CLASSES, e >>> 8), r == null ? null : r.retryAfter, r == null ? null : r.responseDate,
                 decode(COMMIT_STATES, e >>> 16), decode(COMMIT_SOURCES, e >>> 24), p.retryReason[i],
                 r == null ? null : r.requestHash, r == null ? null : r.attributes,
-                ctx.location(p.line[i], p.column[i], null));
+                new Location(source, sourceIndex, p.line[i], p.column[i], null));
     }
 
     private static int code(Enum<?> e) {

@@ -61,10 +61,10 @@ public final class SpansReader implements TraceReader {
             readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
         }
         if (lines.records() == 0) {
-            throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected JSON Lines, one span a line");
+            throw empty(ctx.source());
         }
         for (Group g : groups.inOrder) {
-            ctx.sink().accept(g.build(groups.attempts, ctx));
+            ctx.sink().accept(g.build(groups.attempts, ctx.source(), ctx.sourceIndex()));
         }
     }
 
@@ -128,7 +128,7 @@ public final class SpansReader implements TraceReader {
     }
 
     /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
-    private static final class Groups {
+    static final class Groups {
         final GroupIndex<Group> byOperationId = new GroupIndex<>(g -> g.id);
         final GroupIndex<Group> byKey = new GroupIndex<>(g -> g.id);
         final List<Group> inOrder = new ArrayList<>();
@@ -146,7 +146,7 @@ public final class SpansReader implements TraceReader {
     }
 
     /** One line's fields, before it is known whether it is an attempt or a check; reused from line to line. */
-    private static final class Line {
+    static final class Line {
         final AttemptDraft attempt = new AttemptDraft();
         final OperationDraft operation = new OperationDraft();
         final CheckDraft check = new CheckDraft();
@@ -176,6 +176,13 @@ public final class SpansReader implements TraceReader {
         if (line.attempt.idempotencyKey != null) {
             line.attempt.idempotencyKey.hashCode();
         }
+    }
+
+    /** Reads one line's object, from its first field name on; {@code at} places the line's errors. */
+    static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
+        Line line = new Line();
+        readLine(c, at, line);
+        return line;
     }
 
     private static void readLine(JsonCursor c, Location at, Line line) throws IOException, InputException {
@@ -222,36 +229,47 @@ public final class SpansReader implements TraceReader {
     }
 
     private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
-        String key = line.attempt.idempotencyKey;
-        GroupIndex<Group> index;
-        String id;
-        if (line.operationId != null) {
-            index = groups.byOperationId;
-            id = line.operationId;
-        } else if (key != null) {
-            index = groups.byKey;
-            id = key;
-        } else {
-            throw InputException.rejected(at.source(), at.line(), at.column(), "$",
-                    "a span line needs operation_id or idempotency_key to be grouped into an operation");
-        }
+        GroupIndex<Group> index = byOperationId(line, at) ? groups.byOperationId : groups.byKey;
+        String id = groupId(line);
         Group g = index.get(id);
         if (g == null) {
             ctx.limits().checkOperations(groups.inOrder.size() + 1L,
                     detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
-            g = new Group(id, (int) at.line(), (int) at.column());
+            g = new Group(id, at.line(), (int) at.column());
             index.add(g);
             groups.inOrder.add(g);
         }
         g.merge(line, at, ctx.limits(), groups);
     }
 
+    /** The rejection of a source with no span line. */
+    static InputException empty(String source) {
+        return InputException.rejected(source, 1, 1, "$", "empty input: expected JSON Lines, one span a line");
+    }
+
+    /** Whether the line is grouped by its operation_id (else by its idempotency key); rejects a line with neither. */
+    static boolean byOperationId(Line line, Location at) throws InputException {
+        if (line.operationId != null) {
+            return true;
+        }
+        if (line.attempt.idempotencyKey != null) {
+            return false;
+        }
+        throw InputException.rejected(at.source(), at.line(), at.column(), "$",
+                "a span line needs operation_id or idempotency_key to be grouped into an operation");
+    }
+
+    /** The id of the operation a line belongs to: its operation_id, else its idempotency key. */
+    static String groupId(Line line) {
+        return line.operationId != null ? line.operationId : line.attempt.idempotencyKey;
+    }
+
     /** The lines of one operation so far: its shared fields and the rows of its attempts. */
-    private static final class Group {
+    static final class Group {
         private static final OperationDraft NONE = new OperationDraft();
         final String id;
-        /** The line and column of the first line, as the parser counts them (in an int). */
-        final int firstLine;
+        final long firstLine;
+        /** The column of the first line's object, as the parser counts it (in an int). */
         final int firstColumn;
         OperationDraft operation = NONE;
         String runId;
@@ -269,8 +287,8 @@ public final class SpansReader implements TraceReader {
             int runIdLine;
             List<Check> checks = List.of();
 
-            Rare(int firstLine) {
-                runIdLine = firstLine;
+            Rare(long firstLine) {
+                runIdLine = (int) Math.min(Integer.MAX_VALUE, firstLine);
             }
         }
 
@@ -281,7 +299,7 @@ public final class SpansReader implements TraceReader {
             return rare;
         }
 
-        Group(String id, int firstLine, int firstColumn) {
+        Group(String id, long firstLine, int firstColumn) {
             this.id = id;
             this.firstLine = firstLine;
             this.firstColumn = firstColumn;
@@ -334,7 +352,7 @@ public final class SpansReader implements TraceReader {
                 }
             }
             int row = groups.attempts.add(a, attemptKey, a.retryReason,
-                    (int) at.line(), (int) at.column());
+                    at.line(), (int) at.column());
             if (lastRow >= 0) {
                 groups.attempts.link(lastRow, row);
             } else {
@@ -347,7 +365,7 @@ public final class SpansReader implements TraceReader {
         private void lineSetsField(int field, long line) {
             if (rare().fieldLines == null) {
                 rare.fieldLines = new int[operation.values.length];
-                java.util.Arrays.fill(rare.fieldLines, firstLine);
+                java.util.Arrays.fill(rare.fieldLines, (int) Math.min(Integer.MAX_VALUE, firstLine));
             }
             rare.fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
         }
@@ -357,8 +375,9 @@ public final class SpansReader implements TraceReader {
                     "disagrees with line " + earlierLine + " of the same operation");
         }
 
-        Operation build(HeldAttempts held, ReadContext ctx) throws InputException {
-            Location first = ctx.location(firstLine, firstColumn, null);
+        /** The operation, its attempts taken from {@code held}, placed in source {@code sourceIndex}, {@code source}. */
+        Operation build(HeldAttempts held, String source, int sourceIndex) throws InputException {
+            Location first = new Location(source, sourceIndex, firstLine, firstColumn, null);
             if (attempts == 0) {
                 throw InputException.rejected(first.source(), first.line(), first.column(), "$",
                         "a check line for an operation that has no attempt lines");
@@ -369,7 +388,7 @@ public final class SpansReader implements TraceReader {
             }
             List<Attempt> list = new ArrayList<>(attempts);
             for (int row = firstRow; row >= 0; row = held.next(row)) {
-                list.add(held.build(row, ctx));
+                list.add(held.build(row, source, sourceIndex));
             }
             list.sort(Attempt.BY_ID);
             return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),

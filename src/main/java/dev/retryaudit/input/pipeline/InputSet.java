@@ -12,6 +12,7 @@ import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limit;
+import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
@@ -142,7 +143,7 @@ public final class InputSet {
         long[] counts = new long[2];
         OperationSink sink = op -> {
             if (!ids.add(op.id())) {
-                throw at(op, "duplicate operation id: operation ids must be unique in the input set");
+                throw duplicateId(op.location());
             }
             limits.checkOperations(++operations, detail -> at(op, detail));
             counts[0]++;
@@ -199,8 +200,26 @@ public final class InputSet {
                 "out of memory while reading this input: the Java heap is too small for it").over(Limit.MEMORY);
     }
 
+    /** The rejection of an operation at {@code l} whose id an operation earlier in the input set has. */
+    public static InputException duplicateId(Location l) {
+        return at(l, "duplicate operation id: operation ids must be unique in the input set");
+    }
+
+    /** The rejection of the operation at {@code l} that takes the input set over the operations limit. */
+    public static InputException overOperations(Limits limits, Location l) {
+        try {
+            limits.checkOperations(limits.operations() + 1, detail -> at(l, detail));
+        } catch (InputException e) {
+            return e;
+        }
+        throw new IllegalStateException("the operations limit did not reject one operation over it");
+    }
+
     private static InputException at(Operation op, String detail) {
-        var l = op.location();
+        return at(op.location(), detail);
+    }
+
+    private static InputException at(Location l, String detail) {
         return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
     }
 }

@@ -108,6 +108,11 @@ public final class ReadContext {
         return source;
     }
 
+    /** The position of the source among the sources of the run. */
+    public int sourceIndex() {
+        return sourceIndex;
+    }
+
     public Limits limits() {
         return limits;
     }

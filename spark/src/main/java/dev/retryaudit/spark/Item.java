@@ -1,0 +1,39 @@
+package dev.retryaudit.spark;
+
+import dev.retryaudit.api.AuditPieces;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Location;
+import java.io.Serializable;
+
+/**
+ * What auditing one partition of operations yields: a finding of a per-operation rule, a piece of a
+ * cross-operation aggregate to merge by key, an input error, or the facts of one operation (or of a
+ * group of lines that failed to become one) that the input-wide checks and the summary need.
+ */
+record Item(Finding finding, AuditPieces.Piece piece, Rejection rejection, Stat stat) implements Serializable {
+    /**
+     * One group of lines: its source, where its first line is, and, when it built into an operation,
+     * the operation's id and location and its attempts (null and 0 when it did not).
+     */
+    record Stat(int source, long line, long column, String id, Location at, long attempts) implements Serializable {
+        boolean built() {
+            return id != null;
+        }
+    }
+
+    static Item of(Finding f) {
+        return new Item(f, null, null, null);
+    }
+
+    static Item of(AuditPieces.Piece p) {
+        return new Item(null, p, null, null);
+    }
+
+    static Item of(Rejection r) {
+        return new Item(null, null, r, null);
+    }
+
+    static Item of(Stat s) {
+        return new Item(null, null, null, s);
+    }
+}

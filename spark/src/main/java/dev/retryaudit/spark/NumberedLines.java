@@ -1,0 +1,102 @@
+package dev.retryaudit.spark;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.spark.api.java.JavaNewHadoopRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import scala.Tuple2;
+
+/**
+ * Text files read in parallel with the line number of every line, blank lines included. Hadoop's text
+ * reader gives each line's byte offset, not its number: a first pass counts the lines of every split
+ * (a number per split comes to the driver), their sums per file give each split's first line, and
+ * the second pass numbers the lines of a split from there. Line ends are LF, CR LF or CR, as the
+ * command line's parser counts them.
+ */
+final class NumberedLines {
+    private NumberedLines() {
+    }
+
+    /** Where a split starts and how many lines it holds. */
+    private record SplitCount(String file, long start, long lines) implements java.io.Serializable {
+    }
+
+    /** The lines of {@code files} (qualified paths, in source order), numbered within each file. */
+    static JavaRDD<SpanLine> read(JavaSparkContext jsc, List<Path> files) {
+        JavaNewHadoopRDD<LongWritable, Text> raw = open(jsc, files);
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < files.size(); i++) {
+            index.putIfAbsent(files.get(i).toString(), i);
+        }
+        List<SplitCount> counts = raw.mapPartitionsWithInputSplit(NumberedLines::count, true).collect();
+        Map<String, TreeMap<Long, Long>> byFile = new HashMap<>();
+        counts.forEach(c -> byFile.computeIfAbsent(c.file(), f -> new TreeMap<>()).merge(c.start(), c.lines(), Long::sum));
+        Map<String, Long> firstLine = new HashMap<>();
+        byFile.forEach((file, splits) -> {
+            long next = 1;
+            for (Map.Entry<Long, Long> s : splits.entrySet()) {
+                firstLine.put(file + "@" + s.getKey(), next);
+                next += s.getValue();
+            }
+        });
+        Broadcast<Map<String, Long>> first = jsc.broadcast(firstLine);
+        Broadcast<Map<String, Integer>> sources = jsc.broadcast(index);
+        return raw.mapPartitionsWithInputSplit((split, lines) -> {
+            FileSplit fs = (FileSplit) split;
+            String file = fs.getPath().toString();
+            int source = sources.value().get(file);
+            long base = first.value().get(file + "@" + fs.getStart());
+            return new Iterator<SpanLine>() {
+                private long n = base;
+
+                @Override
+                public boolean hasNext() {
+                    return lines.hasNext();
+                }
+
+                @Override
+                public SpanLine next() {
+                    return new SpanLine(source, n++, lines.next()._2().copyBytes());
+                }
+            };
+        }, true);
+    }
+
+    private static Iterator<SplitCount> count(InputSplit split, Iterator<Tuple2<LongWritable, Text>> lines) {
+        FileSplit fs = (FileSplit) split;
+        long n = 0;
+        while (lines.hasNext()) {
+            lines.next();
+            n++;
+        }
+        return List.of(new SplitCount(fs.getPath().toString(), fs.getStart(), n)).iterator();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static JavaNewHadoopRDD<LongWritable, Text> open(JavaSparkContext jsc, List<Path> files) {
+        try {
+            Job job = Job.getInstance(jsc.hadoopConfiguration());
+            FileInputFormat.setInputPaths(job, new ArrayList<>(files).toArray(Path[]::new));
+            FileInputFormat.setInputDirRecursive(job, false);
+            return (JavaNewHadoopRDD<LongWritable, Text>) jsc.newAPIHadoopRDD(job.getConfiguration(),
+                    TextInputFormat.class, LongWritable.class, Text.class);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

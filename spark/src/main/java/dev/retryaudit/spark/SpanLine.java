@@ -1,0 +1,17 @@
+package dev.retryaudit.spark;
+
+import dev.retryaudit.input.operations.SpanLines;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * One line (or Parquet record, as JSON) of one source: the source's position among the inputs, its
+ * 1-based line number there (blank lines counted; a record index {@code i} is line {@code i + 1}) and
+ * its UTF-8 bytes without the line break.
+ */
+record SpanLine(int sourceIndex, long line, byte[] bytes) implements Serializable {
+    /** The line as the library's line reader takes it, with its source's name. */
+    SpanLines.Text text(List<String> sources) {
+        return new SpanLines.Text(sources.get(sourceIndex), sourceIndex, line, bytes);
+    }
+}

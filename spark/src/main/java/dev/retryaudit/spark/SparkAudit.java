@@ -1,0 +1,204 @@
+package dev.retryaudit.spark;
+
+import dev.retryaudit.api.InputRejections;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.FailOn;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+
+/**
+ * The retry-audit rules on Spark: audits {@code spans} JSON Lines files, Parquet files with the spans
+ * columns, or a {@code Dataset<Row>} of spans, with the policy, rule selection, limits and
+ * {@code --fail-on} of the command line, and gives the same findings in the same order. An input the
+ * command line rejects is rejected with its one-line diagnostic (a {@link RetryAuditException}).
+ * Build one per session with {@link #builder}; each call is one audit.
+ */
+public final class SparkAudit {
+    /** The format names of the inputs, as the summary gives them. */
+    static final String SPANS = "spans";
+    static final String PARQUET = "parquet";
+
+    private final SparkSession spark;
+    private final AuditSettings settings;
+    private final RetryAudit auditor;
+
+    private SparkAudit(SparkSession spark, AuditSettings settings, RetryAudit auditor) {
+        this.spark = spark;
+        this.settings = settings;
+        this.auditor = auditor;
+    }
+
+    public static Builder builder(SparkSession spark) {
+        return new Builder(spark);
+    }
+
+    /** Audits spans JSON Lines files (any path Spark reads; a directory or glob gives its files in path order). */
+    public SparkAuditResult spans(List<String> paths) throws RetryAuditException {
+        Sources sources = sources(paths);
+        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files());
+        return audit(lines, sources, SPANS);
+    }
+
+    /**
+     * Audits Parquet files whose columns are the spans fields; a record {@code i} of a file is line
+     * {@code i + 1} of that source in locations and errors.
+     */
+    public SparkAuditResult parquet(List<String> paths) throws RetryAuditException {
+        Sources sources = sources(paths);
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < sources.files().size(); i++) {
+            org.apache.hadoop.fs.Path f = sources.files().get(i);
+            index.putIfAbsent(f.toString(), i);
+            index.putIfAbsent(f.toUri().toString(), i);
+        }
+        Broadcast<Map<String, Integer>> files = jsc().broadcast(index);
+        Dataset<Row> rows = spark.read().parquet(sources.files().stream().map(Object::toString).toArray(String[]::new));
+        Column record = functions.to_json(functions.struct(
+                Arrays.stream(rows.columns()).map(rows::col).toArray(Column[]::new)));
+        JavaRDD<SpanLine> lines = rows.select(record.as("json"), functions.col("_metadata.file_path").as("file"),
+                        functions.col("_metadata.row_index").as("row"))
+                .javaRDD()
+                .map(r -> new SpanLine(sourceOf(files.value(), r.getString(1)), r.getLong(2) + 1,
+                        r.getString(0).getBytes(StandardCharsets.UTF_8)));
+        return audit(lines, sources, PARQUET);
+    }
+
+    /**
+     * Audits a Dataset of spans (the spans fields as columns, in any order) as one source named
+     * {@code source}; its row {@code i} is line {@code i + 1} in locations and errors.
+     */
+    public SparkAuditResult spans(Dataset<Row> rows, String source) throws RetryAuditException {
+        JavaRDD<SpanLine> lines = rows.toJSON().javaRDD().zipWithIndex()
+                .map(t -> new SpanLine(0, t._2() + 1, t._1().getBytes(StandardCharsets.UTF_8)));
+        return audit(lines, new Sources(List.of(source), List.of(), 0), SPANS);
+    }
+
+    private static int sourceOf(Map<String, Integer> files, String path) {
+        Integer i = files.get(path);
+        if (i == null) {
+            i = files.get(new org.apache.hadoop.fs.Path(path).toString());
+        }
+        if (i == null) {
+            throw new IllegalStateException("a record of a file that is not an input: " + path);
+        }
+        return i;
+    }
+
+    private SparkAuditResult audit(JavaRDD<SpanLine> lines, Sources sources, String format)
+            throws RetryAuditException {
+        Broadcast<List<String>> names = jsc().broadcast(sources.names());
+        JavaRDD<Item> items = AuditJob.items(lines, names, settings);
+        try {
+            long[][] counts = InputChecks.counts(items, sources.names().size());
+            Optional<Rejection> rejected = InputChecks.first(items, counts, sources, settings.limits(),
+                    jsc().hadoopConfiguration());
+            if (rejected.isPresent()) {
+                items.unpersist(false);
+                throw failure(rejected.get().error());
+            }
+            List<InputSummary> inputs = new ArrayList<>();
+            for (int s = 0; s < counts.length; s++) {
+                inputs.add(new InputSummary(sources.names().get(s), format, counts[s][1], counts[s][2]));
+            }
+            JavaRDD<Row> rows = items.filter(i -> i.finding() != null).map(Item::finding)
+                    .union(AuditJob.crossFindings(items, settings))
+                    .map(FindingRows::row);
+            Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA).orderBy(FindingRows.ORDER);
+            return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items);
+        } catch (InputException e) {
+            items.unpersist(false);
+            throw failure(e);
+        }
+    }
+
+    private Sources sources(List<String> paths) throws RetryAuditException {
+        if (paths.isEmpty()) {
+            throw new IllegalArgumentException("no input path");
+        }
+        try {
+            return Sources.of(paths, jsc().hadoopConfiguration());
+        } catch (InputException e) {
+            throw failure(e);
+        }
+    }
+
+    private static RetryAuditException failure(InputException e) {
+        return InputRejections.of(e);
+    }
+
+    private JavaSparkContext jsc() {
+        return JavaSparkContext.fromSparkContext(spark.sparkContext());
+    }
+
+    /** Settings as the command line's flags; the policy file is read on the driver when built. */
+    public static final class Builder {
+        private final SparkSession spark;
+        private Path policyFile;
+        private final List<String> enable = new ArrayList<>();
+        private final List<String> disable = new ArrayList<>();
+        private Limits limits = Limits.DEFAULTS;
+        private FailOn failOn = FailOn.ERROR;
+
+        private Builder(SparkSession spark) {
+            this.spark = Objects.requireNonNull(spark, "spark");
+        }
+
+        /** A JSON policy file, as {@code --policy}; read on the driver. */
+        public Builder policy(Path file) {
+            policyFile = file;
+            return this;
+        }
+
+        public Builder enable(String... names) {
+            enable.addAll(List.of(names));
+            return this;
+        }
+
+        public Builder disable(String... names) {
+            disable.addAll(List.of(names));
+            return this;
+        }
+
+        public Builder limits(Limits value) {
+            limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        public Builder failOn(FailOn value) {
+            failOn = Objects.requireNonNull(value, "failOn");
+            return this;
+        }
+
+        /** The auditor; an unknown rule name is an {@link IllegalArgumentException}, a bad policy file a {@link RetryAuditException}. */
+        public SparkAudit build() throws RetryAuditException {
+            RetryAudit.Builder b = RetryAudit.builder().enable(enable.toArray(String[]::new))
+                    .disable(disable.toArray(String[]::new)).limits(limits).failOn(failOn);
+            if (policyFile != null) {
+                b.policy(policyFile);
+            }
+            RetryAudit auditor = b.build();
+            Policy policy = auditor.policy();
+            return new SparkAudit(spark, new AuditSettings(policy, enable, disable, limits, failOn), auditor);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.retryaudit.spark;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.report.Json;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.functions;
+
+/**
+ * One audit's outcome: the findings as a Dataset in report order (computed where they are used,
+ * never gathered on the driver), what each source held, and the summary of the JSON report. Holds the
+ * audit's intermediate results on the executors until {@link #close}.
+ */
+public final class SparkAuditResult implements AutoCloseable {
+    /** How {@link #write} writes the findings. */
+    public enum OutputFormat {
+        /** One finding a line, each the JSON object of the command line's report. */
+        JSON,
+        /** The report's fields as columns; evidence as JSON text, location as a struct. */
+        PARQUET
+    }
+
+    private final RetryAudit auditor;
+    private final List<InputSummary> inputs;
+    private final Dataset<Row> rows;
+    private final FailOn failOn;
+    private final JavaRDD<Item> items;
+    private Map<Severity, Long> counts;
+
+    SparkAuditResult(RetryAudit auditor, List<InputSummary> inputs, Dataset<Row> rows, FailOn failOn,
+            JavaRDD<Item> items) {
+        this.auditor = auditor;
+        this.inputs = List.copyOf(inputs);
+        this.rows = rows;
+        this.failOn = failOn;
+        this.items = items;
+    }
+
+    /** The findings in report order, with the JSON report's fields as columns. */
+    public Dataset<Row> findings() {
+        return rows.select(Arrays.stream(FindingRows.COLUMNS).map(functions::col).toArray(Column[]::new));
+    }
+
+    /** Each finding's JSON object exactly as the command line's JSON report gives it, one a row, in report order. */
+    public Dataset<String> findingsJson() {
+        return rows.select(FindingRows.JSON).as(org.apache.spark.sql.Encoders.STRING());
+    }
+
+    /** What each source held, in source order. */
+    public List<InputSummary> inputs() {
+        return inputs;
+    }
+
+    /** The number of findings of each severity, every severity present (one Spark job, run once). */
+    public Map<Severity, Long> counts() {
+        if (counts == null) {
+            Map<Severity, Long> c = new EnumMap<>(Severity.class);
+            for (Severity s : Severity.values()) {
+                c.put(s, 0L);
+            }
+            for (Row r : rows.groupBy("severity").count().collectAsList()) {
+                c.put(Severity.parse(r.getString(0)), r.getLong(1));
+            }
+            counts = c;
+        }
+        return counts;
+    }
+
+    /** Whether no finding is at or above {@code --fail-on}. */
+    public boolean passed() {
+        return counts().entrySet().stream().noneMatch(e -> e.getValue() > 0 && failOn.fails(e.getKey()));
+    }
+
+    /** The command line's exit code for this audit: 0 passed, 2 failed. */
+    public int exitCode() {
+        return passed() ? 0 : 2;
+    }
+
+    /**
+     * Writes the findings under {@code dir}/findings (Spark's part files, in report order: part 0
+     * first) and {@code dir}/summary.json, the JSON report without its findings.
+     */
+    public void write(String dir, OutputFormat format, Configuration conf) throws IOException {
+        String findingsDir = new Path(dir, "findings").toString();
+        if (format == OutputFormat.PARQUET) {
+            findings().write().mode(SaveMode.ErrorIfExists).parquet(findingsDir);
+        } else {
+            findingsJson().write().mode(SaveMode.ErrorIfExists).text(findingsDir);
+        }
+        Path summary = new Path(dir, "summary.json");
+        try (OutputStream out = summary.getFileSystem(conf).create(summary, false)) {
+            writeSummary(out, format);
+        }
+    }
+
+    /** The summary: the JSON report's version, tool, inputs and summary, and where the findings are. */
+    public void writeSummary(OutputStream out, OutputFormat format) throws IOException {
+        long operations = inputs.stream().mapToLong(InputSummary::operations).sum();
+        long attempts = inputs.stream().mapToLong(InputSummary::attempts).sum();
+        try (JsonGenerator g = Json.generator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("version", 1);
+            g.writeObjectFieldStart("tool");
+            g.writeStringField("name", RetryAudit.NAME);
+            g.writeStringField("version", RetryAudit.version());
+            g.writeEndObject();
+            g.writeArrayFieldStart("inputs");
+            for (InputSummary in : inputs) {
+                g.writeStartObject();
+                g.writeStringField("source", in.source());
+                g.writeStringField("format", in.format());
+                g.writeNumberField("operations", in.operations());
+                g.writeNumberField("attempts", in.attempts());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("summary");
+            g.writeNumberField("operations", operations);
+            g.writeNumberField("attempts", attempts);
+            g.writeNumberField("retries", attempts - operations);
+            g.writeObjectFieldStart("findings");
+            for (Map.Entry<Severity, Long> e : counts().entrySet()) {
+                g.writeNumberField(e.getKey().id(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeStringField("fail_on", failOn.id());
+            g.writeBooleanField("passed", passed());
+            g.writeEndObject();
+            g.writeObjectFieldStart("findings");
+            g.writeStringField("path", "findings");
+            g.writeStringField("format", format == OutputFormat.PARQUET ? "parquet" : "jsonl");
+            g.writeEndObject();
+            g.writeEndObject();
+            g.writeRaw('\n');
+        }
+    }
+
+    /** Lets go of the audit's intermediate results on the executors. */
+    @Override
+    public void close() {
+        items.unpersist(false);
+    }
+
+    /** The rules that ran, as the auditor configured them. */
+    public List<dev.retryaudit.rules.RuleInfo> rules() {
+        return auditor.rules();
+    }
+}

@@ -1,0 +1,266 @@
+package dev.retryaudit.spark;
+
+import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.cli.ExitCode;
+import dev.retryaudit.cli.LimitHints;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.report.FailOn;
+import dev.retryaudit.text.Diagnostics;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code spark-submit} application: {@code retry-audit-spark audit --input PATH... --output DIR},
+ * with the command line's policy, rule selection, limits, {@code --fail-on} and exit codes.
+ */
+@Command(name = "retry-audit-spark", mixinStandardHelpOptions = true, versionProvider = SparkMain.Version.class,
+        description = "Audits traces for unsafe retries on Apache Spark, with the same findings as retry-audit.",
+        subcommands = SparkMain.Audit.class,
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "  0:the audit ran; no finding at or above --fail-on",
+            "  2:the audit ran; at least one finding at or above --fail-on",
+            " 64:usage error: unknown option, bad option value, missing argument",
+            " 65:input rejected: malformed JSON, schema violation, unknown field, limit exceeded",
+            " 66:an input path (or --policy) does not exist or cannot be read",
+            " 70:internal error: a bug (--debug shows the stack trace)",
+            " 74:the output could not be written (DIR/findings exists, not writable)"})
+public final class SparkMain implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        SparkSession spark = SparkSession.builder().appName("retry-audit").getOrCreate();
+        int code;
+        try {
+            code = run(spark, args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        } finally {
+            spark.stop();
+        }
+        System.exit(code);
+    }
+
+    /** Runs the command line against {@code spark}; returns the exit code. */
+    public static int run(SparkSession spark, String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new SparkMain(), new Factory(spark));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println(ex.getMessage());
+            ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
+                    + " --help'");
+            return ExitCode.USAGE.code();
+        });
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof CommandLine.ParameterException pe) {
+                return cmd.getParameterExceptionHandler().handleParseException(pe, args);
+            }
+            cmd.getErr().println("retry-audit-spark: internal error: " + ex
+                    + "; please report it (--debug shows the stack trace)");
+            if (List.of(args).contains("--debug")) {
+                ex.printStackTrace(cmd.getErr());
+            }
+            return ExitCode.SOFTWARE.code();
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: audit");
+    }
+
+    /** The command line's diagnostic of a rejected input: a limit names the option that raises it. */
+    static String diagnostic(RetryAuditException e) {
+        if (e.getCause() instanceof InputException ie) {
+            return Diagnostics.line(ie.error(LimitHints::of));
+        }
+        return e.getMessage();
+    }
+
+    /** Version of the library the job runs. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"retry-audit-spark " + dev.retryaudit.api.RetryAudit.version()};
+        }
+    }
+
+    /** Gives the audit command the session it runs in. */
+    private record Factory(SparkSession spark) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            if (cls == Audit.class) {
+                return cls.cast(new Audit(spark));
+            }
+            return CommandLine.defaultFactory().create(cls);
+        }
+    }
+
+    /** {@code audit}: reads the inputs, audits them, writes the findings and the summary. */
+    @Command(name = "audit", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Audits the inputs as one input set and writes DIR/findings (one finding a line, each the "
+                + "JSON report's finding object, in report order; or Parquet) and DIR/summary.json (the JSON report "
+                + "without its findings)."})
+    static final class Audit implements Callable<Integer> {
+        private final SparkSession spark;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--input", required = true, arity = "1..*", paramLabel = "PATH",
+                description = "a file, directory or glob Spark can read (local, HDFS, S3); repeatable; in order")
+        List<String> inputs = new ArrayList<>();
+
+        @Option(names = "--input-format", required = true, paramLabel = "FORMAT",
+                description = "spans (JSON Lines) or parquet (the spans fields as columns)")
+        String inputFormat;
+
+        @Option(names = "--output", required = true, paramLabel = "DIR", description = "where to write; must not hold findings yet")
+        String output;
+
+        @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "json",
+                description = "json (JSON Lines) or parquet; default ${DEFAULT-VALUE}")
+        String outputFormat;
+
+        @Option(names = "--policy", paramLabel = "FILE", description = "thresholds, per-tool settings, rule severities")
+        Path policy;
+
+        @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
+                description = "lowest severity that makes the exit code 2: error, warning, note, never; default ${DEFAULT-VALUE}")
+        String failOn;
+
+        @Option(names = "--enable", paramLabel = "RULE", description = "a rule id or family; repeatable")
+        List<String> enable = new ArrayList<>();
+
+        @Option(names = "--disable", paramLabel = "RULE", description = "a rule id or family; repeatable")
+        List<String> disable = new ArrayList<>();
+
+        @Option(names = "--limit-bytes", paramLabel = "N", description = "input bytes, all files together")
+        long limitBytes = Limits.DEFAULTS.bytes();
+
+        @Option(names = "--limit-operations", paramLabel = "N", description = "operations in the input set")
+        long limitOperations = Limits.DEFAULTS.operations();
+
+        @Option(names = "--limit-attempts", paramLabel = "N", description = "attempts in one operation")
+        int limitAttempts = Limits.DEFAULTS.attemptsPerOperation();
+
+        @Option(names = "--limit-string", paramLabel = "N", description = "characters in one string value")
+        int limitString = Limits.DEFAULTS.stringLength();
+
+        @Option(names = "--limit-depth", paramLabel = "N", description = "nesting depth of JSON, at most " + Limits.MAX_DEPTH)
+        int limitDepth = Limits.DEFAULTS.depth();
+
+        @Option(names = "--debug", description = "stack traces on internal errors")
+        boolean debug;
+
+        Audit(SparkSession spark) {
+            this.spark = spark;
+        }
+
+        @Override
+        public Integer call() {
+            PrintWriter err = spec.commandLine().getErr();
+            SparkAuditResult.OutputFormat format = outputFormat();
+            boolean parquet = "parquet".equals(inputFormat());
+            refuseWrittenOutput();
+            SparkAudit audit;
+            try {
+                audit = SparkAudit.builder(spark).policy(policy).enable(enable.toArray(String[]::new))
+                        .disable(disable.toArray(String[]::new)).limits(limits()).failOn(failOn()).build();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            } catch (RetryAuditException e) {
+                return fail(err, e);
+            }
+            try (SparkAuditResult result = parquet ? audit.parquet(inputs) : audit.spans(inputs)) {
+                result.write(output, format, spark.sparkContext().hadoopConfiguration());
+                return result.exitCode();
+            } catch (RetryAuditException e) {
+                return fail(err, e);
+            } catch (IOException e) {
+                err.println(output + ": error: cannot write the output: " + firstLine(e.getMessage()));
+                return ExitCode.CANT_WRITE.code();
+            } catch (RuntimeException e) {
+                err.println("retry-audit-spark: internal error: " + firstLine(String.valueOf(e.getMessage()))
+                        + "; please report it (--debug shows the stack trace)");
+                if (debug) {
+                    e.printStackTrace(err);
+                }
+                return ExitCode.SOFTWARE.code();
+            }
+        }
+
+        /** An output that holds findings or a summary already is refused before anything is read. */
+        private void refuseWrittenOutput() {
+            try {
+                org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(output);
+                FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
+                for (String name : List.of("findings", "summary.json")) {
+                    if (fs.exists(new org.apache.hadoop.fs.Path(dir, name))) {
+                        throw new CommandLine.ParameterException(spec.commandLine(), "--output: " + output
+                                + " already holds " + name + "; name a new directory");
+                    }
+                }
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--output: " + output
+                        + ": " + firstLine(e.getMessage()));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--output: " + firstLine(e.getMessage()));
+            }
+        }
+
+        private static int fail(PrintWriter err, RetryAuditException e) {
+            err.println(diagnostic(e));
+            boolean unreadable = e.getCause() instanceof InputException ie && ie.kind() == InputException.Kind.UNREADABLE;
+            return unreadable ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
+        }
+
+        private static String firstLine(String m) {
+            return m == null ? "" : m.lines().findFirst().orElse("");
+        }
+
+        private String inputFormat() {
+            if (!List.of("spans", "parquet").contains(inputFormat)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--input-format: expected spans or parquet, got " + inputFormat);
+            }
+            return inputFormat;
+        }
+
+        private SparkAuditResult.OutputFormat outputFormat() {
+            return switch (outputFormat) {
+                case "json" -> SparkAuditResult.OutputFormat.JSON;
+                case "parquet" -> SparkAuditResult.OutputFormat.PARQUET;
+                default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--output-format: expected json or parquet, got " + outputFormat);
+            };
+        }
+
+        private FailOn failOn() {
+            FailOn f = FailOn.parse(failOn);
+            if (f == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--fail-on: expected one of " + String.join(", ", FailOn.ids()) + ", got " + failOn);
+            }
+            return f;
+        }
+
+        private Limits limits() {
+            try {
+                return new Limits(limitBytes, limitOperations, limitAttempts, limitString, limitDepth);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "limits: " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.retryaudit.input.operations;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.json.ParseFailures;
+import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * {@code spans} JSON Lines read one line at a time, for an engine that splits an input over
+ * machines: a line parsed on its own at the place it has in its source, with the same checks and
+ * messages as {@link SpansReader}, and the lines of one operation, brought together from anywhere,
+ * built into the operation as {@link SpansReader} builds it. Not thread-safe: one per thread.
+ */
+public final class SpanLines {
+    private static final String SPANS_SEVERAL = "a span must fit on one line (JSON Lines); this object spans several";
+    private static final String END_OF_INPUT = "malformed JSON: Unexpected end-of-input";
+
+    private final Limits limits;
+    private final StrictJson json;
+
+    public SpanLines(Limits limits) {
+        this.limits = limits;
+        this.json = new StrictJson(limits);
+    }
+
+    /**
+     * One line of a source: its bytes (UTF-8, without the line break) and its 1-based line number
+     * among all lines of the source, blank ones included.
+     */
+    public record Text(String source, int sourceIndex, long line, byte[] bytes) {
+    }
+
+    /** A line's span: the key of its operation within its source and where the line's object starts. */
+    public record Keyed(String key, Location at) {
+    }
+
+    /**
+     * The key grouping {@code t} with the other lines of its operation in its source (by operation_id,
+     * else by idempotency key), or null for a blank line; rejects a line the reader would reject.
+     */
+    public Keyed key(Text t) throws InputException {
+        Parsed p = parse(t);
+        if (p == null) {
+            return null;
+        }
+        String prefix = SpansReader.byOperationId(p.line, p.at) ? "operation_id:" : "idempotency_key:";
+        return new Keyed(prefix + SpansReader.groupId(p.line), p.at);
+    }
+
+    /**
+     * The operation whose lines, all with one {@link #key}, are {@code lines} in line order: merged and
+     * checked as the reader merges them (fields that disagree, the attempts limit, an operation with no
+     * attempt or no tool).
+     */
+    public Operation operation(List<Text> lines) throws InputException {
+        SpansReader.Group g = null;
+        SpansReader.Groups groups = new SpansReader.Groups();
+        Text first = null;
+        for (Text t : lines) {
+            Parsed p = parse(t);
+            if (p == null) {
+                continue;
+            }
+            if (g == null) {
+                g = new SpansReader.Group(SpansReader.groupId(p.line), p.at.line(), (int) p.at.column());
+                first = t;
+            }
+            g.merge(p.line, p.at, limits, groups);
+        }
+        if (g == null) {
+            throw new IllegalArgumentException("an operation needs at least one non-blank line");
+        }
+        return g.build(groups.attempts, first.source(), first.sourceIndex());
+    }
+
+    /** The rejection of a source with no span line (blank lines only, or none). */
+    public static InputException empty(String source) {
+        return SpansReader.empty(source);
+    }
+
+    private record Parsed(SpansReader.Line line, Location at) {
+    }
+
+    /** Parses one line where it stands: errors name the source and line, the column within the line. */
+    private Parsed parse(Text t) throws InputException {
+        long[] start = {0};
+        try {
+            JsonParser parser = json.parser(t.bytes(), 0, t.bytes().length);
+            parser.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            JsonCursor c = new JsonCursor(parser, t.source(), limits);
+            return ParseFailures.reading(t.source(), () -> parser, limits, () -> {
+                JsonToken first = c.next();
+                if (first == null) {
+                    return null;
+                }
+                if (first != JsonToken.START_OBJECT) {
+                    throw c.error("$", "expected one JSON object a line, found " + JsonCursor.describe(first));
+                }
+                start[0] = c.column();
+                SpansReader.Line line = SpansReader.readLine(c, new Location(t.source(), t.sourceIndex(), 1, start[0], null));
+                JsonToken after = c.next();
+                if (after != null) {
+                    throw c.error("$", "a second JSON value on one line: JSON Lines holds one span a line");
+                }
+                return new Parsed(line, new Location(t.source(), t.sourceIndex(), t.line(), start[0], null));
+            });
+        } catch (InputException e) {
+            if (start[0] > 0 && e.detail().startsWith(END_OF_INPUT)) {
+                throw InputException.rejected(t.source(), t.line(), start[0], "$", SPANS_SEVERAL);
+            }
+            InputException here = InputException.rejected(t.source(), t.line(), e.column(), e.path(), e.detail());
+            throw e.limit() == null ? here : here.over(e.limit());
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading bytes held in memory", e);
+        }
+    }
+}
