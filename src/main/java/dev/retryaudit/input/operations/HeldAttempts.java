@@ -9,6 +9,7 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,8 @@ final class HeldAttempts {
     /** Span id lengths with a meaning of their own: absent, or kept as a string in {@link #otherSpanIds}. */
     private static final short NO_SPAN_ID = -1;
     private static final short OTHER_SPAN_ID = -2;
-    /** Arenas of 1 MiB each, addressed by 11 bits of arena and 20 bits of offset. */
+    /** Arenas of 1 MiB each (the first one grows to it), addressed by 11 bits of arena and 20 bits of offset. */
+    private static final int ARENA = 1 << 20;
     private static final int MAX_ARENAS = 1 << 11;
     private static final Outcome[] OUTCOMES = Outcome.values();
     private static final ErrorClass[] ERROR_CLASSES = ErrorClass.values();
@@ -38,24 +40,49 @@ final class HeldAttempts {
     private record Rare(String retryAfter, String responseDate, String requestHash, RawJson attributes) {
     }
 
-    /** {@link #PAGE} rows of every column. */
+    /** Up to {@link #PAGE} rows of every column; the first page starts small and grows, for the few attempts of one operation. */
     private static final class Page {
-        final int[] attemptId = new int[PAGE];
-        final long[] startedAt = new long[PAGE];
-        final long[] endedAt = new long[PAGE];
-        final double[] durationMs = new double[PAGE];
-        final long[] line = new long[PAGE];
+        int[] attemptId;
+        long[] startedAt;
+        long[] endedAt;
+        double[] durationMs;
+        long[] line;
         /** The column of the attempt's object, as the parser counts it (in an int). */
-        final int[] column = new int[PAGE];
-        final short[] status = new short[PAGE];
+        int[] column;
+        short[] status;
         /** Outcome, error class, commit state and its source: ordinal + 1 each, 0 for absent, one byte each. */
-        final int[] enums = new int[PAGE];
-        final int[] next = new int[PAGE];
-        final int[] spanIdAt = new int[PAGE];
-        final short[] spanIdLength = new short[PAGE];
-        final String[] key = new String[PAGE];
-        final String[] retryReason = new String[PAGE];
-        final Rare[] rare = new Rare[PAGE];
+        int[] enums;
+        int[] next;
+        int[] spanIdAt;
+        short[] spanIdLength;
+        String[] key;
+        String[] retryReason;
+        Rare[] rare;
+
+        Page(int rows) {
+            resize(rows);
+        }
+
+        int capacity() {
+            return attemptId.length;
+        }
+
+        void resize(int rows) {
+            attemptId = Arrays.copyOf(attemptId == null ? new int[0] : attemptId, rows);
+            startedAt = Arrays.copyOf(startedAt == null ? new long[0] : startedAt, rows);
+            endedAt = Arrays.copyOf(endedAt == null ? new long[0] : endedAt, rows);
+            durationMs = Arrays.copyOf(durationMs == null ? new double[0] : durationMs, rows);
+            line = Arrays.copyOf(line == null ? new long[0] : line, rows);
+            column = Arrays.copyOf(column == null ? new int[0] : column, rows);
+            status = Arrays.copyOf(status == null ? new short[0] : status, rows);
+            enums = Arrays.copyOf(enums == null ? new int[0] : enums, rows);
+            next = Arrays.copyOf(next == null ? new int[0] : next, rows);
+            spanIdAt = Arrays.copyOf(spanIdAt == null ? new int[0] : spanIdAt, rows);
+            spanIdLength = Arrays.copyOf(spanIdLength == null ? new short[0] : spanIdLength, rows);
+            key = Arrays.copyOf(key == null ? new String[0] : key, rows);
+            retryReason = Arrays.copyOf(retryReason == null ? new String[0] : retryReason, rows);
+            rare = Arrays.copyOf(rare == null ? new Rare[0] : rare, rows);
+        }
     }
 
     private final List<Page> pages = new ArrayList<>();
@@ -69,10 +96,13 @@ final class HeldAttempts {
     int add(AttemptDraft d, String key, String retryReason, long line, int column) {
         int row = rows++;
         if ((row & MASK) == 0) {
-            pages.add(new Page());
+            pages.add(new Page(row == 0 ? 8 : PAGE));
         }
         Page p = pages.get(row >>> PAGE_BITS);
         int i = row & MASK;
+        if (i == p.capacity()) {
+            p.resize(Math.min(PAGE, 2 * i));
+        }
         p.attemptId[i] = d.attemptId;
         p.startedAt[i] = d.startedAt;
         p.endedAt[i] = d.endedAt;
@@ -137,9 +167,19 @@ final class HeldAttempts {
             return;
         }
         if (arenaUsed + n > arena.length) {
-            arena = new byte[Math.max(1 << 20, n)];
-            arenas.add(arena);
-            arenaUsed = 0;
+            if (arena.length < ARENA && arenaUsed + n <= ARENA) {
+                // The first arena starts small and grows to its full size.
+                arena = Arrays.copyOf(arena, Math.min(ARENA, Math.max(256, 2 * (arenaUsed + n))));
+                if (arenas.isEmpty()) {
+                    arenas.add(arena);
+                } else {
+                    arenas.set(0, arena);
+                }
+            } else {
+                arena = new byte[ARENA];
+                arenas.add(arena);
+                arenaUsed = 0;
+            }
         }
         for (int k = 0; k < n; k++) {
             arena[arenaUsed + k] = (byte) id.charAt(k);
