@@ -1,178 +1,270 @@
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import java.io.BufferedWriter;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.model.Operation;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
+import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The benchmark of the native readers: generates a synthetic spans file and an operations file with
- * the same attempts, then times {@code audit} on each beside a bare jackson-core token scan of the
- * same file, printing wall time, MB/s and peak RSS. Run through {@code bench/run}.
+ * The benchmark of {@code bench/run}: times {@code audit} (default {@code java -jar}) on the
+ * inputs of {@link BenchData} beside a bare jackson-core token scan of the same file, run in the
+ * same rounds, interleaved, best of N; the cost of 300,000 findings in every report format; held
+ * bytes per grouped attempt; start-up; the foreign readers' memory; and, with {@code BIG=1}, a
+ * 1 GiB spans file under {@code -Xmx2g}. Ends with a table of every target, the measured value and
+ * whether it is met.
  */
 public final class Bench {
-    private static final String TS = "2026-09-07T14:%02d:%02d.%03dZ";
+    private static final String[] FORMATS = {"json", "text", "sarif", "github", "html"};
+    private static final int FINDINGS = 300_000;
+    private static final long GIB = 1L << 30;
+
+    private final String jar;
+    private final String cp;
+    private final Path dir;
+    private final int runs;
+    private final List<String[]> table = new ArrayList<>();
+
+    private Bench(String jar, String classes, Path dir, int runs) {
+        this.jar = jar;
+        this.cp = jar + java.io.File.pathSeparator + classes;
+        this.dir = dir;
+        this.runs = runs;
+    }
 
     public static void main(String[] args) throws Exception {
         if (args.length == 2 && args[0].equals("scan")) {
-            scan(Path.of(args[1]));
+            System.out.println(scan(Path.of(args[1])));
+            return;
+        }
+        if (args.length == 2 && args[0].equals("held")) {
+            held(Path.of(args[1]));
             return;
         }
         int attempts = args.length > 0 ? Integer.parseInt(args[0]) : 600_000;
         Path dir = Path.of(args.length > 1 ? args[1] : "bench-data");
-        String jar = args.length > 2 ? args[2] : "target/retry-audit.jar";
-        String classes = args.length > 3 ? args[3] : dir.resolve("classes").toString();
-        int runs = args.length > 4 ? Integer.parseInt(args[4]) : 3;
+        Bench bench = new Bench(args.length > 2 ? args[2] : "target/retry-audit.jar",
+                args.length > 3 ? args[3] : dir.resolve("classes").toString(), dir,
+                args.length > 4 ? Integer.parseInt(args[4]) : 3);
+        bench.run(attempts, "1".equals(System.getenv("BIG")));
+    }
+
+    private void run(int attempts, boolean big) throws Exception {
         Files.createDirectories(dir);
         Path spans = dir.resolve("bench-" + attempts + ".jsonl");
         Path ops = dir.resolve("bench-" + attempts + ".json");
-        Path tiny = dir.resolve("tiny.jsonl");
+        Path overlaps = dir.resolve("overlaps-" + FINDINGS + ".jsonl");
         if (!Files.exists(spans) || !Files.exists(ops)) {
-            generate(attempts, spans, ops);
+            BenchData.spansAndOperations(attempts, spans, ops);
         }
-        Files.writeString(tiny, """
-                {"parent_run_id":"run-9","attempt_id":1,"idempotency_key":"k-1","commit_state":"not_sent","retry_reason":"","tool":"charge_cart"}
-                {"parent_run_id":"run-9","attempt_id":2,"idempotency_key":"k-1","commit_state":"committed","retry_reason":"timeout","tool":"charge_cart"}
-                """);
-        String cp = jar + java.io.File.pathSeparator + classes;
-        System.out.printf(Locale.ROOT, "%d attempts; %s runs each; median wall, peak RSS of the slowest-memory run%n", attempts, runs);
-        System.out.printf(Locale.ROOT, "%-34s %9s %9s %10s%n", "what", "wall s", "MB/s", "peak MiB");
-        for (Path file : List.of(spans, ops)) {
-            double mb = Files.size(file) / 1e6;
-            Result scan = measure(runs, "java", "-cp", cp, "Bench", "scan", file.toString());
-            Result audit = measure(runs, "java", "-jar", jar, "audit", "--fail-on", "never", "--output",
-                    dir.resolve("report.json").toString(), file.toString());
-            print("token scan " + file.getFileName(), scan, mb);
-            print("audit " + file.getFileName(), audit, mb);
-            System.out.printf(Locale.ROOT, "%-34s %9.2fx%n", "  audit / token scan", audit.wall / scan.wall);
+        if (!Files.exists(overlaps)) {
+            BenchData.overlaps(FINDINGS, overlaps);
         }
-        Result start = measure(Math.max(runs, 5), "java", "-jar", jar, "audit", tiny.toString());
-        print("start-up: audit of a two-line input", start, 0);
+        System.out.printf(Locale.ROOT, "%,d attempts; %d interleaved rounds, best wall time, least CPU time (user + system),"
+                + " highest peak RSS; %d cores%n",
+                attempts, runs, Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "%-44s %9s %8s %8s %10s%n", "what", "wall s", "CPU s", "MB/s", "peak MiB");
+        versusScan(spans, 2.0, 400);
+        versusScan(ops, 1.5, 256);
+        heldPerAttempt(spans);
+        if (big) {
+            bigSpans();
+        } else {
+            row("1 GiB spans audits within -Xmx2g", "exit 0 or 2", "not run (BIG=1 bench/run)", null);
+        }
+        findings(overlaps);
+        startUp();
+        foreign();
+        printTable();
     }
 
-    record Result(double wall, double peakMiB) {
+    /** Audit of {@code file} beside the bare scan, in the same rounds; adds the ratio and the RSS to the table. */
+    private void versusScan(Path file, double maxRatio, int maxMiB) throws Exception {
+        double mb = Files.size(file) / 1e6;
+        List<Measure.Result> r = Measure.interleaved(runs, List.of(
+                List.of("java", "-cp", cp, "Bench", "scan", file.toString()),
+                audit("--fail-on", "never", "--output", report("json"), file.toString())));
+        Measure.Result scan = r.get(0);
+        Measure.Result audit = r.get(1);
+        String name = file.getFileName().toString();
+        print("bare token scan " + name, scan, mb);
+        print("audit " + name, audit, mb);
+        double ratio = audit.wall() / scan.wall();
+        String kind = name.endsWith(".jsonl") ? "spans" : "operations";
+        double cpuRatio = audit.cpu() / scan.cpu();
+        System.out.printf(Locale.ROOT, "%-44s %8.2fx %7.2fx%n", "  audit / bare token scan", ratio, cpuRatio);
+        row(kind + ": audit / bare token scan", "<= " + maxRatio + "x",
+                String.format(Locale.ROOT, "%.2fx (CPU %.2fx)", ratio, cpuRatio), ratio <= maxRatio);
+        row(kind + ": peak RSS, " + name, "<= " + maxMiB + " MiB", mib(audit.peakMiB()), audit.peakMiB() <= maxMiB);
     }
 
-    private static void print(String what, Result r, double mb) {
-        System.out.printf(Locale.ROOT, "%-34s %9.3f %9s %10.0f%n", what, r.wall,
-                mb > 0 ? String.format(Locale.ROOT, "%.0f", mb / r.wall) : "-", r.peakMiB);
-    }
-
-    /** Runs a command {@code runs} times; the median wall time and the highest peak RSS. */
-    private static Result measure(int runs, String... cmd) throws Exception {
-        double[] walls = new double[runs];
-        double peak = 0;
-        for (int i = 0; i < runs; i++) {
-            long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            long hwm = 0;
-            Path status = Path.of("/proc/" + p.pid() + "/status");
-            while (p.isAlive()) {
-                hwm = Math.max(hwm, readHwmKiB(status));
-                Thread.sleep(5);
+    /**
+     * Bytes the grouped spans hold per attempt, measured in a JVM of its own: by bench/HeldBytes.java
+     * (the spans reader's own measure, at the moment it hands on the first operation) when it is
+     * there, else by {@link #held} (the operations the library's {@code read} returns).
+     */
+    private void heldPerAttempt(Path spans) throws Exception {
+        long held;
+        long attempts;
+        if (Files.exists(Path.of("bench/HeldBytes.java"))) {
+            List<String> out = Measure.output(List.of("java", "-Xmx2g", "-cp", cp, "HeldBytes", spans.toString()));
+            Matcher m = Pattern.compile("held-bytes-per-attempt (\\d+) \\(attempts (\\d+)").matcher(String.join("\n", out));
+            if (!m.find()) {
+                throw new IllegalStateException("HeldBytes printed no figure: " + out);
             }
-            walls[i] = (System.nanoTime() - t0) / 1e9;
-            int exit = p.exitValue();
-            if (exit != 0 && exit != 2) {
-                throw new IllegalStateException("exit " + exit + " from " + String.join(" ", cmd));
-            }
-            peak = Math.max(peak, hwm / 1024.0);
+            attempts = Long.parseLong(m.group(2));
+            held = Long.parseLong(m.group(1)) * attempts;
+        } else {
+            List<String> out = Measure.output(List.of("java", "-Xmx2g", "-cp", cp, "Bench", "held", spans.toString()));
+            String[] fields = out.get(out.size() - 1).trim().split(" ");
+            held = Long.parseLong(fields[0]);
+            attempts = Long.parseLong(fields[1]);
         }
-        Arrays.sort(walls);
-        return new Result(walls[runs / 2], peak);
+        double perAttempt = (double) held / attempts;
+        double perLine = (double) Files.size(spans) / attempts;
+        // A 1 GiB file holds GIB / perLine attempts; the 2 GiB heap must hold them.
+        double bound = 2.0 * GIB / (GIB / perLine);
+        System.out.printf(Locale.ROOT, "%-44s %,d bytes for %,d attempts: %.0f bytes/attempt (%.0f input bytes/attempt)%n",
+                "held after grouping the spans", held, attempts, perAttempt, perLine);
+        row("spans: bytes held per attempt", String.format(Locale.ROOT, "<= %.0f (2 GiB / attempts in 1 GiB)", bound),
+                String.format(Locale.ROOT, "%.0f", perAttempt), perAttempt <= bound);
     }
 
-    private static long readHwmKiB(Path status) {
-        try {
-            for (String line : Files.readAllLines(status)) {
-                if (line.startsWith("VmHWM:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // The process ended between the check and the read.
+    private void bigSpans() throws Exception {
+        Path big = dir.resolve("bench-1gib.jsonl");
+        if (!Files.exists(big)) {
+            System.out.println("generating " + big + " (once)");
+            BenchData.spansUpTo(GIB, big);
         }
-        return 0;
+        List<String> cmd = new ArrayList<>(List.of("java", "-Xmx2g", "-jar", jar, "audit", "--fail-on", "never",
+                "--output", report("json"), big.toString()));
+        Measure.Result r = Measure.once(cmd, true);
+        print("audit -Xmx2g " + big.getFileName(), r, Files.size(big) / 1e6);
+        row("1 GiB spans audits within -Xmx2g", "exit 0 or 2",
+                "exit " + r.exit() + ", " + secs(r.wall()) + ", " + mib(r.peakMiB()), r.exit() == 0 || r.exit() == 2);
     }
 
-    /** The floor: every token of the file through jackson-core, nothing kept. */
-    private static void scan(Path file) throws IOException {
+    /** The cost of findings: the same file audited with trace/overlap disabled, then in every format with it on. */
+    private void findings(Path overlaps) throws Exception {
+        List<List<String>> cmds = new ArrayList<>();
+        cmds.add(audit("--disable", "trace/overlap", "--output", report("json"), overlaps.toString()));
+        for (String format : FORMATS) {
+            cmds.add(audit("--format", format, "--output", report(format), overlaps.toString()));
+        }
+        List<Measure.Result> r = Measure.interleaved(runs, cmds);
+        double mb = Files.size(overlaps) / 1e6;
+        print("audit " + overlaps.getFileName() + ", no findings", r.get(0), mb);
+        for (int i = 0; i < FORMATS.length; i++) {
+            Measure.Result with = r.get(i + 1);
+            double cost = with.wall() - r.get(0).wall();
+            print("  " + String.format(Locale.ROOT, "%,d", FINDINGS) + " findings, --format " + FORMATS[i], with, mb);
+            double cpu = with.cpu() - r.get(0).cpu();
+            System.out.printf(Locale.ROOT, "%-44s %+9.3f %+8.2f%n", "    on top of the audit without them", cost, cpu);
+            row("findings: 300,000 on top of the audit, " + FORMATS[i], "<= 0.5 s",
+                    secs(cost) + String.format(Locale.ROOT, " (CPU %+.2f s)", cpu), cost <= 0.5);
+        }
+    }
+
+    private void startUp() throws Exception {
+        Path tiny = dir.resolve("tiny.jsonl");
+        Files.writeString(tiny, BenchData.TWO_LINES);
+        List<Measure.Result> r = Measure.interleaved(Math.max(runs, 10), List.of(audit(tiny.toString())));
+        print("start-up: audit of a two-line input", r.get(0), 0);
+        row("start-up, two-line input", "<= 0.25 s",
+                secs(r.get(0).wall()) + String.format(Locale.ROOT, " (CPU %.2f s)", r.get(0).cpu()), r.get(0).wall() <= 0.25);
+    }
+
+    /** OTLP and HAR at 100,000 attempts, generated by bench/foreign/ForeignGen.java. */
+    private void foreign() throws Exception {
+        Path out = dir.resolve("foreign");
+        Path otlp = out.resolve("otlp-100000.jsonl");
+        Path har = out.resolve("har-100000.har");
+        if (!Files.exists(otlp) || !Files.exists(har)) {
+            Measure.output(List.of("java", "bench/foreign/ForeignGen.java", "100000", out.toString()));
+        }
+        List<Measure.Result> r = Measure.interleaved(runs, List.of(
+                audit("--fail-on", "never", "--output", report("json"), otlp.toString()),
+                audit("--fail-on", "never", "--output", report("json"), har.toString())));
+        String[] names = {"OTLP", "HAR"};
+        Path[] files = {otlp, har};
+        for (int i = 0; i < 2; i++) {
+            print("audit " + files[i].getFileName(), r.get(i), Files.size(files[i]) / 1e6);
+            row(names[i] + " 100,000 attempts: peak RSS", "<= 256 MiB", mib(r.get(i).peakMiB()), r.get(i).peakMiB() <= 256);
+        }
+    }
+
+    private List<String> audit(String... args) {
+        List<String> cmd = new ArrayList<>(List.of("java", "-jar", jar, "audit"));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    private String report(String format) {
+        return dir.resolve("report." + format).toString();
+    }
+
+    private void row(String target, String bound, String measured, Boolean met) {
+        table.add(new String[] {target, bound, measured, met == null ? "-" : met ? "yes" : "NO"});
+    }
+
+    private void printTable() {
+        System.out.println();
+        System.out.printf(Locale.ROOT, "%-44s | %-34s | %-28s | %s%n", "target", "bound", "measured", "met?");
+        for (String[] r : table) {
+            System.out.printf(Locale.ROOT, "%-44s | %-34s | %-28s | %s%n", (Object[]) r);
+        }
+    }
+
+    private static void print(String what, Measure.Result r, double mb) {
+        System.out.printf(Locale.ROOT, "%-44s %9.3f %8.2f %8s %10.0f%n", what, r.wall(), r.cpu(),
+                mb > 0 ? String.format(Locale.ROOT, "%.0f", mb / r.wall()) : "-", r.peakMiB());
+    }
+
+    private static String secs(double s) {
+        return String.format(Locale.ROOT, "%.3f s", s);
+    }
+
+    private static String mib(double m) {
+        return String.format(Locale.ROOT, "%.0f MiB", m);
+    }
+
+    /** The floor: every token of the file through jackson-core, no text read, nothing kept. */
+    private static long scan(Path file) throws IOException {
         long tokens = 0;
-        try (InputStream in = Files.newInputStream(file); JsonParser p = new JsonFactory().createParser(in)) {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+                JsonParser p = new JsonFactory().createParser(in)) {
             while (p.nextToken() != null) {
-                if (p.currentToken().isScalarValue()) {
-                    p.getText();
-                }
                 tokens++;
             }
         }
-        System.out.println(tokens);
+        return tokens;
     }
 
-    /** Writes the same attempts as spans JSON Lines and as one operations document, with a few violations. */
-    private static void generate(int attempts, Path spans, Path ops) throws IOException {
-        Random rnd = new Random(42);
-        String[] tools = {"charge_cart", "catalog_lookup", "send_email", "create_ticket", "search_docs"};
-        String[] methods = {"POST", "GET", "POST", "POST", "GET"};
-        String[] targets = {"https://pay.example/v1/charges", "https://catalog.example/v2/items",
-            "https://mail.example/v1/send", "https://desk.example/api/tickets", "https://docs.example/search"};
-        try (Writer s = new BufferedWriter(Files.newBufferedWriter(spans, StandardCharsets.UTF_8), 1 << 16);
-                Writer o = new BufferedWriter(Files.newBufferedWriter(ops, StandardCharsets.UTF_8), 1 << 16)) {
-            o.write("{\n  \"version\": 1,\n  \"source\": \"synthetic benchmark\",\n  \"operations\": [\n");
-            int written = 0;
-            int op = 0;
-            while (written < attempts) {
-                int t = rnd.nextInt(tools.length);
-                int n = Math.min(attempts - written, rnd.nextInt(100) < 88 ? 1 : 2 + rnd.nextInt(2));
-                boolean write = methods[t].equals("POST");
-                String id = String.format(Locale.ROOT, "op-%07d", op);
-                String run = String.format(Locale.ROOT, "run-%05d", op / 40);
-                String key = write ? "key-" + id : null;
-                List<String> attemptJson = new ArrayList<>();
-                int second = rnd.nextInt(3600);
-                for (int a = 1; a <= n; a++) {
-                    boolean last = a == n;
-                    int sec = second + (a - 1) * 2;
-                    String started = String.format(Locale.ROOT, TS, (sec / 60) % 60, sec % 60, rnd.nextInt(1000));
-                    String outcome = last ? "success" : (rnd.nextBoolean() ? "timeout" : "error");
-                    int status = last ? 200 : outcome.equals("error") ? 503 : 0;
-                    String commit = !write ? null : last ? "committed"
-                            : (op % 997 == 0 ? "unknown" : "not_sent");
-                    StringBuilder b = new StringBuilder();
-                    b.append("\"attempt_id\":").append(a)
-                            .append(",\"span_id\":\"").append(Long.toHexString(rnd.nextLong() | 1L << 62)).append('"')
-                            .append(",\"started_at\":\"").append(started).append('"')
-                            .append(",\"duration_ms\":").append(20 + rnd.nextInt(900))
-                            .append(",\"outcome\":\"").append(outcome).append('"');
-                    if (status > 0) {
-                        b.append(",\"status\":").append(status);
-                    }
-                    if (commit != null) {
-                        b.append(",\"commit_state\":\"").append(commit).append("\",\"commit_state_source\":\"runner\"");
-                    }
-                    b.append(",\"retry_reason\":\"").append(a == 1 ? "" : (op % 1499 == 0 ? "" : "503 from upstream")).append('"');
-                    attemptJson.add(b.toString());
-                    s.write("{\"operation_id\":\"" + id + "\",\"parent_run_id\":\"" + run + "\",\"tool\":\"" + tools[t]
-                            + "\",\"method\":\"" + methods[t] + "\",\"target\":\"" + targets[t] + "\","
-                            + (key != null ? "\"idempotency_key\":\"" + key + "\"," : "") + b + "}\n");
-                }
-                o.write((op == 0 ? "" : ",\n") + "    {\"id\": \"" + id + "\", \"tool\": \"" + tools[t]
-                        + "\", \"method\": \"" + methods[t] + "\", \"target\": \"" + targets[t] + "\", \"run_id\": \""
-                        + run + "\"" + (key != null ? ", \"idempotency_key\": \"" + key + "\"" : "")
-                        + ", \"attempts\": [\n      {" + String.join("},\n      {", attemptJson) + "}]}");
-                written += n;
-                op++;
-            }
-            o.write("\n  ]\n}\n");
+    /** Prints the heap bytes the grouped operations of a spans file hold, and their attempts. */
+    private static void held(Path spans) throws Exception {
+        RetryAudit audit = RetryAudit.defaults();
+        long before = usedAfterGc();
+        List<Operation> ops = audit.read(spans);
+        long after = usedAfterGc();
+        long attempts = ops.stream().mapToLong(op -> op.attempts().size()).sum();
+        System.out.println((after - before) + " " + attempts);
+        Reference.reachabilityFence(ops);
+    }
+
+    private static long usedAfterGc() throws InterruptedException {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(50);
         }
+        return rt.totalMemory() - rt.freeMemory();
     }
 }

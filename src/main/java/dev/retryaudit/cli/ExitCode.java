@@ -43,7 +43,7 @@ public enum ExitCode {
     public static Map<String, String> helpList() {
         Map<String, String> list = new LinkedHashMap<>();
         for (ExitCode e : values()) {
-            list.put(String.format("%3d", e.code), e.meaning);
+            list.put(" ".repeat(Math.max(0, 3 - Integer.toString(e.code).length())) + e.code, e.meaning);
         }
         return list;
     }

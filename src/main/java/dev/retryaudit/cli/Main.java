@@ -10,10 +10,14 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 
 /** The entry point: builds the command line over the given streams and returns the exit code. */
 public final class Main {
+    /** The subcommands, in the order the help lists them. */
+    private static final List<String> SUBCOMMANDS = List.of("audit", "rules", "explain", "schema", "probe", "mcp");
+
     private Main() {
     }
 
@@ -27,7 +31,7 @@ public final class Main {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(watched, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
         Streams io = new Streams(stdin, watched, out, err);
-        CommandLine cl = commandLine(io);
+        CommandLine cl = commandLine(io, args.length > 0 ? args[0] : null);
         int code;
         try {
             code = cl.execute(args);
@@ -46,6 +50,18 @@ public final class Main {
         return code;
     }
 
+    private static Object subcommand(String name, Streams io) {
+        return switch (name) {
+            case "audit" -> new AuditCommand(io);
+            case "rules" -> new RulesCommand(io);
+            case "explain" -> new ExplainCommand(io);
+            case "schema" -> new SchemaCommand(io);
+            case "probe" -> ProbeCommand.commandLine(io);
+            case "mcp" -> new McpCommand(io);
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
+    }
+
     /** A file named on the command line as a path, also when the locale cannot represent its name. */
     private static Path path(String name) {
         try {
@@ -57,13 +73,22 @@ public final class Main {
 
     /** The command tree with its handlers; every command and subcommand lists the exit codes in its help. */
     static CommandLine commandLine(Streams io) {
+        return commandLine(io, null);
+    }
+
+    /**
+     * As {@link #commandLine(Streams)}; when {@code first} (the first argument, or null) names a
+     * subcommand, only that one is built, since building a command reads its annotations by reflection
+     * and that is most of the start-up time.
+     */
+    static CommandLine commandLine(Streams io, String first) {
         CommandLine cl = new CommandLine(new RetryAuditCommand(io));
-        cl.addSubcommand(new AuditCommand(io));
-        cl.addSubcommand(new RulesCommand(io));
-        cl.addSubcommand(new ExplainCommand(io));
-        cl.addSubcommand(new SchemaCommand(io));
-        cl.addSubcommand(ProbeCommand.commandLine(io));
-        cl.addSubcommand(new McpCommand(io));
+        boolean one = first != null && SUBCOMMANDS.contains(first);
+        for (String name : SUBCOMMANDS) {
+            if (!one || name.equals(first)) {
+                cl.addSubcommand(subcommand(name, io));
+            }
+        }
         cl.registerConverter(Path.class, Main::path);
         cl.setOut(io.out());
         cl.setErr(io.err());

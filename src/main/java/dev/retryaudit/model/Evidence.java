@@ -1,20 +1,31 @@
 package dev.retryaudit.model;
 
 import java.io.Serializable;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * The facts behind a finding, in the order they were added. Values are strings, numbers, booleans,
- * null, {@link RawJson}, or lists of those.
+ * null, {@link RawJson}, or lists of those. Held as two short arrays, since a large audit holds one
+ * per finding.
  */
 public final class Evidence implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+    private static final String[] NO_KEYS = {};
+    private static final Object[] NO_VALUES = {};
 
-    private final LinkedHashMap<String, Object> values = new LinkedHashMap<>();
+    private String[] keys = NO_KEYS;
+    private Object[] values = NO_VALUES;
+    private int size;
     private boolean frozen;
 
     public static Evidence of() {
@@ -27,10 +38,28 @@ public final class Evidence implements Serializable {
             throw new UnsupportedOperationException("the evidence of a finding cannot change");
         }
         check(value);
-        if (values.putIfAbsent(key, value) != null || key.isEmpty()) {
+        int at = indexOf(key);
+        if (key.isEmpty() || (at >= 0 && values[at] != null)) {
             throw new IllegalArgumentException("evidence key repeated or empty: " + key);
         }
+        if (at >= 0) {
+            values[at] = value;
+            return this;
+        }
+        if (size == keys.length) {
+            int capacity = Math.max(4, size * 2);
+            keys = Arrays.copyOf(keys, capacity);
+            values = Arrays.copyOf(values, capacity);
+        }
+        keys[size] = key;
+        values[size] = value;
+        size++;
         return this;
+    }
+
+    /** Whether a fact of this key was added. */
+    public boolean has(String key) {
+        return indexOf(key) >= 0;
     }
 
     /** This evidence, or an unchangeable copy of it when it can still change: what a finding holds. */
@@ -39,14 +68,80 @@ public final class Evidence implements Serializable {
             return this;
         }
         Evidence copy = new Evidence();
-        values.forEach((k, v) -> copy.values.put(k, v instanceof List<?> list
-                ? Collections.unmodifiableList(new ArrayList<>(list)) : v));
+        copy.keys = Arrays.copyOf(keys, size);
+        copy.values = new Object[size];
+        for (int i = 0; i < size; i++) {
+            copy.values[i] = values[i] instanceof List<?> list ? Collections.unmodifiableList(new ArrayList<>(list))
+                    : values[i];
+        }
+        copy.size = size;
         copy.frozen = true;
         return copy;
     }
 
+    /** The number of facts. */
+    public int size() {
+        return size;
+    }
+
+    /** The key of the {@code i}th fact added, from 0. */
+    public String key(int i) {
+        return keys[Objects.checkIndex(i, size)];
+    }
+
+    /** The value of the {@code i}th fact added, from 0. */
+    public Object value(int i) {
+        return values[Objects.checkIndex(i, size)];
+    }
+
+    /** The facts as an unchangeable map in the order they were added. */
     public Map<String, Object> asMap() {
-        return Collections.unmodifiableMap(values);
+        return new AbstractMap<>() {
+            @Override
+            public Set<Entry<String, Object>> entrySet() {
+                return new AbstractSet<>() {
+                    @Override
+                    public Iterator<Entry<String, Object>> iterator() {
+                        return new Iterator<>() {
+                            private int next;
+
+                            @Override
+                            public boolean hasNext() {
+                                return next < size;
+                            }
+
+                            @Override
+                            public Entry<String, Object> next() {
+                                if (next >= size) {
+                                    throw new NoSuchElementException();
+                                }
+                                next++;
+                                return new SimpleImmutableEntry<>(keys[next - 1], values[next - 1]);
+                            }
+                        };
+                    }
+
+                    @Override
+                    public int size() {
+                        return size;
+                    }
+                };
+            }
+
+            @Override
+            public boolean containsKey(Object key) {
+                return key instanceof String s && has(s);
+            }
+        };
+    }
+
+    private int indexOf(String key) {
+        for (int i = 0; i < size; i++) {
+            if (keys[i].equals(key)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static void check(Object v) {
@@ -63,11 +158,11 @@ public final class Evidence implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Evidence e && e.values.equals(values);
+        return o instanceof Evidence e && e.asMap().equals(asMap());
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode();
+        return asMap().hashCode();
     }
 }

@@ -24,6 +24,15 @@ public record Finding(
         Evidence evidence,
         Location location,
         String fingerprint) implements Serializable {
+    private static final HexFormat HEX = HexFormat.of();
+    /** One digest a thread, reset by each {@code digest()}: fingerprints are computed for every finding. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    });
 
     public Finding {
         Objects.requireNonNull(rule, "rule");
@@ -57,17 +66,18 @@ public record Finding(
     }
 
     private static String fingerprint(String[] parts) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            for (String part : parts) {
-                byte[] bytes = part == null ? new byte[0] : part.getBytes(StandardCharsets.UTF_8);
-                md.update((part == null ? "-" : bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+        MessageDigest md = SHA256.get();
+        for (String part : parts) {
+            if (part == null) {
+                md.update((byte) '-');
+            } else {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                md.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+                md.update((byte) ':');
                 md.update(bytes);
-                md.update((byte) 0);
             }
-            return "sha256:" + HexFormat.of().formatHex(md.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+            md.update((byte) 0);
         }
+        return "sha256:" + HEX.formatHex(md.digest());
     }
 }

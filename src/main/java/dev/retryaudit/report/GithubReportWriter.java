@@ -23,12 +23,16 @@ import java.util.function.UnaryOperator;
 public final class GithubReportWriter implements ReportWriter {
     @Override
     public void write(Report r, OutputStream out) throws IOException {
+        boolean inFile = Summaries.inFile(r);
+        Chunks.write(r.findings(), (chunk, first, o) -> {
+            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            for (Finding f : chunk) {
+                c.write(command(command(f.severity()), inFile ? f.location().source() : InputSummary.STDIN,
+                        f.location().line(), f.location().column(), f.rule(), f.message()));
+            }
+            c.flush();
+        }, out);
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-        for (Finding f : r.findings()) {
-            w.write(command(command(f.severity()), Summaries.inFile(r) ? f.location().source() : InputSummary.STDIN,
-                    f.location().line(), f.location().column(),
-                    f.rule(), f.message()));
-        }
         for (InputNote n : Summaries.notes(r)) {
             w.write(command("notice", n.source(), n.line(), n.column(), r.toolName() + ": input note", n.message()));
         }

@@ -50,8 +50,8 @@ public final class HtmlReportWriter implements ReportWriter {
         }
         w.write("</header>\n");
         summary(w, r);
-        byRule(w, r);
-        byOperation(w, r);
+        byRule(w, r, out);
+        byOperation(w, r, out);
         w.write("<footer>" + escape(r.toolName() + " " + r.toolVersion())
                 + ": a self-contained page, no script, nothing loaded from the network.</footer>\n</body>\n</html>\n");
         w.flush();
@@ -110,7 +110,7 @@ public final class HtmlReportWriter implements ReportWriter {
         w.write("</section>\n");
     }
 
-    private static void byRule(Writer w, Report r) throws IOException {
+    private static void byRule(Writer w, Report r, OutputStream out) throws IOException {
         w.write("<section id=\"by-rule\">\n<h2>Findings by rule</h2>\n");
         if (r.findings().isEmpty()) {
             w.write("<p>No findings.</p>\n");
@@ -125,16 +125,21 @@ public final class HtmlReportWriter implements ReportWriter {
                     + rule.severity().id() + "\">" + rule.severity().id() + "</span> <span class=\"count\">"
                     + Summaries.count(fs.size(), "finding", "findings") + "</span> <span class=\"what\">"
                     + escape(rule.summary()) + "</span></summary>\n<ol class=\"findings\">\n");
-            for (Finding f : fs) {
-                w.write("<li>" + severity(f) + " " + where(f) + subject(f) + "<div class=\"msg\">" + escape(f.message())
-                        + "</div></li>\n");
-            }
+            w.flush();
+            Chunks.write(fs, (chunk, first, o) -> {
+                Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+                for (Finding f : chunk) {
+                    c.write("<li>" + severity(f) + " " + where(f) + subject(f) + "<div class=\"msg\">"
+                            + escape(f.message()) + "</div></li>\n");
+                }
+                c.flush();
+            }, out);
             w.write("</ol>\n</details>\n");
         }
         w.write("</section>\n");
     }
 
-    private static void byOperation(Writer w, Report r) throws IOException {
+    private static void byOperation(Writer w, Report r, OutputStream out) throws IOException {
         w.write("<section id=\"by-operation\">\n<h2>Findings by operation</h2>\n");
         Map<String, List<Finding>> groups = group(r.findings(), f -> f.operation() == null ? null : f.operation());
         Map<String, Operation> drawn = new LinkedHashMap<>();
@@ -146,30 +151,17 @@ public final class HtmlReportWriter implements ReportWriter {
                     + "<span>outlined: <b>early</b> retry, <b>overlap</b>ping write</span>"
                     + "<span>right: commit state \u00b7 source, <span class=\"marker\">1</span>finding</span></p>\n");
         }
-        int index = 0;
-        long undrawn = 0;
-        for (Map.Entry<String, List<Finding>> e : groups.entrySet()) {
-            if (e.getKey() == null) {
-                continue;
+        List<Map.Entry<String, List<Finding>>> operations = groups.entrySet().stream()
+                .filter(e -> e.getKey() != null).toList();
+        long undrawn = operations.stream().filter(e -> !drawn.containsKey(e.getKey())).count();
+        w.flush();
+        Chunks.write(operations, (chunk, first, o) -> {
+            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            for (int i = 0; i < chunk.size(); i++) {
+                operation(c, first + i + 1, chunk.get(i).getKey(), chunk.get(i).getValue(), drawn.get(chunk.get(i).getKey()));
             }
-            index++;
-            Operation op = drawn.get(e.getKey());
-            String svg = op == null ? null : Timeline.svg(op, e.getValue());
-            undrawn += op == null ? 1 : 0;
-            Finding first = e.getValue().get(0);
-            w.write("<details open id=\"op-" + index + "\">\n<summary><code>" + escape(e.getKey()) + "</code>"
-                    + (first.tool() == null ? "" : " <span class=\"what\">tool</span> <code>" + escape(first.tool()) + "</code>")
-                    + (first.run() == null ? "" : " <span class=\"what\">run</span> <code>" + escape(first.run()) + "</code>")
-                    + " <span class=\"count\">" + Summaries.count(e.getValue().size(), "finding", "findings")
-                    + "</span></summary>\n<div class=\"op\">\n");
-            if (svg != null) {
-                w.write(svg + "\n");
-            } else if (op != null) {
-                w.write("<p class=\"aside\">No attempt has a start time: there is no timeline to draw.</p>\n");
-            }
-            operationFindings(w, e.getValue());
-            w.write("</div>\n</details>\n");
-        }
+            c.flush();
+        }, out);
         if (undrawn > 0) {
             w.write("<p class=\"aside\">" + Summaries.count(undrawn, "operation", "operations")
                     + " with findings listed without a timeline: timelines are drawn for at most " + MAX_TIMELINES
@@ -186,6 +178,24 @@ public final class HtmlReportWriter implements ReportWriter {
             w.write("<p>No findings.</p>\n");
         }
         w.write("</section>\n");
+    }
+
+    /** The {@code index}th operation with findings: its timeline when {@code op} is drawn, and its findings. */
+    private static void operation(Writer w, int index, String id, List<Finding> fs, Operation op) throws IOException {
+        Finding first = fs.get(0);
+        w.write("<details open id=\"op-" + index + "\">\n<summary><code>" + escape(id) + "</code>"
+                + (first.tool() == null ? "" : " <span class=\"what\">tool</span> <code>" + escape(first.tool()) + "</code>")
+                + (first.run() == null ? "" : " <span class=\"what\">run</span> <code>" + escape(first.run()) + "</code>")
+                + " <span class=\"count\">" + Summaries.count(fs.size(), "finding", "findings")
+                + "</span></summary>\n<div class=\"op\">\n");
+        String svg = op == null ? null : Timeline.svg(op, fs);
+        if (svg != null) {
+            w.write(svg + "\n");
+        } else if (op != null) {
+            w.write("<p class=\"aside\">No attempt has a start time: there is no timeline to draw.</p>\n");
+        }
+        operationFindings(w, fs);
+        w.write("</div>\n</details>\n");
     }
 
     /** The findings of one group, numbered as the timeline's markers are. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.RawJson;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,6 +33,16 @@ public final class Json {
         pp.indentArraysWith(indent);
         g.setPrettyPrinter(pp);
         return g;
+    }
+
+    /** Writes a finding's evidence as an object, its facts in the order they were added. */
+    public static void evidence(JsonGenerator g, Evidence evidence) throws IOException {
+        g.writeStartObject();
+        for (int i = 0; i < evidence.size(); i++) {
+            g.writeFieldName(evidence.key(i));
+            value(g, evidence.value(i));
+        }
+        g.writeEndObject();
     }
 
     /** Writes an evidence value: scalars, lists, maps and raw JSON kept as it came. */

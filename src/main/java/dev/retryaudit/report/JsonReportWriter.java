@@ -6,8 +6,10 @@ import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -50,11 +52,8 @@ public final class JsonReportWriter implements ReportWriter {
             if (r.probe() != null) {
                 writeProbe(g, r.probe());
             }
-            g.writeArrayFieldStart("findings");
-            for (Finding f : r.findings()) {
-                writeFinding(g, f);
-            }
-            g.writeEndArray();
+            g.writeFieldName("findings");
+            writeFindings(g, r.findings(), out);
             if (r.baseline() != null) {
                 g.writeObjectFieldStart("baseline");
                 g.writeStringField("source", r.baseline());
@@ -145,6 +144,45 @@ public final class JsonReportWriter implements ReportWriter {
         g.writeEndObject();
     }
 
+    /**
+     * The findings array. Past the first few thousand findings it is most of the report, so it is
+     * rendered in {@link Chunks}, each by a generator of its own standing at the array's depth, and
+     * copied to {@code out} as it comes: to {@code g} the array is one raw value.
+     */
+    private static void writeFindings(JsonGenerator g, List<Finding> findings, OutputStream out) throws IOException {
+        if (findings.isEmpty()) {
+            g.writeStartArray();
+            g.writeEndArray();
+            return;
+        }
+        g.writeRawValue("");
+        g.flush();
+        Chunks.write(findings, (chunk, first, o) -> writeChunk(chunk, first, first + chunk.size() == findings.size(), o),
+                out);
+    }
+
+    /** Findings {@code first..} of the array: its {@code [} for the first chunk, a {@code ,} before any other, its {@code ]} after the last. */
+    private static void writeChunk(List<Finding> chunk, int first, boolean last, OutputStream out) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(chunk.size() * 1024);
+        try (JsonGenerator c = Json.generator(bytes)) {
+            c.writeStartObject();
+            c.writeArrayFieldStart("findings");
+            c.flush();
+            int start = first == 0 ? bytes.size() - 1 : bytes.size();
+            for (Finding f : chunk) {
+                writeFinding(c, f);
+            }
+            if (last) {
+                c.writeEndArray();
+            }
+            c.flush();
+            if (first > 0) {
+                out.write(',');
+            }
+            out.write(bytes.toByteArray(), start, bytes.size() - start);
+        }
+    }
+
     /** One finding as the report writes it, for a caller that writes findings one by one (JSON Lines). */
     public static void writeFinding(JsonGenerator g, Finding f) throws IOException {
         g.writeStartObject();
@@ -157,7 +195,7 @@ public final class JsonReportWriter implements ReportWriter {
         g.writeStringField("run", f.run());
         g.writeStringField("message", f.message());
         g.writeFieldName("evidence");
-        Json.value(g, f.evidence().asMap());
+        Json.evidence(g, f.evidence());
         Location l = f.location();
         g.writeObjectFieldStart("location");
         g.writeStringField("source", l.source());

@@ -76,6 +76,9 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
 
     /** This report with {@code operations} to draw: those of them that still have a finding in it. */
     public Report withTimelines(List<Operation> operations) {
+        if (operations.isEmpty() && timelines.isEmpty()) {
+            return this;
+        }
         Set<String> named = findings.stream().map(Finding::operation).filter(Objects::nonNull)
                 .collect(Collectors.toSet());
         return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, probe,

@@ -34,15 +34,19 @@ public final class TextReportWriter implements ReportWriter {
 
     @Override
     public void write(Report r, OutputStream out) throws IOException {
+        boolean inFile = Summaries.inFile(r);
+        Chunks.write(r.findings(), (chunk, first, o) -> {
+            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            for (Finding f : chunk) {
+                Location l = f.location();
+                String where = inFile ? Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":" : "probe:";
+                c.write(paint(BOLD, where) + " "
+                        + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
+                        + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
+            }
+            c.flush();
+        }, out);
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-        for (Finding f : r.findings()) {
-            Location l = f.location();
-            String where = Summaries.inFile(r) ? Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":"
-                    : "probe:";
-            w.write(paint(BOLD, where) + " "
-                    + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
-                    + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
-        }
         for (InputNote n : Summaries.notes(r)) {
             String at = n.line() > 0 ? ":" + n.line() + ":" + n.column() + ":" : ":";
             w.write(paint(BOLD, Escaping.controls(n.source()) + at) + " "

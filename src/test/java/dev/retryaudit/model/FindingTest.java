@@ -23,4 +23,12 @@ class FindingTest {
         assertThat(of("op", 2, "run-a").fingerprint()).isEqualTo(of("op", 2, "run-b").fingerprint())
                 .isEqualTo(Finding.fingerprint("budget/retry-ratio", "a.jsonl", "op", 2));
     }
+
+    @Test
+    void fingerprintsStayWhatEarlierReportsHold() {
+        assertThat(Finding.fingerprint("trace/overlap", "in.jsonl", "op-1", 2))
+                .isEqualTo("sha256:375cdef5c4ea8b5d964c561caa64e7dd97f312bb2c2f39848123831f10db6750");
+        assertThat(Finding.fingerprint("budget/retry-ratio", "p\u00e4th.jsonl", null, null, "run-\u00fc"))
+                .isEqualTo("sha256:769dbe4c918302611dadbb47c8463c6b7b43c5cfa311e05b3b8d5a73c2e01a10");
+    }
 }

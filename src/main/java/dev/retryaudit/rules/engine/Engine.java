@@ -279,7 +279,7 @@ public final class Engine {
         @Override
         public void report(Severity severity, Operation op, Attempt attempt, String message, Evidence evidence) {
             Location at = attempt != null ? attempt.location() : op.location();
-            if (op.groupedBy() != null && !evidence.asMap().containsKey(GROUPED_BY)) {
+            if (op.groupedBy() != null && !evidence.has(GROUPED_BY)) {
                 evidence.put(GROUPED_BY, op.groupedBy());
             }
             add(severity, at, op.id(), attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(),
