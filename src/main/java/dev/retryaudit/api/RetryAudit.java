@@ -3,8 +3,10 @@ package dev.retryaudit.api;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.baseline.BaselineReader;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;
@@ -41,16 +43,25 @@ public final class RetryAudit {
     /** The tool's name, as reports give it. */
     public static final String NAME = "retry-audit";
 
+    /** The source name of operations audited from code. */
+    private static final String OPERATIONS = "<operations>";
+
+    /** The format name of operations audited from code. */
+    private static final String API = "api";
+
     private final Policy policy;
     private final RuleSelection selection;
     private final Limits limits;
     private final InputFormat format;
     private final FailOn failOn;
+    private final Baseline baseline;
+    private final int timelines;
 
     private RetryAudit(Builder b) throws RetryAuditException {
         this.limits = b.limits;
         this.format = b.format;
         this.failOn = b.failOn;
+        this.timelines = b.timelines;
         List<Rule> catalogue = new ArrayList<>(RuleRegistry.all());
         catalogue.addAll(b.custom);
         Set<String> ids = new LinkedHashSet<>();
@@ -67,7 +78,9 @@ public final class RetryAudit {
                 throw new IllegalArgumentException("unknown rule or family: " + name);
             }
         }
-        this.policy = b.policyFile == null ? b.policy : readPolicy(b.policyFile, ids, limits);
+        this.policy = b.policyFile == null ? b.policy
+                : reading(() -> PolicyReader.read(b.policyFile, ProbeCatalogue.policyIds(ids), limits));
+        this.baseline = b.baselineFile == null ? null : reading(() -> BaselineReader.read(b.baselineFile, limits));
         this.selection = RuleSelection.of(catalogue, policy, b.enable, b.disable);
     }
 
@@ -101,7 +114,16 @@ public final class RetryAudit {
 
     /** Audits operations built in code or read earlier; the summary names the input {@code <operations>}. */
     public AuditResult audit(Iterable<Operation> operations) {
-        return merge(List.of(auditPart(operations)));
+        return audit(operations, OPERATIONS, null);
+    }
+
+    /**
+     * Audits operations read elsewhere from {@code source} in {@code format} (null for operations built in
+     * code): the report's input summary names that source and format.
+     */
+    public AuditResult audit(Iterable<Operation> operations, String source, InputFormat format) {
+        Engine engine = engine();
+        return result(List.of(feed(engine, operations, source, format == null ? API : format.id())), engine);
     }
 
     /**
@@ -109,8 +131,7 @@ public final class RetryAudit {
      * holding none), then hands every finding, in report order, to {@code findings}.
      */
     public InputSummary audit(Iterable<Operation> operations, Consumer<? super Finding> findings) {
-        AuditPart part = auditPart(operations);
-        AuditResult result = merge(List.of(part));
+        AuditResult result = audit(operations);
         result.findings().forEach(findings);
         return result.inputs().get(0);
     }
@@ -121,14 +142,8 @@ public final class RetryAudit {
      */
     public AuditPart auditPart(Iterable<Operation> operations) {
         Engine engine = new Engine(policy, selection);
-        long ops = 0;
-        long attempts = 0;
-        for (Operation op : operations) {
-            engine.accept(op);
-            ops++;
-            attempts += op.attempts().size();
-        }
-        return new AuditPart(engine.partial(), limits, ops, attempts);
+        InputSummary fed = feed(engine, operations, OPERATIONS, API);
+        return new AuditPart(engine.partial(), limits, fed.operations(), fed.attempts());
     }
 
     /**
@@ -149,18 +164,30 @@ public final class RetryAudit {
             ops += p.operations();
             attempts += p.attempts();
         }
-        return new AuditResult(List.of(new InputSummary("<operations>", "api", ops, attempts)), engine.finish());
+        return result(List.of(new InputSummary(OPERATIONS, API, ops, attempts)), engine);
     }
 
     /** Reads and audits files as one input set, holding no operation longer than the rules need. */
     public AuditResult audit(List<Path> files) throws RetryAuditException {
         List<InputSet.Source> sources = files.stream().map(p -> new InputSet.Source(p.toString(), p)).toList();
-        return audit(sources, InputStream.nullInputStream());
+        return auditSources(sources, InputStream.nullInputStream());
+    }
+
+    /**
+     * Reads and audits inputs named as on the command line, as one input set: {@code "-"} (at most once) is
+     * {@code stdin}, which is read to its end and not closed; a name the file system cannot represent is an
+     * input that cannot be read.
+     */
+    public AuditResult audit(List<String> names, InputStream stdin) throws RetryAuditException {
+        if (names.stream().filter("-"::equals).count() > 1) {
+            throw new IllegalArgumentException("standard input (-) can be named only once");
+        }
+        return auditSources(names.stream().map(InputSet.Source::of).toList(), stdin);
     }
 
     /** Reads and audits one stream named {@code source} (for locations and fingerprints). */
     public AuditResult audit(InputStream in, String source) throws RetryAuditException {
-        return audit(List.of(new InputSet.Source(source, null)), in);
+        return auditSources(List.of(new InputSet.Source(source, null)), in);
     }
 
     /** Reads every operation of a file in any supported format (detected, or the builder's input format). */
@@ -182,9 +209,13 @@ public final class RetryAudit {
         format.writer(false).write(report(result), out);
     }
 
-    /** The report of {@code result}: its inputs and findings with this auditor's rules and --fail-on. */
+    /**
+     * The report of {@code result}: its inputs, findings, baseline and timelines with this auditor's rules and
+     * --fail-on.
+     */
     public Report report(AuditResult result) {
-        return new Report(NAME, version(), result.inputs(), result.findings(), failOn, rules(), null, 0);
+        return new Report(NAME, version(), result.inputs(), result.findings(), failOn, rules(), result.baseline(),
+                result.suppressed()).withTimelines(result.timelines());
     }
 
     /** The version of the library, from the jar's manifest or the build's version file. */
@@ -200,24 +231,51 @@ public final class RetryAudit {
         }
     }
 
-    private AuditResult audit(List<InputSet.Source> sources, InputStream stdin) throws RetryAuditException {
-        Engine engine = new Engine(policy, selection);
+    private AuditResult auditSources(List<InputSet.Source> sources, InputStream stdin) throws RetryAuditException {
+        Engine engine = engine();
         List<InputSummary> inputs = read(sources, stdin, engine::accept);
-        return new AuditResult(inputs, engine.finish());
+        return result(inputs, engine);
+    }
+
+    /** Hands every operation to {@code engine}; what they were, as read from {@code source} in {@code format}. */
+    private static InputSummary feed(Engine engine, Iterable<Operation> operations, String source, String format) {
+        long ops = 0;
+        long attempts = 0;
+        for (Operation op : operations) {
+            engine.accept(op);
+            ops++;
+            attempts += op.attempts().size();
+        }
+        return new InputSummary(source, format, ops, attempts);
+    }
+
+    private Engine engine() {
+        return new Engine(policy, selection).keep(timelines);
+    }
+
+    /** The result of {@code inputs} audited by {@code engine}: its findings less those the baseline holds. */
+    private AuditResult result(List<InputSummary> inputs, Engine engine) {
+        List<Finding> all = engine.finish();
+        if (baseline == null) {
+            return new AuditResult(inputs, all, null, 0, engine.kept());
+        }
+        List<Finding> kept = baseline.unsuppressed(all);
+        return new AuditResult(inputs, kept, baseline.source(), all.size() - kept.size(), engine.kept());
     }
 
     private List<InputSummary> read(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> out)
             throws RetryAuditException {
-        try {
-            return new InputSet(format, limits).readAll(sources, stdin, out);
-        } catch (InputException e) {
-            throw RetryAuditException.of(e);
-        }
+        return reading(() -> new InputSet(format, limits).readAll(sources, stdin, out));
     }
 
-    private static Policy readPolicy(Path file, Set<String> ruleIds, Limits limits) throws RetryAuditException {
+    /** Something read from an input, whose errors the API reports as one diagnostic line. */
+    private interface Reading<T> {
+        T read() throws InputException;
+    }
+
+    private static <T> T reading(Reading<T> r) throws RetryAuditException {
         try {
-            return PolicyReader.read(file, ProbeCatalogue.policyIds(ruleIds), limits);
+            return r.read();
         } catch (InputException e) {
             throw RetryAuditException.of(e);
         }
@@ -239,6 +297,8 @@ public final class RetryAudit {
         private Limits limits = Limits.DEFAULTS;
         private InputFormat format = InputFormat.AUTO;
         private FailOn failOn = FailOn.ERROR;
+        private String baselineFile;
+        private int timelines;
 
         private Builder() {
         }
@@ -291,7 +351,28 @@ public final class RetryAudit {
             return this;
         }
 
-        /** The auditor; reads the policy file if one was set. */
+        /**
+         * A previous JSON report ({@code --baseline}), named as on the command line and read when the auditor is
+         * built: findings whose fingerprint it holds are left out of results and counted.
+         */
+        public Builder baseline(String report) {
+            baselineFile = Objects.requireNonNull(report, "report");
+            return this;
+        }
+
+        /**
+         * Keeps up to {@code max} operations that got findings, in input order, for reports that draw their
+         * timelines (HTML; see {@link AuditResult#timelines()}); 0, the default, keeps none.
+         */
+        public Builder timelines(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("timelines must be at least 0: " + max);
+            }
+            timelines = max;
+            return this;
+        }
+
+        /** The auditor; reads the policy and baseline files if they were set. */
         public RetryAudit build() throws RetryAuditException {
             return new RetryAudit(this);
         }

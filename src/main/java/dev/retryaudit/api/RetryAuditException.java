@@ -36,6 +36,14 @@ public final class RetryAuditException extends Exception {
         return error;
     }
 
+    /**
+     * The input error as the reader raised it, for a caller that words the limit hints its own way (the command
+     * line names its {@code --limit-*} options), or null for other failures.
+     */
+    public InputException input() {
+        return getCause() instanceof InputException e ? e : null;
+    }
+
     /** The limit the input exceeded, or null when it was rejected for something else. */
     public Limit limit() {
         return error == null ? null : error.limit();

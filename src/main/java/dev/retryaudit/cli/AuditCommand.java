@@ -1,14 +1,11 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.InputException;
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.baseline.BaselineReader;
 import dev.retryaudit.input.pipeline.InputSet;
-import dev.retryaudit.input.pipeline.Readers;
-import dev.retryaudit.model.Baseline;
-import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
@@ -35,9 +32,9 @@ final class AuditCommand implements Callable<Integer> {
     List<String> files = new ArrayList<>();
 
     @Option(names = "--input-format", paramLabel = "FORMAT", defaultValue = "auto",
-            completionCandidates = SupportedInputFormats.class,
+            converter = Choice.InputFormats.class, completionCandidates = Choice.InputFormats.class,
             description = "How to read the input: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    String inputFormat;
+    InputFormat inputFormat;
 
     @Mixin
     AuditOptions options;
@@ -73,31 +70,30 @@ final class AuditCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        InputFormat inFormat = supportedInputFormat(inputFormat);
         ReportWriter writer = options.writer(io);
-        FailOn threshold = options.failOn();
         Limits limits = limits();
         options.checkRuleNames(false);
-        List<InputSet.Source> sources = sources();
+        List<String> names = files.isEmpty() ? List.of("-") : files;
+        List<InputSet.Source> sources = sources(names);
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
         options.checkTarget("--output", options.output, readPaths(sources));
-        Report report;
+        RetryAudit auditor;
+        AuditResult result;
         try {
-            Policy policy = options.policy(limits);
-            Baseline accepted = baseline == null ? null : BaselineReader.read(baseline, limits);
-            Auditor auditor = new Auditor(inFormat, limits, policy, options.rules(policy), threshold, accepted);
-            report = auditor.audit(sources, io.stdin(), writer.timelines());
-        } catch (InputException e) {
-            return options.inputError(io, e, writer);
+            RetryAudit.Builder b = options.auditor(limits).inputFormat(inputFormat).timelines(writer.timelines());
+            auditor = (baseline == null ? b : b.baseline(baseline)).build();
+            result = auditor.audit(names, io.stdin());
+        } catch (RetryAuditException e) {
+            return options.inputError(io, e.input(), writer);
         }
+        Report report = auditor.report(result);
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(report, o), verdict);
     }
 
-    private List<InputSet.Source> sources() {
-        List<String> names = files.isEmpty() ? List.of("-") : files;
+    private List<InputSet.Source> sources(List<String> names) {
         if (names.stream().filter("-"::equals).count() > 1) {
             throw usage("standard input (-) can be named only once");
         }
@@ -135,25 +131,7 @@ final class AuditCommand implements Callable<Integer> {
         }
     }
 
-    private InputFormat supportedInputFormat(String value) {
-        InputFormat f = InputFormat.parse(value);
-        List<String> supported = SupportedInputFormats.ids();
-        return options.choice("--input-format", value, f != null && supported.contains(f.id()) ? f : null, supported);
-    }
-
     private CommandLine.ParameterException usage(String message) {
         return options.usage(message);
-    }
-
-    /** The input formats this build reads, for help and validation. */
-    static final class SupportedInputFormats implements Iterable<String> {
-        static List<String> ids() {
-            return Readers.supportedIds();
-        }
-
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return ids().iterator();
-        }
     }
 }

@@ -1,16 +1,17 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.FileNames;
-import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
-import dev.retryaudit.rules.engine.RuleRegistry;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.ColorMode;
 import dev.retryaudit.text.Diagnostics;
@@ -67,10 +68,6 @@ final class AuditOptions {
         return format.writer(output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
     }
 
-    FailOn failOn() {
-        return failOn;
-    }
-
     /**
      * Refuses an unknown rule or family in {@code --enable}/{@code --disable}, one named by both, and the probe's
      * verdicts except {@code --enable} on a probe run ({@code probeRun}).
@@ -82,14 +79,34 @@ final class AuditOptions {
         }
     }
 
-    /** The {@code --policy} file's policy, or the built-in one. */
-    Policy policy(Limits limits) throws InputException {
-        return policyFile == null ? Policy.DEFAULTS : PolicyReader.read(policyFile, RuleRegistry.policyIds(), limits);
+    /**
+     * An auditor's settings from these options (checked first with {@link #checkRuleNames}): the {@code --policy}
+     * file (read when it is built) or the built-in policy, the rule selection and {@code --fail-on}. The probe's
+     * verdicts that a probe run may name in {@code --enable} are always on and are no rules of the auditor.
+     */
+    RetryAudit.Builder auditor(Limits limits) {
+        RetryAudit.Builder b = settings(limits, Policy.DEFAULTS, enable, disable, failOn);
+        return policyFile == null ? b : b.policy(policyFile);
     }
 
-    /** The rules to run under {@code policy} with {@code --enable}/{@code --disable} applied (checked first). */
-    RuleSelection rules(Policy policy) {
-        return RuleSelection.of(policy, enable, disable);
+    /**
+     * An auditor's settings: {@code policy}, the rule names as {@code --enable}/{@code --disable} take them
+     * (checked first) and {@code failOn}.
+     */
+    static RetryAudit.Builder settings(Limits limits, Policy policy, List<String> enable, List<String> disable,
+            FailOn failOn) {
+        return RetryAudit.builder().limits(limits).policy(policy).failOn(failOn)
+                .enable(enable.stream().filter(n -> !ProbeCatalogue.names(n)).toArray(String[]::new))
+                .disable(disable.toArray(String[]::new));
+    }
+
+    /** The auditor of {@code settings} that hold no file to read, which therefore cannot fail on input. */
+    static RetryAudit build(RetryAudit.Builder settings) {
+        try {
+            return settings.build();
+        } catch (RetryAuditException e) {
+            throw new IllegalStateException("an auditor with no file to read failed: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -148,14 +165,6 @@ final class AuditOptions {
         int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
         InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
         return output(io).write(o -> writer.writeError(failure, o), code);
-    }
-
-    /** {@code parsed}, or a usage error naming the values {@code option} allows. */
-    <T> T choice(String option, String value, T parsed, List<String> allowed) {
-        if (parsed == null) {
-            throw usage("invalid value for option '" + option + "': expected one of " + String.join(", ", allowed));
-        }
-        return parsed;
     }
 
     /** A usage error (exit 64) of the command these options belong to. */

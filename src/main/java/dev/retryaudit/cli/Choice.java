@@ -1,5 +1,7 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.pipeline.Readers;
 import dev.retryaudit.model.Wire;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.report.FailOn;
@@ -43,6 +45,13 @@ abstract class Choice<E extends Enum<E>> implements CommandLine.ITypeConverter<E
     static final class ReportFormats extends Choice<ReportFormat> {
         ReportFormats() {
             super(ReportFormat.class, ReportFormat.ids());
+        }
+    }
+
+    /** The --input-format values: the formats this build reads, and auto. */
+    static final class InputFormats extends Choice<InputFormat> {
+        InputFormats() {
+            super(InputFormat.class, Readers.supportedIds());
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.mcp.Auditing;
 import dev.retryaudit.mcp.RetryAuditMcp;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
@@ -70,10 +69,8 @@ final class McpCommand implements Callable<Integer> {
                         + Escaping.controls(d.toString()) + " is not a directory");
             }
         }
-        Auditing auditing = (format, limits, policy, rules, failOn, source, in, seen) ->
-                new Auditor(format, limits, policy, rules, failOn).audit(List.of(source), in, seen);
-        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(), auditing, dirs,
-                maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
+        return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(),
+                McpAuditing.create(), dirs, maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
     }
 
     private void range(String option, long value, long min, long max) {

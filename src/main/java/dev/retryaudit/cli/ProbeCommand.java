@@ -1,39 +1,27 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.InputException;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
-import dev.retryaudit.input.retrytrace.RetryTraceReader;
-import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.probe.ClientRun;
 import dev.retryaudit.probe.HeaderFormat;
-import dev.retryaudit.probe.ProbePolicy;
-import dev.retryaudit.probe.ProbeReport;
-import dev.retryaudit.probe.ProbeServer;
-import dev.retryaudit.probe.ProbeVerdict;
+import dev.retryaudit.probe.ProbeRun;
+import dev.retryaudit.probe.ProbeService;
 import dev.retryaudit.probe.RecordedTrace;
 import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
-import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
-import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.Escaping;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -64,7 +52,7 @@ final class ProbeCommand implements Callable<Integer> {
     /** The name under which a trace that was not written to a file is reported. */
     static final String SOURCE = "<probe>";
 
-    private static final String EARLY_RULE = "retry-after/early";
+    private static final String PREFIX = VersionInfo.NAME + ": probe: ";
 
     private final Streams io;
 
@@ -146,71 +134,43 @@ final class ProbeCommand implements Callable<Integer> {
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
         ReportWriter writer = options.writer(io);
-        FailOn threshold = options.failOn();
         options.checkRuleNames(true);
         options.checkTarget("--output", options.output, traceOut == null ? List.of() : List.of(traceOut));
         options.checkTarget("--trace-out", traceOut, List.of());
         Limits limits = Limits.DEFAULTS;
         Policy policy;
         try {
-            policy = options.policy(limits);
-        } catch (InputException e) {
-            return options.inputError(io, e, writer);
+            policy = options.auditor(limits).build().policy();
+        } catch (RetryAuditException e) {
+            return options.inputError(io, e.input(), writer);
         }
-        RuleSelection rules = options.rules(policy);
         if (traceOut != null && !traceOutPlace()) {
             return ExitCode.CANT_WRITE.code();
         }
-        String client = command.isEmpty() ? null : String.join(" ", command);
-        policy = ProbePolicy.fit(policy, scenario, client == null ? RetryTraceReader.TOOL : client);
-
-        Observed seen = observe(scenario, client, limits.attemptsPerOperation());
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TraceWriter.write(seen.trace(), bytes);
-        InputSet.Source source = new InputSet.Source(SOURCE, null);
+        ProbeRun run = run(new ProbeService.Request(scenario, command, timeout, port, limits.attemptsPerOperation()));
+        String source = SOURCE;
         if (traceOut != null) {
-            if (!writeTrace(bytes.toByteArray())) {
+            if (!writeTrace(run.trace())) {
                 return ExitCode.CANT_WRITE.code();
             }
-            source = InputSet.Source.of(traceOut.toString());
+            source = traceOut.toString();
         }
-        List<Operation> ops = new ArrayList<>();
-        Report audited = audit(new Auditor(InputFormat.RETRY_TRACE, limits, policy, rules, threshold), source,
-                new ByteArrayInputStream(bytes.toByteArray()), writer.timelines(), ops);
-        Report withFacts = ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source.name(),
-                new ProbeVerdict.Run(seen.trace(), seen.client(), timeout, seen.url(),
-                        audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
-                        rules.enabled().stream().anyMatch(r -> r.info().id().equals(EARLY_RULE)),
-                        policy.retryAfterToleranceMs()),
-                clientEnd(seen), traceOut == null ? null : traceOut.toString());
-        say(seen.client(), withFacts.probe());
-        int code = withFacts.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        return options.output(io).write(o -> writer.write(withFacts, o), code);
+        Policy fitted = run.policy(policy);
+        RetryAudit auditor = AuditOptions.build(options.auditor(limits).policy(fitted).timelines(writer.timelines()));
+        Report audited = auditor.report(auditor.audit(run.operations(source), source, InputFormat.RETRY_TRACE));
+        Report judged = run.judge(audited, source, fitted.retryAfterToleranceMs(),
+                traceOut == null ? null : traceOut.toString());
+        say(run.client(), judged.probe());
+        int code = judged.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        return options.output(io).write(o -> writer.write(judged, o), code);
     }
 
-    /** What one probe run saw: the URL it served, the trace it recorded, and how the client ended (null without one). */
-    private record Observed(String url, RecordedTrace trace, ClientRun.Result client) {
-    }
-
-    /** Serves the scenario while the client runs (or, without one, until the timeout), then stops. */
-    private Observed observe(Scenario scenario, String client, int maxRecorded) throws IOException, InterruptedException {
-        try (ProbeServer server = listen(scenario, client, maxRecorded)) {
-            String url = server.url();
-            ClientRun.Result result = null;
-            if (command.isEmpty()) {
-                io.err().println(VersionInfo.NAME + ": probe: serving " + url + " for " + timeout + " s");
-                Thread.sleep(timeout * 1000);
-            } else {
-                result = runClient(url);
-            }
-            return new Observed(url, server.trace(), result);
+    private ProbeRun run(ProbeService.Request request) throws IOException, InterruptedException {
+        try {
+            return ProbeService.run(request, io.err(), PREFIX);
+        } catch (ProbeService.StartException e) {
+            throw options.usage(e.getMessage());
         }
-    }
-
-    private ProbeFacts.ClientEnd clientEnd(Observed seen) {
-        ClientRun.Result c = seen.client();
-        return new ProbeFacts.ClientEnd(c == null ? List.of() : ClientRun.expand(command, seen.url()),
-                c == null ? null : c.exitCode(), c != null && c.timedOut(), timeout);
     }
 
     private Scenario scenario() {
@@ -257,34 +217,13 @@ final class ProbeCommand implements Callable<Integer> {
         }
     }
 
-    private ProbeServer listen(Scenario scenario, String client, int maxRecorded) throws IOException {
-        try {
-            return ProbeServer.start(scenario, client, port, maxRecorded);
-        } catch (BindException e) {
-            throw options.usage("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
-        }
-    }
-
-    private ClientRun.Result runClient(String url) throws InterruptedException {
-        List<String> expanded = ClientRun.expand(command, url);
-        io.err().println(VersionInfo.NAME + ": probe: " + url + ": running "
-                + Escaping.controls(String.join(" ", expanded)));
-        try {
-            return ClientRun.run(expanded, url, timeout * 1000, io.err());
-        } catch (IOException e) {
-            throw options.usage("cannot run " + Escaping.controls(expanded.get(0)) + ": "
-                    + Escaping.controls(String.valueOf(e.getMessage())));
-        }
-    }
-
     /** Tells the person at the terminal what happened, since stdout holds the report. */
     private void say(ClientRun.Result client, ProbeFacts facts) {
-        String prefix = VersionInfo.NAME + ": probe: ";
         if (client != null && client.timedOut()) {
-            io.err().println(prefix + "the client was still running after " + timeout
+            io.err().println(PREFIX + "the client was still running after " + timeout
                     + " s (--timeout) and was killed with its child processes");
         }
-        io.err().println(prefix + Escaping.controls(facts.describe()));
+        io.err().println(PREFIX + Escaping.controls(facts.describe()));
     }
 
     /** Refuses a --trace-out that cannot be written before the client runs, not after. */
@@ -302,9 +241,9 @@ final class ProbeCommand implements Callable<Integer> {
         return true;
     }
 
-    private boolean writeTrace(byte[] bytes) {
+    private boolean writeTrace(RecordedTrace trace) {
         try {
-            AtomicFile.write(traceOut, out -> out.write(bytes));
+            AtomicFile.write(traceOut, out -> TraceWriter.write(trace, out));
             return true;
         } catch (IOException e) {
             return cannotWriteTrace(String.valueOf(e.getMessage()));
@@ -315,14 +254,5 @@ final class ProbeCommand implements Callable<Integer> {
         io.err().println(VersionInfo.NAME + ": error: cannot write the trace to " + Escaping.controls(traceOut.toString())
                 + ": " + Escaping.controls(why));
         return false;
-    }
-
-    private Report audit(Auditor auditor, InputSet.Source source, InputStream trace, int timelines,
-            List<Operation> ops) {
-        try {
-            return auditor.audit(List.of(source), trace, timelines, ops::add);
-        } catch (InputException e) {
-            throw new IllegalStateException("the probe's own trace was rejected: " + e.diagnostic(), e);
-        }
     }
 }

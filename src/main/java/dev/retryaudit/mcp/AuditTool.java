@@ -107,8 +107,7 @@ final class AuditTool {
             InputSet.Source source = trace != null ? new InputSet.Source(name, null)
                     : InputSet.Source.of(dirs.resolve(path).toString());
             InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));
-            Report report = auditing.audit(format, limits, policy, RuleSelection.of(policy, enable, disable), failOn,
-                    source, stdin, op -> { });
+            Report report = auditing.audit(format, limits, policy, enable, disable, failOn, source, stdin);
             return result(report);
         } catch (InputException e) {
             throw new ToolError(Diagnostics.line(e.error(AuditTool::hint)));

@@ -1,42 +1,31 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
-import dev.retryaudit.input.retrytrace.RetryTraceReader;
-import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.probe.HeaderFormat;
-import dev.retryaudit.probe.ProbePolicy;
-import dev.retryaudit.probe.ProbeReport;
-import dev.retryaudit.probe.ProbeVerdict;
+import dev.retryaudit.probe.ProbeRun;
 import dev.retryaudit.probe.RecordedRequest;
 import dev.retryaudit.probe.RecordedTrace;
 import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.engine.RuleSelection;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * {@code create_probe_run}, {@code read_probe_trace} and {@code finish_probe_run}: the {@code probe} command
  * split in three, so that an agent can point its own HTTP client at the probe between the calls. The scenario
  * has the {@code probe} options' ranges; the trace is the probe's own retry-trace document; the verdict is that
- * trace audited as {@code probe} audits it.
+ * trace's operations audited and judged as {@code probe} does ({@link ProbeRun}).
  */
 final class ProbeTools {
     static final String CREATE_SCHEMA = """
@@ -155,26 +144,15 @@ final class ProbeTools {
         }
         String failOnId = a.string("fail_on", "error");
         FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
-        ProbeRuns.Run run = runs.finish(id);
-        long served = run.servedSeconds();
-        RecordedTrace trace = run.server().trace();
-        Policy policy = ProbePolicy.fit(Policy.DEFAULTS, trace.scenario(), RetryTraceReader.TOOL);
-        RuleSelection rules = RuleSelection.of(policy, enable, disable);
-        InputSet.Source source = new InputSet.Source("probe-" + id, null);
-        List<Operation> ops = new ArrayList<>();
-        Report audited;
-        try {
-            audited = auditing.audit(InputFormat.RETRY_TRACE, Limits.DEFAULTS, policy, rules, failOn, source,
-                    new ByteArrayInputStream(bytes(trace)), ops::add);
-        } catch (InputException e) {
-            throw new ToolError("the probe's own trace was rejected: " + e.diagnostic());
-        }
-        Report judged = ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source.name(),
-                new ProbeVerdict.Run(trace, null, served, run.server().url(),
-                        audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
-                        rules.enabled().stream().anyMatch(r -> r.info().id().equals(ProbeVerdict.EARLY)),
-                        policy.retryAfterToleranceMs()),
-                new ProbeFacts.ClientEnd(List.of(), null, false, served), null);
+        ProbeRuns.Run open = runs.finish(id);
+        long served = open.servedSeconds();
+        ProbeRun run = new ProbeRun(open.server().url(), open.server().trace(), List.of(), null, served);
+        RecordedTrace trace = run.trace();
+        Policy policy = run.policy(Policy.DEFAULTS);
+        String source = "probe-" + id;
+        Report audited = auditing.audit(run.operations(source), source, InputFormat.RETRY_TRACE, policy, enable,
+                disable, failOn);
+        Report judged = run.judge(audited, source, policy.retryAfterToleranceMs(), null);
         AuditTool.Result r = audit.result(judged);
         return new AuditTool.Result(describe(trace) + "\n" + judged.probe().describe() + "\n" + r.text(), r.structured());
     }

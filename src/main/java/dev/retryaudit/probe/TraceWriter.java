@@ -4,8 +4,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.model.Wire;
 import dev.retryaudit.report.Json;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes a {@link RecordedTrace} in the retry-trace format that
@@ -17,9 +20,19 @@ public final class TraceWriter {
     private TraceWriter() {
     }
 
-    public static void write(RecordedTrace t, OutputStream out) throws IOException {
+    /** Where a JSON value of a written trace starts: the 1-based line and column of its first character. */
+    public record Position(long line, long column) {
+    }
+
+    /**
+     * Writes {@code t} to {@code out}, which stays open, and returns where each attempt's object starts, in
+     * order: the positions a reader of the written trace reports for them. The document starts at 1:1.
+     */
+    public static List<Position> write(RecordedTrace t, OutputStream out) throws IOException {
         Scenario s = t.scenario();
-        try (JsonGenerator g = Json.generator(out)) {
+        PositionCounter counter = new PositionCounter(out);
+        List<Position> positions = new ArrayList<>();
+        try (JsonGenerator g = Json.generator(counter)) {
             g.writeStartObject();
             g.writeStringField("run_id", t.runId());
             g.writeStringField("created_at", Times.format(t.createdMillis()));
@@ -37,6 +50,9 @@ public final class TraceWriter {
             g.writeBooleanField("dedupes_by_key", s.dedupe());
             g.writeArrayFieldStart("attempts");
             for (int i = 0; i < t.attempts().size(); i++) {
+                g.writeStartObject();
+                g.flush();
+                positions.add(counter.last());
                 writeAttempt(g, t, i);
             }
             g.writeEndArray();
@@ -67,11 +83,11 @@ public final class TraceWriter {
             g.writeEndObject();
             g.writeRaw('\n');
         }
+        return positions;
     }
 
     private static void writeAttempt(JsonGenerator g, RecordedTrace t, int i) throws IOException {
         RecordedRequest r = t.attempts().get(i);
-        g.writeStartObject();
         g.writeNumberField("sequence", r.sequence());
         g.writeStringField("received", Times.format(r.receivedMillis()));
         g.writeStringField("path", r.path());
@@ -96,5 +112,42 @@ public final class TraceWriter {
             g.writeStringField("outcome", t.gaveUp(i) ? "timeout" : null);
         }
         g.writeEndObject();
+    }
+
+    /** Passes bytes on and tracks the line and column of the last one (JSON whitespace and the structure are ASCII). */
+    private static final class PositionCounter extends FilterOutputStream {
+        private long line = 1;
+        private long column;
+
+        PositionCounter(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count((byte) b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            for (int i = off; i < off + len; i++) {
+                count(b[i]);
+            }
+        }
+
+        private void count(byte b) {
+            if (b == '\n') {
+                line++;
+                column = 0;
+            } else if ((b & 0xC0) != 0x80) {
+                column++;
+            }
+        }
+
+        Position last() {
+            return new Position(line, column);
+        }
     }
 }

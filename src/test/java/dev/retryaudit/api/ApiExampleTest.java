@@ -50,6 +50,7 @@ class ApiExampleTest {
         assertThat(results).isPositive();
         assertThat(printed.toString(StandardCharsets.UTF_8).lines().toList()).isEqualTo(List.of(
                 "timeout-replay/keyless charge-1 attempt 2",
-                results + " findings written to " + sarif));
+                results + " findings written to " + sarif,
+                "0 new, " + results + " in the baseline"));
     }
 }

@@ -15,7 +15,10 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -123,6 +126,69 @@ class RetryAuditTest {
         Files.writeString(policy, "{\"version\": 1, \"max_attempts\": \"three\"}");
         assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build())
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(policy + ":1:");
+    }
+
+    @Test
+    void inputsNamedAsOnTheCommandLineReadStandardInputWhereTheyNameIt() throws Exception {
+        RetryAudit audit = RetryAudit.defaults();
+        String gaps = "examples/traces/gaps.jsonl";
+        AuditResult result = audit.audit(List.of(gaps, "-"), Files.newInputStream(SPANS));
+
+        assertThat(result.inputs()).extracting(s -> s.source()).containsExactly(gaps, "<stdin>");
+        assertThat(result.findings()).filteredOn(f -> f.location().source().equals("<stdin>"))
+                .extracting(Finding::rule, Finding::message)
+                .isEqualTo(audit.audit(List.of(SPANS)).findings().stream()
+                        .map(f -> org.assertj.core.groups.Tuple.tuple(f.rule(), f.message())).toList())
+                .isNotEmpty();
+        assertThatThrownBy(() -> audit.audit(List.of("-", "-"), InputStream.nullInputStream()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("standard input (-) can be named only once");
+        RetryAuditException missing = org.junit.jupiter.api.Assertions.assertThrows(RetryAuditException.class,
+                () -> audit.audit(List.of("no/such.jsonl"), InputStream.nullInputStream()));
+        assertThat(missing.input().kind()).isEqualTo(InputException.Kind.UNREADABLE);
+        assertThat(missing).hasMessage(missing.input().diagnostic());
+    }
+
+    @Test
+    void aBaselineLeavesOutTheFindingsItHoldsAndCountsThem(@TempDir Path dir) throws Exception {
+        RetryAudit audit = RetryAudit.defaults();
+        AuditResult first = audit.audit(List.of(SPANS));
+        Path baseline = dir.resolve("baseline.json");
+        try (var out = Files.newOutputStream(baseline)) {
+            audit.writeReport(first, ReportFormat.JSON, out);
+        }
+        RetryAudit later = RetryAudit.builder().baseline(baseline.toString()).build();
+
+        AuditResult again = later.audit(List.of(SPANS, Path.of("examples/traces/gaps.jsonl")));
+
+        assertThat(first.findings()).isNotEmpty();
+        assertThat(again.baseline()).isEqualTo(baseline.toString());
+        assertThat(again.suppressed()).isEqualTo(first.findings().size());
+        assertThat(again.findings()).extracting(f -> f.location().source()).doesNotContain(SPANS.toString());
+        assertThat(later.report(again).suppressed()).isEqualTo(first.findings().size());
+        assertThat(later.report(again).baseline()).isEqualTo(baseline.toString());
+        Files.writeString(baseline, "{\"findings\": 3}");
+        assertThatThrownBy(() -> RetryAudit.builder().baseline(baseline.toString()).build())
+                .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(baseline + ":1:");
+    }
+
+    @Test
+    void timelinesKeepTheFirstOperationsWithFindingsForTheReport() throws Exception {
+        List<Operation> ops = List.of(unreconciled("a", 0), unreconciled("b", 1), unreconciled("c", 2));
+
+        AuditResult none = RetryAudit.defaults().audit(ops);
+        RetryAudit two = RetryAudit.builder().timelines(2).build();
+        AuditResult kept = two.audit(ops, "batch.jsonl", InputFormat.OPERATIONS);
+
+        assertThat(none.timelines()).isEmpty();
+        assertThat(kept.timelines()).extracting(Operation::id).containsExactly("a", "b");
+        assertThat(two.report(kept).timelines()).extracting(Operation::id).containsExactly("a", "b");
+        assertThat(kept.findings()).isEqualTo(none.findings());
+        assertThat(kept.inputs()).singleElement().satisfies(s -> {
+            assertThat(s.source()).isEqualTo("batch.jsonl");
+            assertThat(s.format()).isEqualTo("operations");
+            assertThat(s.operations()).isEqualTo(3);
+        });
+        assertThatThrownBy(() -> RetryAudit.builder().timelines(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -74,6 +74,22 @@ class AuditCommandTest {
     }
 
     @Test
+    void theInputFormatIsOneOfTheFormatsThisBuildReads() {
+        String expected = "retry-audit: error: invalid value for option '--input-format': expected one of "
+                + String.join(", ", dev.retryaudit.input.pipeline.Readers.supportedIds())
+                + "\nTry 'retry-audit audit --help'\n";
+        for (String bad : new String[] {"xml", "AUTO", "retry_trace", ""}) {
+            CliRunner.Result r = CliRunner.runWithStdin(FAILING, "audit", "--input-format", bad);
+            assertThat(r.exit()).as(bad).isEqualTo(64);
+            assertThat(r.err()).as(bad).isEqualTo(expected);
+            assertThat(r.out()).as(bad).isEmpty();
+        }
+        CliRunner.Result named = CliRunner.runWithStdin(FAILING, "audit", "--input-format", "retry-trace");
+        assertThat(named.exit()).isEqualTo(65);
+        assertThat(named.err()).startsWith("<stdin>:");
+    }
+
+    @Test
     void severalFilesAreOneInputSetInTheGivenOrder() throws IOException {
         String b = file("b.jsonl", FAILING).toString();
         String a = file("a.jsonl", CLEAN).toString();

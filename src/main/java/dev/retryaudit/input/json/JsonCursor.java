@@ -38,11 +38,20 @@ public final class JsonCursor {
     private final Limits limits;
     private long nameLine = 1;
     private long nameColumn = 1;
+    /** Values of a few kinds that come again and again (enum values, tools, retry reasons), made once each. */
+    private final StringPool shared;
+    private final CharsView view = new CharsView();
 
     public JsonCursor(JsonParser p, String source, Limits limits) {
+        this(p, source, limits, new StringPool(1 << 16));
+    }
+
+    /** A cursor that shares repeated values ({@link #optSharedString()}) through {@code shared}. */
+    public JsonCursor(JsonParser p, String source, Limits limits, StringPool shared) {
         this.p = p;
         this.source = source;
         this.limits = limits;
+        this.shared = shared;
     }
 
     public JsonParser parser() {
@@ -162,14 +171,34 @@ public final class JsonCursor {
 
     /** A string value, or null for JSON null. */
     public String optString() throws IOException, InputException {
+        return isString() ? checkedText() : null;
+    }
+
+    /** Whether the current value is a string: false for JSON null, an error for any other. */
+    private boolean isString() throws InputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.VALUE_NULL) {
-            return null;
+            return false;
         }
         if (t != JsonToken.VALUE_STRING) {
             throw error("expected a string, found " + describe(t));
         }
-        return checkedText();
+        return true;
+    }
+
+    /**
+     * A string value, or null for JSON null, shared with equal values read before: for values of a few
+     * kinds, which then cost no new string each.
+     */
+    public String optSharedString() throws IOException, InputException {
+        if (!isString()) {
+            return null;
+        }
+        int n = p.getTextLength();
+        if (n > limits.stringLength()) {
+            return checkedText();
+        }
+        return shared.share(p.getTextCharacters(), p.getTextOffset(), n);
     }
 
     /** A string value that must be present and not null. */
@@ -236,10 +265,11 @@ public final class JsonCursor {
 
     /** An RFC 3339 timestamp with an offset, as epoch milliseconds, or {@link dev.retryaudit.model.Times#NONE} for null. */
     public long optTimestamp() throws IOException, InputException {
-        String s = optString();
-        if (s == null) {
+        if (!isString()) {
             return dev.retryaudit.model.Times.NONE;
         }
+        CharSequence s = p.getTextLength() > limits.stringLength() ? checkedText()
+                : view.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         try {
             return Rfc3339.parse(s);
         } catch (Rfc3339.BadTimestamp e) {
@@ -249,7 +279,7 @@ public final class JsonCursor {
 
     /** One of an enum's lower-case wire names ({@code connection_error}), or null for JSON null. */
     public <E extends Enum<E>> E optEnum(Class<E> type) throws IOException, InputException {
-        String s = optString();
+        String s = optSharedString();
         if (s == null) {
             return null;
         }
@@ -337,5 +367,42 @@ public final class JsonCursor {
             case VALUE_NULL -> "null";
             default -> t.asString() == null ? t.name() : t.asString();
         };
+    }
+
+    /** The parser's characters of the current value as a {@link CharSequence}, without copying them. */
+    private static final class CharsView implements CharSequence {
+        private char[] chars;
+        private int offset;
+        private int length;
+
+        CharsView of(char[] chars, int offset, int length) {
+            this.chars = chars;
+            this.offset = offset;
+            this.length = length;
+            return this;
+        }
+
+        @Override
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public char charAt(int index) {
+            if (index < 0 || index >= length) {
+                throw new IndexOutOfBoundsException(index);
+            }
+            return chars[offset + index];
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return toString().subSequence(start, end);
+        }
+
+        @Override
+        public String toString() {
+            return new String(chars, offset, length);
+        }
     }
 }

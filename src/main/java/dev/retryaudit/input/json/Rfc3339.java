@@ -18,7 +18,7 @@ public final class Rfc3339 {
         }
     }
 
-    public static long parse(String s) throws BadTimestamp {
+    public static long parse(CharSequence s) throws BadTimestamp {
         int n = s.length();
         if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || !isT(s.charAt(10))
                 || s.charAt(13) != ':' || s.charAt(16) != ':') {
@@ -77,7 +77,7 @@ public final class Rfc3339 {
         return c == 'T' || c == 't';
     }
 
-    private static int digits(String s, int from, int count) {
+    private static int digits(CharSequence s, int from, int count) {
         int v = 0;
         for (int i = from; i < from + count; i++) {
             char c = s.charAt(i);

@@ -40,6 +40,28 @@ final class AttemptDraft {
     String requestHash;
     RawJson attributes;
 
+    /** Forgets every field, for the next object. */
+    void clear() {
+        attemptId = null;
+        spanId = null;
+        idempotencyKey = null;
+        startedAt = Times.NONE;
+        endedAt = Times.NONE;
+        endedAtLine = 0;
+        endedAtColumn = 0;
+        durationMs = Double.NaN;
+        outcome = null;
+        status = null;
+        errorClass = null;
+        retryAfter = null;
+        responseDate = null;
+        commitState = null;
+        commitStateSource = null;
+        retryReason = null;
+        requestHash = null;
+        attributes = null;
+    }
+
     /** Reads the value of field {@code name} if it is an attempt field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
         switch (name) {
@@ -57,10 +79,10 @@ final class AttemptDraft {
             case "status" -> status = shared(c.optInt(100, 599));
             case "error_class" -> errorClass = c.optEnum(ErrorClass.class);
             case "retry_after" -> retryAfter = retryAfter(c);
-            case "response_date" -> responseDate = c.optString();
+            case "response_date" -> responseDate = c.optSharedString();
             case "commit_state" -> commitState = c.optEnum(CommitState.class);
             case "commit_state_source" -> commitStateSource = c.optEnum(CommitStateSource.class);
-            case "retry_reason" -> retryReason = c.optString();
+            case "retry_reason" -> retryReason = c.optSharedString();
             case "request_hash" -> requestHash = c.optString();
             case "attributes" -> attributes = c.optObjectCopy();
             default -> {
@@ -72,6 +94,14 @@ final class AttemptDraft {
 
     /** Builds the attempt found at {@code at}, or says which field is wrong. */
     Attempt build(Location at) throws InputException {
+        check(at);
+        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
+                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, at);
+    }
+
+    /** Says which field is wrong, if one is, in the attempt found at {@code at}. */
+    void check(Location at) throws InputException {
         if (attemptId == null) {
             throw Drafts.missing(at, "attempt_id");
         }
@@ -79,9 +109,6 @@ final class AttemptDraft {
             throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
-        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
-                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, at);
     }
 
     /** One Integer per status code, so that held attempts do not each box their own. */
@@ -97,13 +124,18 @@ final class AttemptDraft {
         return status == null ? null : STATUSES[status];
     }
 
+    /** The one Integer of a status code (100 to 599). */
+    static Integer status(int code) {
+        return STATUSES[code];
+    }
+
     /** Retry-After as given: a string is kept raw for the rules to judge; an integer must be at least 0. */
     private static String retryAfter(JsonCursor c) throws IOException, InputException {
         if (c.token() == JsonToken.VALUE_NUMBER_INT) {
             return Long.toString(c.optLong(0, Long.MAX_VALUE));
         }
         if (c.token() == JsonToken.VALUE_STRING || c.isNull()) {
-            return c.optString();
+            return c.optSharedString();
         }
         throw c.error("expected a string or an integer, found " + JsonCursor.describe(c.token()));
     }

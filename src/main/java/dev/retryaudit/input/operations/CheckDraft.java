@@ -20,12 +20,21 @@ final class CheckDraft {
     CheckResult result;
     Long count;
 
+    /** Forgets every field, for the next object. */
+    void clear() {
+        afterAttempt = null;
+        at = Times.NONE;
+        kind = null;
+        result = null;
+        count = null;
+    }
+
     /** Reads the value of field {@code name} if it is a check field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
         switch (name) {
             case "after_attempt" -> afterAttempt = c.optInt(1, Integer.MAX_VALUE);
             case "at" -> at = c.optTimestamp();
-            case "kind" -> kind = c.optString();
+            case "kind" -> kind = c.optSharedString();
             case "result" -> result = c.optEnum(CheckResult.class);
             case "count" -> count = c.optLong(0, Long.MAX_VALUE);
             default -> {

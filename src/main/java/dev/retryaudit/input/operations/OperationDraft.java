@@ -9,6 +9,7 @@ import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.ReportedOutcome;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -60,10 +61,10 @@ final class OperationDraft {
     /** Reads the value of field {@code name} if it is a shared operation field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
         switch (name) {
-            case "tool" -> values[0] = c.optString();
+            case "tool" -> values[0] = c.optSharedString();
             case "effect" -> values[1] = c.optEnum(Effect.class);
-            case "method" -> values[2] = c.optString();
-            case "target" -> values[3] = c.optString();
+            case "method" -> values[2] = c.optSharedString();
+            case "target" -> values[3] = c.optSharedString();
             case "deadline_ms" -> values[4] = c.optLong(1, Long.MAX_VALUE / 2);
             case "reported_outcome" -> values[5] = c.optEnum(ReportedOutcome.class);
             case "clock" -> values[6] = c.optEnum(Clock.class);
@@ -73,6 +74,39 @@ final class OperationDraft {
             }
         }
         return true;
+    }
+
+    /** Forgets every field, for the next object. */
+    void clear() {
+        Arrays.fill(values, null);
+    }
+
+    /**
+     * This draft with the fields that {@code line} sets and this one does not: this draft itself when
+     * there are none, else a new draft (drafts held for an operation are shared, never changed).
+     */
+    OperationDraft with(OperationDraft line) {
+        OperationDraft out = this;
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == null && line.values[i] != null) {
+                if (out == this) {
+                    out = new OperationDraft();
+                    System.arraycopy(values, 0, out.values, 0, values.length);
+                }
+                out.values[i] = line.values[i];
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OperationDraft d && Arrays.equals(values, d.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(values);
     }
 
     /** The index of the first field set in both drafts to different values, or -1. */

@@ -94,7 +94,7 @@ public final class OperationsReader implements TraceReader {
             switch (name) {
                 case "id" -> id = c.optString();
                 case "idempotency_key" -> key = c.optString();
-                case "run_id" -> runId = c.optString();
+                case "run_id" -> runId = c.optSharedString();
                 case "attributes" -> attributes = c.optObjectCopy();
                 case "attempts" -> attempts = readAttempts(c, ctx, pointer);
                 case "checks" -> checks = readChecks(c, ctx, pointer);

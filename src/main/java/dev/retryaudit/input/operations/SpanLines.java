@@ -7,7 +7,6 @@ import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
-import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;
@@ -63,21 +62,23 @@ public final class SpanLines {
      */
     public Operation operation(List<Text> lines) throws InputException {
         SpansReader.Group g = null;
-        StringPool strings = new StringPool(1 << 4);
+        SpansReader.Groups groups = new SpansReader.Groups();
+        Text first = null;
         for (Text t : lines) {
             Parsed p = parse(t);
             if (p == null) {
                 continue;
             }
             if (g == null) {
-                g = new SpansReader.Group(SpansReader.groupId(p.line), p.at);
+                g = new SpansReader.Group(SpansReader.groupId(p.line), p.at.line(), (int) p.at.column());
+                first = t;
             }
-            g.merge(p.line, p.at, limits, strings);
+            g.merge(p.line, p.at, limits, groups);
         }
         if (g == null) {
             throw new IllegalArgumentException("an operation needs at least one non-blank line");
         }
-        return g.build();
+        return g.build(groups.attempts, first.source(), first.sourceIndex());
     }
 
     /** The rejection of a source with no span line (blank lines only, or none). */

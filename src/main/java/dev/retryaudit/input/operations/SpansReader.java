@@ -1,12 +1,15 @@
 package dev.retryaudit.input.operations;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.input.reader.LineChunks;
 import dev.retryaudit.input.reader.LineDiscipline;
+import dev.retryaudit.input.reader.ParallelChunks;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Attempt;
@@ -15,6 +18,7 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +29,9 @@ import java.util.stream.Stream;
  * Reads {@code spans} JSON Lines: one attempt or check a line, grouped into operations by
  * {@code operation_id}, else by {@code idempotency_key}. The lines of an operation may be spread over
  * the file, so operations are handed on at the end, in the order of their first line; only the
- * grouped attempts are held, never the text.
+ * grouped attempts are held ({@link HeldAttempts}), never the text. A source of more than one chunk
+ * is parsed on several cores ({@link ParallelChunks}) and grouped in line order, so that operations,
+ * limits and the first error are those of one pass.
  */
 public final class SpansReader implements TraceReader {
     private static final List<String> LINE_FIELDS = Stream.of(
@@ -33,12 +39,44 @@ public final class SpansReader implements TraceReader {
             AttemptDraft.FIELDS.stream(), CheckDraft.FIELDS.stream()).flatMap(s -> s).distinct().toList();
     private static final FieldMask LINE_MASK = new FieldMask(LINE_FIELDS);
 
+    /** The bytes of a chunk of lines parsed on one core ({@code retryaudit.chunkBytes} sets it, for tests). */
+    private static int chunkBytes() {
+        return Math.max(1, Integer.getInteger("retryaudit.chunkBytes", 1 << 20));
+    }
+
+    /** Repeated values of the chunks one thread parses. */
+    private static final ThreadLocal<StringPool> CHUNK_STRINGS = ThreadLocal.withInitial(() -> new StringPool(1 << 16));
+
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        JsonCursor c = ctx.openCheckingDuplicatesItself();
         Groups groups = new Groups();
-        LineDiscipline lines = new LineDiscipline(ctx.source(), null, "JSON Lines holds one span a line",
+        LineDiscipline lines = discipline(ctx);
+        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk),
+                (chunk, parsed) -> {
+                    long at = chunk.firstLine() - 1 + parsed.line();
+                    lines.counted(at);
+                    add(groups, parsed.fields(), ctx.location(at, parsed.column(), null), ctx);
+                });
+        if (rest != null) {
+            readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
+        }
+        if (lines.records() == 0) {
+            throw empty(ctx.source());
+        }
+        for (Group g : groups.inOrder) {
+            ctx.sink().accept(g.build(groups.attempts, ctx.source(), ctx.sourceIndex()));
+        }
+    }
+
+    private static LineDiscipline discipline(ReadContext ctx) {
+        return new LineDiscipline(ctx.source(), null, "JSON Lines holds one span a line",
                 "a span must fit on one line (JSON Lines); this object spans several", true);
+    }
+
+    /** Reads and groups every line from the cursor on, in one pass. */
+    private static void readLines(JsonCursor c, Groups groups, LineDiscipline lines, ReadContext ctx)
+            throws IOException, InputException {
+        Line line = new Line();
         JsonToken t;
         while ((t = c.next()) != null) {
             if (t != JsonToken.START_OBJECT) {
@@ -46,27 +84,68 @@ public final class SpansReader implements TraceReader {
             }
             Location at = ctx.location(c, null);
             lines.start(c);
-            Line line = readLine(c, at);
+            readLine(c, at, line);
             lines.end(c);
             add(groups, line, at, ctx);
         }
-        if (lines.records() == 0) {
-            throw empty(ctx.source());
+    }
+
+    /** One line of a chunk: its fields and where it starts in the chunk. */
+    private record Parsed(Line fields, long line, long column) {
+    }
+
+    /**
+     * The lines of one chunk, on any thread; throws at the first line that is not a whole span, and
+     * at a start that is not plain UTF-8 JSON (a byte order mark, another encoding), which only the
+     * one-pass reader judges.
+     */
+    private static List<Parsed> parse(ReadContext ctx, LineChunks.Chunk chunk) throws IOException, InputException {
+        byte[] bytes = chunk.bytes();
+        for (int i = 0; i < Math.min(4, chunk.length()); i++) {
+            if (bytes[i] == 0 || bytes[i] < 0) {
+                throw new IOException("not plain UTF-8 JSON at the start of a chunk");
+            }
         }
-        for (Group g : groups.inOrder) {
-            ctx.sink().accept(g.build());
+        List<Parsed> out = new ArrayList<>();
+        LineDiscipline lines = discipline(ctx);
+        JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get());
+        try (JsonParser p = c.parser()) {
+            JsonToken t;
+            while ((t = c.next()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw c.error("$", "expected one JSON object a line");
+                }
+                Location at = ctx.location(c, null);
+                lines.start(c);
+                Line line = new Line();
+                readLine(c, at, line);
+                lines.end(c);
+                hashGroupKeys(line);
+                out.add(new Parsed(line, at.line(), at.column()));
+            }
         }
+        return out;
     }
 
     /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
-    private static final class Groups {
-        final Map<String, Group> byOperationId = new HashMap<>();
-        final Map<String, Group> byKey = new HashMap<>();
+    static final class Groups {
+        final GroupIndex<Group> byOperationId = new GroupIndex<>(g -> g.id);
+        final GroupIndex<Group> byKey = new GroupIndex<>(g -> g.id);
         final List<Group> inOrder = new ArrayList<>();
-        final StringPool strings = new StringPool(1 << 16);
+        final HeldAttempts attempts = new HeldAttempts();
+        /** One instance of each combination of operation fields, shared by the operations that have it. */
+        final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
+
+        OperationDraft share(OperationDraft d) {
+            if (drafts.size() >= 1 << 16) {
+                return d;
+            }
+            OperationDraft shared = drafts.putIfAbsent(d, d);
+            return shared == null ? d : shared;
+        }
     }
 
-    /** One line's fields, before it is known whether it is an attempt or a check. */
+    /** One line's fields, before it is known whether it is an attempt or a check; reused from line to line. */
     static final class Line {
         final AttemptDraft attempt = new AttemptDraft();
         final OperationDraft operation = new OperationDraft();
@@ -76,10 +155,38 @@ public final class SpansReader implements TraceReader {
         String checkField;
         String operationId;
         String runId;
+
+        void clear() {
+            attempt.clear();
+            operation.clear();
+            check.clear();
+            isCheck = false;
+            attemptField = null;
+            checkField = null;
+            operationId = null;
+            runId = null;
+        }
     }
 
+    /** Hashes the strings a line is grouped by, on the chunk's thread rather than the merging one (a string keeps its hash). */
+    private static void hashGroupKeys(Line line) {
+        if (line.operationId != null) {
+            line.operationId.hashCode();
+        }
+        if (line.attempt.idempotencyKey != null) {
+            line.attempt.idempotencyKey.hashCode();
+        }
+    }
+
+    /** Reads one line's object, from its first field name on; {@code at} places the line's errors. */
     static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
         Line line = new Line();
+        readLine(c, at, line);
+        return line;
+    }
+
+    private static void readLine(JsonCursor c, Location at, Line line) throws IOException, InputException {
+        line.clear();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -87,14 +194,14 @@ public final class SpansReader implements TraceReader {
             c.valueOfCheckedField();
             switch (name) {
                 case "type" -> {
-                    String type = c.optString();
+                    String type = c.optSharedString();
                     if (type != null && !type.equals("attempt") && !type.equals("check")) {
                         throw c.error("expected one of attempt, check");
                     }
                     line.isCheck = "check".equals(type);
                 }
                 case "operation_id" -> line.operationId = c.optString();
-                case "parent_run_id" -> line.runId = c.optString();
+                case "parent_run_id" -> line.runId = c.optSharedString();
                 default -> {
                     if (line.operation.bind(name, c)) {
                         continue;
@@ -119,22 +226,20 @@ public final class SpansReader implements TraceReader {
             throw InputException.rejected(at.source(), at.line(), at.column(), "$." + line.checkField,
                     "a check field on an attempt line; checks say \"type\": \"check\"");
         }
-        return line;
     }
 
     private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
-        boolean byOperationId = byOperationId(line, at);
-        Map<String, Group> index = byOperationId ? groups.byOperationId : groups.byKey;
+        GroupIndex<Group> index = byOperationId(line, at) ? groups.byOperationId : groups.byKey;
         String id = groupId(line);
         Group g = index.get(id);
         if (g == null) {
             ctx.limits().checkOperations(groups.inOrder.size() + 1L,
                     detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
-            g = new Group(id, at);
-            index.put(id, g);
+            g = new Group(id, at.line(), (int) at.column());
+            index.add(g);
             groups.inOrder.add(g);
         }
-        g.merge(line, at, ctx.limits(), groups.strings);
+        g.merge(line, at, ctx.limits(), groups);
     }
 
     /** The rejection of a source with no span line. */
@@ -159,74 +264,110 @@ public final class SpansReader implements TraceReader {
         return line.operationId != null ? line.operationId : line.attempt.idempotencyKey;
     }
 
-    /** The lines of one operation so far. */
+    /** The lines of one operation so far: its shared fields and the rows of its attempts. */
     static final class Group {
+        private static final OperationDraft NONE = new OperationDraft();
         final String id;
-        final Location first;
-        final OperationDraft operation = new OperationDraft();
-        /** The line that set each operation field; null while the first line set them all. */
-        int[] fieldLines;
+        final long firstLine;
+        /** The column of the first line's object, as the parser counts it (in an int). */
+        final int firstColumn;
+        OperationDraft operation = NONE;
         String runId;
-        int runIdLine;
         String key;
-        final List<Attempt> attempts = new ArrayList<>(2);
-        List<Check> checks = List.of();
+        int attempts;
+        int firstRow = -1;
+        int lastRow = -1;
+        /** What few operations need: checks, and the lines that set fields after the first; null until then. */
+        Rare rare;
 
-        Group(String id, Location first) {
-            this.id = id;
-            this.first = first;
+        /** The rare parts of an operation. */
+        static final class Rare {
+            /** The line that set each operation field; null while the first line set them all. */
+            int[] fieldLines;
+            int runIdLine;
+            List<Check> checks = List.of();
+
+            Rare(long firstLine) {
+                runIdLine = (int) Math.min(Integer.MAX_VALUE, firstLine);
+            }
         }
 
-        void merge(Line line, Location at, Limits limits, StringPool strings) throws InputException {
+        Rare rare() {
+            if (rare == null) {
+                rare = new Rare(firstLine);
+            }
+            return rare;
+        }
+
+        Group(String id, long firstLine, int firstColumn) {
+            this.id = id;
+            this.firstLine = firstLine;
+            this.firstColumn = firstColumn;
+        }
+
+        void merge(Line line, Location at, Limits limits, Groups groups) throws InputException {
             int i = line.operation.firstDisagreement(operation);
             if (i >= 0) {
-                throw disagreement(at, OperationDraft.FIELDS.get(i), fieldLines == null ? first.line() : fieldLines[i]);
+                throw disagreement(at, OperationDraft.FIELDS.get(i),
+                        rare == null || rare.fieldLines == null ? firstLine : rare.fieldLines[i]);
             }
             if (line.runId != null && runId != null && !runId.equals(line.runId)) {
-                throw disagreement(at, "parent_run_id", runIdLine);
+                throw disagreement(at, "parent_run_id", rare == null ? firstLine : rare.runIdLine);
             }
-            for (int f = 0; f < operation.values.length; f++) {
-                Object v = line.operation.values[f];
-                if (operation.values[f] == null && v != null) {
-                    if (at.line() != first.line()) {
-                        lineSetsField(f, at.line());
+            OperationDraft merged = operation.with(line.operation);
+            if (merged != operation) {
+                if (at.line() != firstLine) {
+                    for (int f = 0; f < operation.values.length; f++) {
+                        if (operation.values[f] == null && merged.values[f] != null) {
+                            lineSetsField(f, at.line());
+                        }
                     }
-                    operation.values[f] = v instanceof String s ? strings.share(s) : v;
                 }
+                operation = groups.share(merged);
             }
             if (runId == null && line.runId != null) {
-                runId = strings.share(line.runId);
-                runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
+                runId = line.runId;
+                if (at.line() != firstLine) {
+                    rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
+                }
             }
             if (line.isCheck) {
-                if (checks.isEmpty()) {
-                    checks = new ArrayList<>(1);
+                Check check = line.check.build(at);
+                if (rare().checks.isEmpty()) {
+                    rare.checks = new ArrayList<>(1);
                 }
-                checks.add(line.check.build(at));
+                rare.checks.add(check);
                 return;
             }
-            limits.checkAttempts(attempts.size() + 1, "operation", "attempts",
+            limits.checkAttempts(attempts + 1L, "operation", "attempts",
                     detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
             AttemptDraft a = line.attempt;
-            a.retryReason = strings.share(a.retryReason);
-            a.retryAfter = strings.share(a.retryAfter);
-            a.responseDate = strings.share(a.responseDate);
-            if (a.idempotencyKey != null) {
+            a.check(at);
+            String attemptKey = a.idempotencyKey;
+            if (attemptKey != null) {
                 if (key == null) {
-                    key = a.idempotencyKey;
-                } else if (key.equals(a.idempotencyKey)) {
-                    a.idempotencyKey = key;
+                    key = attemptKey;
+                } else if (key.equals(attemptKey)) {
+                    attemptKey = key;
                 }
             }
-            attempts.add(a.build(at));
+            int row = groups.attempts.add(a, attemptKey, a.retryReason,
+                    at.line(), (int) at.column());
+            if (lastRow >= 0) {
+                groups.attempts.link(lastRow, row);
+            } else {
+                firstRow = row;
+            }
+            lastRow = row;
+            attempts++;
         }
 
         private void lineSetsField(int field, long line) {
-            if (fieldLines == null) {
-                fieldLines = new int[operation.values.length];
-                java.util.Arrays.fill(fieldLines, (int) Math.min(Integer.MAX_VALUE, first.line()));
+            if (rare().fieldLines == null) {
+                rare.fieldLines = new int[operation.values.length];
+                java.util.Arrays.fill(rare.fieldLines, (int) Math.min(Integer.MAX_VALUE, firstLine));
             }
-            fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
+            rare.fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
         }
 
         private static InputException disagreement(Location at, String field, long earlierLine) {
@@ -234,8 +375,10 @@ public final class SpansReader implements TraceReader {
                     "disagrees with line " + earlierLine + " of the same operation");
         }
 
-        Operation build() throws InputException {
-            if (attempts.isEmpty()) {
+        /** The operation, its attempts taken from {@code held}, placed in source {@code sourceIndex}, {@code source}. */
+        Operation build(HeldAttempts held, String source, int sourceIndex) throws InputException {
+            Location first = new Location(source, sourceIndex, firstLine, firstColumn, null);
+            if (attempts == 0) {
                 throw InputException.rejected(first.source(), first.line(), first.column(), "$",
                         "a check line for an operation that has no attempt lines");
             }
@@ -243,10 +386,15 @@ public final class SpansReader implements TraceReader {
                 throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
                         "missing required field tool: no line of this operation carries it");
             }
-            attempts.sort(Attempt.BY_ID);
+            List<Attempt> list = new ArrayList<>(attempts);
+            for (int row = firstRow; row >= 0; row = held.next(row)) {
+                list.add(held.build(row, source, sourceIndex));
+            }
+            list.sort(Attempt.BY_ID);
             return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),
-                    attempts.get(0).idempotencyKey() != null ? attempts.get(0).idempotencyKey() : key, runId, operation.parent(),
-                    operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), attempts, checks, null,
+                    list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : key, runId, operation.parent(),
+                    operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), list,
+                    rare == null ? List.of() : rare.checks, null,
                     first, Field.ALL);
         }
     }

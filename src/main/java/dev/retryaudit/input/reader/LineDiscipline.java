@@ -59,6 +59,12 @@ public final class LineDiscipline {
         records++;
     }
 
+    /** A value on line {@code line} alone, read by another discipline (of one chunk of the lines): counts as read here. */
+    public void counted(long line) {
+        previousEnd = line;
+        records++;
+    }
+
     /** How many top-level values were read. */
     public long records() {
         return records;

@@ -4,6 +4,7 @@ import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
@@ -70,7 +71,30 @@ public final class ReadContext {
      * known fields and check duplicates themselves with a {@link FieldMask}; call once.
      */
     public JsonCursor openCheckingDuplicatesItself() throws IOException {
-        JsonCursor c = open();
+        return openCheckingDuplicatesItself(UnaryOperator.identity());
+    }
+
+    /**
+     * Opens the parser as {@link #openCheckingDuplicatesItself()} does, over the source as {@code filter}
+     * rewrites it; call once instead of it.
+     */
+    public JsonCursor openCheckingDuplicatesItself(UnaryOperator<InputStream> filter) throws IOException {
+        JsonCursor c = open(filter);
+        c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        return c;
+    }
+
+    /** The source cut into chunks of whole lines of about {@code size} bytes, for a reader of JSON Lines. */
+    public LineChunks lineChunks(int size) {
+        return new LineChunks(in, size);
+    }
+
+    /**
+     * A parser over one chunk of the source, as {@link #openCheckingDuplicatesItself()} sets it up, sharing
+     * repeated values through {@code strings}; safe to use on another thread. Lines count from the chunk's start.
+     */
+    public JsonCursor chunkCursor(byte[] bytes, int length, StringPool strings) throws IOException {
+        JsonCursor c = new JsonCursor(json.parser(bytes, 0, length), source, limits, strings);
         c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         return c;
     }
@@ -82,6 +106,11 @@ public final class ReadContext {
 
     public String source() {
         return source;
+    }
+
+    /** The position of the source among the sources of the run. */
+    public int sourceIndex() {
+        return sourceIndex;
     }
 
     public Limits limits() {

@@ -159,10 +159,8 @@ final class RetryTraceDraft {
         if (outcome == null) {
             outcome = status < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         }
-        // retry-after-ms wins over Retry-After, as the clients that read it do; whole seconds, rounded up
-        String wait = retryAfterMs == null ? retryAfter : Long.toString(Math.floorDiv(retryAfterMs + 999, 1000L));
         return new Attempt(sequence, null, key, received, Times.NONE, Double.NaN, outcome, status, null,
-                wait, null, commit, commit == null ? null : source, null, hash, null, at);
+                RetryTraceReader.wait(retryAfter, retryAfterMs), null, commit, commit == null ? null : source, null, hash, null, at);
     }
 
     /** A {@code retry-after-ms} value as sent: a string of decimal digits, or null. */

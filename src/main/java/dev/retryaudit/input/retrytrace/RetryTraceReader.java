@@ -25,6 +25,14 @@ public final class RetryTraceReader implements TraceReader {
     /** The tool of an operation read from a trace that names no client. */
     public static final String TOOL = RetryTraceDraft.TOOL;
 
+    /**
+     * The wait an attempt's answer asked for, as the rules judge it: {@code retry-after-ms} (in whole seconds,
+     * rounded up) wins over {@code Retry-After}, as the clients that read it do; null when it asked none.
+     */
+    public static String wait(String retryAfter, Long retryAfterMs) {
+        return retryAfterMs == null ? retryAfter : Long.toString(Math.floorDiv(retryAfterMs + 999, 1000L));
+    }
+
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.open();

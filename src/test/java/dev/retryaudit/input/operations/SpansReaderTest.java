@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The spans reader: grouping lines into operations, and every class of line it rejects. */
@@ -78,5 +79,43 @@ class SpansReaderTest {
             assertThat(op.id()).isEqualTo("cart-c-1844");
             assertThat(op.attempts()).hasSize(2);
         });
+    }
+
+    /** Reads with chunks of {@code bytes} bytes: a few lines each, so that the lines are parsed on several threads. */
+    private static <T> T inChunksOf(int bytes, java.util.concurrent.Callable<T> read) throws Exception {
+        System.setProperty("retryaudit.chunkBytes", Integer.toString(bytes));
+        try {
+            return read.call();
+        } finally {
+            System.clearProperty("retryaudit.chunkBytes");
+        }
+    }
+
+    @ParameterizedTest(name = "line ends {0}")
+    @ValueSource(strings = {"LF", "CRLF", "CR"})
+    void linesReadInChunksArePlacedAsInOnePass(String ends) throws Exception {
+        String eol = switch (ends) {
+            case "LF" -> "\n";
+            case "CRLF" -> "\r\n";
+            default -> "\r";
+        };
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= 40; i++) {
+            b.append("{\"operation_id\":\"o").append(i % 7).append("\",\"tool\":\"t\",\"attempt_id\":").append(1 + i / 7)
+                    .append('}').append(i % 5 == 0 ? eol + eol : eol);
+        }
+        String good = b.toString();
+        List<Operation> onePass = Inputs.read("s.jsonl", good);
+        List<Operation> chunked = inChunksOf(64, () -> Inputs.read("s.jsonl", good));
+        assertThat(chunked).isEqualTo(onePass);
+        assertThat(chunked.get(0).attempts()).extracting(a -> a.location().line()).containsExactly(1L, 9L, 17L, 26L, 34L, 43L);
+
+        String bad = good + "{\"operation_id\":\"o3\",\"tool\":\"u\",\"attempt_id\":9}" + eol;
+        String expected = Inputs.rejection("s.jsonl", bad);
+        assertThat(expected).startsWith("s.jsonl:49:1: error: $.tool: disagrees with line");
+        assertThat(inChunksOf(64, () -> Inputs.rejection("s.jsonl", bad))).isEqualTo(expected);
+        String broken = good.replace("\"attempt_id\":3}", "\"attempt_id\":3,}");
+        assertThat(inChunksOf(64, () -> Inputs.rejection("s.jsonl", broken)))
+                .isEqualTo(Inputs.rejection("s.jsonl", broken)).contains("malformed JSON");
     }
 }

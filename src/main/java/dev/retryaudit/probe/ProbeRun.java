@@ -1,0 +1,56 @@
+package dev.retryaudit.probe;
+
+import dev.retryaudit.input.retrytrace.RetryTraceReader;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Policy;
+import dev.retryaudit.report.ProbeFacts;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * One probe run as it ended: the URL it served, the trace it recorded, the client command as it was run
+ * (every {@code {url}} replaced; empty when the probe only served) and how the client ended (null without
+ * one), and how long the run was given ({@code --timeout}, or how long it served). Its {@link #operations}
+ * are audited like any input; {@link #judge} turns that audit into the probe's report and verdict.
+ */
+public record ProbeRun(String url, RecordedTrace trace, List<String> command, ClientRun.Result client,
+        long timeoutSeconds) {
+    public ProbeRun {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(trace, "trace");
+        command = List.copyOf(command);
+    }
+
+    /**
+     * The operations of the trace as if it were read from a source named {@code source}: the same as reading
+     * the trace {@link TraceWriter} writes, so that a written trace audits as the run did.
+     */
+    public List<Operation> operations(String source) {
+        return TraceOperations.of(trace, source);
+    }
+
+    /** The policy to audit the run with: {@code policy}, fitted to the scenario for the client ({@link ProbePolicy}). */
+    public Policy policy(Policy policy) {
+        return ProbePolicy.fit(policy, trace.scenario(), trace.client() == null ? RetryTraceReader.TOOL : trace.client());
+    }
+
+    /**
+     * The probe's report: {@code audited} (the audit of {@link #operations} from {@code source}, under a policy
+     * whose Retry-After tolerance is {@code toleranceMs}) with the verdict's findings and what the probe
+     * observed; {@code traceFile} is where the trace was written (null when it was not).
+     */
+    public Report judge(Report audited, String source, long toleranceMs, String traceFile) {
+        List<Operation> ops = operations(source);
+        boolean earlyJudged = audited.rules().stream().map(RuleInfo::id).anyMatch(ProbeVerdict.EARLY::equals);
+        ProbeVerdict.Run run = new ProbeVerdict.Run(trace, client, timeoutSeconds, url,
+                audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
+                earlyJudged, toleranceMs);
+        ProbeFacts.ClientEnd end = new ProbeFacts.ClientEnd(client == null ? List.of() : command,
+                client == null ? null : client.exitCode(), client != null && client.timedOut(), timeoutSeconds);
+        return ProbeReport.judge(audited, ops.isEmpty() ? null : ops.get(0), source, run, end, traceFile);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.retryaudit.probe;
+
+import dev.retryaudit.input.retrytrace.RetryTraceReader;
+import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.CommitStateSource;
+import dev.retryaudit.model.Field;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.Outcome;
+import dev.retryaudit.model.Times;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The operations of a recorded trace, built directly: what {@link RetryTraceReader} reads from the document
+ * {@link TraceWriter} writes for it, located in that document. The run is one server-observed operation (none
+ * when no request of the scenario's method came): its id and tool are the client command (or the run id and
+ * {@value RetryTraceReader#TOOL} when the probe only served), and its attempts carry the journal's keys,
+ * request hashes and commit states.
+ */
+final class TraceOperations {
+    private static final Set<Field> CARRIED = Set.of(Field.IDEMPOTENCY_KEY, Field.REQUEST_HASH, Field.COMMIT_STATE);
+
+    private TraceOperations() {
+    }
+
+    /** The operations of {@code t} as read from a source named {@code source}, the first of its input set. */
+    static List<Operation> of(RecordedTrace t, String source) {
+        if (t.attempts().isEmpty()) {
+            return List.of();
+        }
+        List<TraceWriter.Position> positions;
+        try {
+            positions = TraceWriter.write(t, OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException("a trace written to nowhere failed", e);
+        }
+        List<Attempt> attempts = new ArrayList<>();
+        for (int i = 0; i < t.attempts().size(); i++) {
+            TraceWriter.Position at = positions.get(i);
+            attempts.add(attempt(t, i, new Location(source, 0, at.line(), at.column(), "/attempts/" + i)));
+        }
+        attempts.sort(Attempt.BY_ID);
+        String tool = t.client() == null ? RetryTraceReader.TOOL : t.client();
+        return List.of(new Operation(t.client() == null ? t.runId() : t.client(), tool, null, t.scenario().method(),
+                null, null, t.runId(), null, null, null, Clock.SERVER, attempts, List.of(), null,
+                new Location(source, 0, 1, 1, ""), CARRIED));
+    }
+
+    private static Attempt attempt(RecordedTrace t, int index, Location at) {
+        RecordedRequest r = t.attempts().get(index);
+        Outcome outcome = r.stalledMillis() > 0 && t.gaveUp(index) ? Outcome.TIMEOUT
+                : r.status() < 400 ? Outcome.SUCCESS : Outcome.ERROR;
+        String retryAfterMs = r.ask() == null ? null : r.ask().retryAfterMs();
+        String wait = RetryTraceReader.wait(r.retryAfter(), retryAfterMs == null ? null : Long.parseLong(retryAfterMs));
+        return new Attempt(r.sequence(), null, r.idempotencyKey(), r.receivedMillis(), Times.NONE, Double.NaN, outcome,
+                r.status(), null, wait, null, r.commitState(), r.commitState() == null ? null : CommitStateSource.SERVER,
+                null, r.requestHash(), null, at);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.retryaudit.input.operations;
+
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.Inputs;
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Operation;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Span lines read one at a time build the operation that the spans reader builds from the whole file. */
+class SpanLinesTest {
+    private static final String[] LINES = {
+        "{\"operation_id\":\"a\",\"attempt_id\":2,\"span_id\":\"s2\",\"retry_reason\":\"503\",\"idempotency_key\":\"k\"}",
+        "",
+        "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\"s1\",\"status\":503,\"retry_after\":\"2\","
+                + "\"commit_state\":\"not_sent\",\"idempotency_key\":\"k\",\"parent_run_id\":\"r\"}",
+        "{\"type\":\"check\",\"operation_id\":\"a\",\"after_attempt\":2,\"result\":\"committed\"}",
+    };
+
+    private static List<SpanLines.Text> texts() {
+        List<SpanLines.Text> out = new ArrayList<>();
+        for (int i = 0; i < LINES.length; i++) {
+            out.add(new SpanLines.Text("s.jsonl", 0, i + 1, LINES[i].getBytes(StandardCharsets.UTF_8)));
+        }
+        return out;
+    }
+
+    @Test
+    void buildsTheOperationTheReaderBuilds() throws InputException {
+        Operation whole = Inputs.read("s.jsonl", String.join("\n", LINES) + "\n").get(0);
+        Operation fromLines = new SpanLines(Limits.DEFAULTS).operation(texts());
+        assertThat(fromLines).isEqualTo(whole);
+        assertThat(fromLines.attempts()).extracting(a -> a.location().line()).containsExactly(3L, 1L);
+        assertThat(fromLines.checks()).singleElement().satisfies(c -> assertThat(c.location().line()).isEqualTo(4));
+    }
+
+    @Test
+    void rejectsFieldsThatDisagreeAsTheReaderDoes() {
+        List<SpanLines.Text> texts = texts();
+        texts.add(new SpanLines.Text("s.jsonl", 0, 5,
+                "{\"operation_id\":\"a\",\"tool\":\"u\",\"attempt_id\":3}".getBytes(StandardCharsets.UTF_8)));
+        assertThatThrownBy(() -> new SpanLines(Limits.DEFAULTS).operation(texts)).isInstanceOf(InputException.class)
+                .hasMessageContaining("disagrees with line 3 of the same operation");
+    }
+}
