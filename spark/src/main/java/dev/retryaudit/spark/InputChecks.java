@@ -1,9 +1,8 @@
 package dev.retryaudit.spark;
 
+import dev.retryaudit.api.InputRejections;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.json.ParseFailures;
-import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;
@@ -100,7 +99,7 @@ final class InputChecks {
                 .map(t -> t._2().get(1))
                 .takeOrdered(1, IN_ORDER);
         return second.stream().findFirst().map(s -> Rejection.atEnd(s.source(), s.line(), s.column(), 1,
-                InputSet.duplicateId(s.at())));
+                InputRejections.duplicateId(s.at())));
     }
 
     private static List<Item.Stat> firstTwo(List<Item.Stat> a, List<Item.Stat> b) {
@@ -126,8 +125,8 @@ final class InputChecks {
                 .first()._1();
         Location l = new Location(names.get(at.source()), at.source(), at.line(), at.column(), null);
         return inSource && !atEnd
-                ? new Rejection(at.source(), Rejection.READING, at.line(), at.column(), 0, InputSet.overOperations(limits, l))
-                : new Rejection(at.source(), Rejection.AT_END, at.line(), at.column(), 2, InputSet.overOperations(limits, l));
+                ? new Rejection(at.source(), Rejection.READING, at.line(), at.column(), 0, InputRejections.overOperations(limits, l))
+                : new Rejection(at.source(), Rejection.AT_END, at.line(), at.column(), 2, InputRejections.overOperations(limits, l));
     }
 
     /** The first byte past the byte limit, found by counting lines up to it in its source. */
@@ -159,11 +158,10 @@ final class InputChecks {
                 pos += n;
             }
         } catch (IOException e) {
-            throw ParseFailures.unreadable(name, e);
+            throw InputRejections.unreadable(name, e);
         }
         long column = left - lineStart + 1;
-        InputException over = ParseFailures.bytesExceeded(name, line, column, null, limits.bytes());
-        return Rejection.reading(s, InputException.rejected(name, line, column, "$", over.detail()).over(over.limit()));
+        return Rejection.reading(s, InputRejections.overBytes(name, line, column, limits));
     }
 
     private static long fileLength(Sources sources, int s, Configuration conf) throws InputException {
@@ -171,7 +169,7 @@ final class InputChecks {
         try {
             return file.getFileSystem(conf).getFileStatus(file).getLen();
         } catch (IOException e) {
-            throw ParseFailures.unreadable(sources.names().get(s), e);
+            throw InputRejections.unreadable(sources.names().get(s), e);
         }
     }
 }
