@@ -57,6 +57,9 @@ public final class ParallelChunks {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "retry-audit-chunk");
             t.setDaemon(true);
+            // A task's error reaches the caller through its future; one outside a task (out of memory
+            // while the worker waits) must not print a stack trace: the caller reports the condition.
+            t.setUncaughtExceptionHandler((thread, e) -> { });
             return t;
         });
         try {
