@@ -44,22 +44,8 @@ final class AuditCommand implements Callable<Integer> {
                     + "of the report and do not count towards the exit code; the summary says how many.")
     String baseline;
 
-    @Option(names = "--limit-bytes", paramLabel = "N", description = "Most input bytes, all files together (default: 1 GiB).")
-    long limitBytes = Limits.DEFAULTS.bytes();
-
-    @Option(names = "--limit-operations", paramLabel = "N", description = "Most operations (default: 5,000,000).")
-    long limitOperations = Limits.DEFAULTS.operations();
-
-    @Option(names = "--limit-attempts", paramLabel = "N", description = "Most attempts in one operation (default: 10,000).")
-    int limitAttempts = Limits.DEFAULTS.attemptsPerOperation();
-
-    @Option(names = "--limit-string", paramLabel = "N",
-            description = "Longest string value, in characters (code points); field names may have as many, "
-                    + "and at least 1,024 (default: 65,536).")
-    int limitString = Limits.DEFAULTS.stringLength();
-
-    @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting, 1..1,000 (default: 64).")
-    int limitDepth = Limits.DEFAULTS.depth();
+    @Mixin
+    LimitOptions limitOptions;
 
     @Option(names = "--debug", description = "Show stack traces on internal errors.")
     boolean debug;
@@ -71,7 +57,7 @@ final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ReportWriter writer = options.writer(io);
-        Limits limits = limits();
+        Limits limits = limitOptions.limits();
         options.checkRuleNames(false);
         List<String> names = files.isEmpty() ? List.of("-") : files;
         List<InputSet.Source> sources = sources(names);
@@ -110,25 +96,6 @@ final class AuditCommand implements Callable<Integer> {
             read.add(InputSet.Source.of(baseline).path());
         }
         return read;
-    }
-
-    private Limits limits() {
-        atLeastOne("--limit-bytes", limitBytes);
-        atLeastOne("--limit-operations", limitOperations);
-        atLeastOne("--limit-attempts", limitAttempts);
-        atLeastOne("--limit-string", limitString);
-        atLeastOne("--limit-depth", limitDepth);
-        if (limitDepth > Limits.MAX_DEPTH) {
-            throw usage("invalid value for option '--limit-depth': must be at most " + Limits.MAX_DEPTH
-                    + ", the deepest nesting this build can read");
-        }
-        return new Limits(limitBytes, limitOperations, limitAttempts, limitString, limitDepth);
-    }
-
-    private void atLeastOne(String option, long value) {
-        if (value < 1) {
-            throw usage("invalid value for option '" + option + "': must be at least 1");
-        }
     }
 
     private CommandLine.ParameterException usage(String message) {

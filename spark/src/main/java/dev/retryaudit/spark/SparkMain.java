@@ -3,8 +3,8 @@ package dev.retryaudit.spark;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.cli.ExitCode;
 import dev.retryaudit.cli.LimitHints;
+import dev.retryaudit.cli.LimitOptions;
 import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.text.Diagnostics;
 import java.io.IOException;
@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -146,20 +147,8 @@ public final class SparkMain implements Runnable {
         @Option(names = "--disable", paramLabel = "RULE", description = "a rule id or family; repeatable")
         List<String> disable = new ArrayList<>();
 
-        @Option(names = "--limit-bytes", paramLabel = "N", description = "input bytes, all files together")
-        long limitBytes = Limits.DEFAULTS.bytes();
-
-        @Option(names = "--limit-operations", paramLabel = "N", description = "operations in the input set")
-        long limitOperations = Limits.DEFAULTS.operations();
-
-        @Option(names = "--limit-attempts", paramLabel = "N", description = "attempts in one operation")
-        int limitAttempts = Limits.DEFAULTS.attemptsPerOperation();
-
-        @Option(names = "--limit-string", paramLabel = "N", description = "characters in one string value")
-        int limitString = Limits.DEFAULTS.stringLength();
-
-        @Option(names = "--limit-depth", paramLabel = "N", description = "nesting depth of JSON, at most " + Limits.MAX_DEPTH)
-        int limitDepth = Limits.DEFAULTS.depth();
+        @Mixin
+        LimitOptions limitOptions;
 
         @Option(names = "--debug", description = "stack traces on internal errors")
         boolean debug;
@@ -177,7 +166,7 @@ public final class SparkMain implements Runnable {
             SparkAudit audit;
             try {
                 audit = SparkAudit.builder(spark).policy(policy).enable(enable.toArray(String[]::new))
-                        .disable(disable.toArray(String[]::new)).limits(limits()).failOn(failOn()).build();
+                        .disable(disable.toArray(String[]::new)).limits(limitOptions.limits()).failOn(failOn()).build();
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             } catch (RetryAuditException e) {
@@ -258,14 +247,6 @@ public final class SparkMain implements Runnable {
                         "--fail-on: expected one of " + String.join(", ", FailOn.ids()) + ", got " + failOn);
             }
             return f;
-        }
-
-        private Limits limits() {
-            try {
-                return new Limits(limitBytes, limitOperations, limitAttempts, limitString, limitDepth);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "limits: " + e.getMessage());
-            }
         }
     }
 }

@@ -143,6 +143,10 @@ class SparkMainTest {
                 "--enable", "no/such-rule").exit()).isEqualTo(64);
         assertThat(run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
                 "--fail-on", "sometimes").exit()).isEqualTo(64);
+        Run depth = run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
+                "--limit-depth", "1001");
+        assertThat(depth.exit()).isEqualTo(64);
+        assertThat(depth.err()).startsWith("invalid value for option '--limit-depth': must be at most 1000");
         Files.createDirectories(dir.resolve("findings"));
         Run exists = run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString());
         assertThat(exists.exit()).isEqualTo(64);

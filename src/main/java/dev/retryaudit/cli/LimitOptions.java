@@ -1,0 +1,54 @@
+package dev.retryaudit.cli;
+
+import dev.retryaudit.input.Limits;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** The {@code --limit-*} options of every command that reads an input set, and their checks. */
+public final class LimitOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--limit-bytes", paramLabel = "N", description = "Most input bytes, all files together (default: 1 GiB).")
+    long bytes = Limits.DEFAULTS.bytes();
+
+    @Option(names = "--limit-operations", paramLabel = "N", description = "Most operations (default: 5,000,000).")
+    long operations = Limits.DEFAULTS.operations();
+
+    @Option(names = "--limit-attempts", paramLabel = "N", description = "Most attempts in one operation (default: 10,000).")
+    int attempts = Limits.DEFAULTS.attemptsPerOperation();
+
+    @Option(names = "--limit-string", paramLabel = "N",
+            description = "Longest string value, in characters (code points); field names may have as many, "
+                    + "and at least 1,024 (default: 65,536).")
+    int string = Limits.DEFAULTS.stringLength();
+
+    @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting, 1..1,000 (default: 64).")
+    int depth = Limits.DEFAULTS.depth();
+
+    /** The limits given, or a usage error naming the option whose value is out of range. */
+    public Limits limits() {
+        atLeastOne("--limit-bytes", bytes);
+        atLeastOne("--limit-operations", operations);
+        atLeastOne("--limit-attempts", attempts);
+        atLeastOne("--limit-string", string);
+        atLeastOne("--limit-depth", depth);
+        if (depth > Limits.MAX_DEPTH) {
+            throw usage("invalid value for option '--limit-depth': must be at most " + Limits.MAX_DEPTH
+                    + ", the deepest nesting this build can read");
+        }
+        return new Limits(bytes, operations, attempts, string, depth);
+    }
+
+    private void atLeastOne(String option, long value) {
+        if (value < 1) {
+            throw usage("invalid value for option '" + option + "': must be at least 1");
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}
