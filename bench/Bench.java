@@ -72,18 +72,36 @@ public final class Bench {
                 + " highest peak RSS; %d cores%n",
                 attempts, runs, Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "%-44s %9s %8s %8s %10s%n", "what", "wall s", "CPU s", "MB/s", "peak MiB");
-        versusScan(spans, 2.0, 400);
-        versusScan(ops, 1.5, 256);
-        heldPerAttempt(spans);
+        if (wanted("spans")) {
+            versusScan(spans, 2.0, 400);
+        }
+        if (wanted("operations")) {
+            versusScan(ops, 1.5, 256);
+        }
+        if (wanted("held")) {
+            heldPerAttempt(spans);
+        }
         if (big) {
             bigSpans();
-        } else {
+        } else if (wanted("big")) {
             row("1 GiB spans audits within -Xmx2g", "exit 0 or 2", "not run (BIG=1 bench/run)", null);
         }
-        findings(overlaps);
-        startUp();
-        foreign();
+        if (wanted("findings")) {
+            findings(overlaps);
+        }
+        if (wanted("startup")) {
+            startUp();
+        }
+        if (wanted("foreign")) {
+            foreign();
+        }
         printTable();
+    }
+
+    /** Whether {@code ONLY} (a comma-separated list of cases) is unset or names {@code name}. */
+    private static boolean wanted(String name) {
+        String only = System.getenv("ONLY");
+        return only == null || only.isBlank() || List.of(only.split(",")).contains(name);
     }
 
     /** Audit of {@code file} beside the bare scan, in the same rounds; adds the ratio and the RSS to the table. */
