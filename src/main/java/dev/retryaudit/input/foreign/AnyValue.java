@@ -114,7 +114,7 @@ public final class AnyValue {
         boolean set = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String member = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (c.isNull()) {
                 continue;
             }
@@ -136,7 +136,7 @@ public final class AnyValue {
         JsonToken t = c.token();
         return switch (member) {
             case "stringValue" -> t == JsonToken.VALUE_STRING
-                    ? new AnyValue(Kind.STRING, c.optString(), 0, null, c, within, member)
+                    ? new AnyValue(Kind.STRING, c.optSharedString(), 0, null, c, within, member)
                     : wrongType(c, within, member, "a string");
             case "intValue" -> intValue(c, within);
             case "boolValue" -> t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE
@@ -196,7 +196,7 @@ public final class AnyValue {
         boolean strings = true;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (!name.equals("values") || c.isNull()) {
                 c.skip();
                 continue;
@@ -220,7 +220,7 @@ public final class AnyValue {
 
     private static AnyValue skipRest(JsonCursor c, AnyValue value) throws IOException {
         while (c.next() == JsonToken.FIELD_NAME) {
-            c.value();
+            c.valueOfCheckedField();
             c.skip();
         }
         return value;

@@ -151,7 +151,10 @@ public final class SpanAttempts {
                         + " bytes), or the " + digits / 2 + " bytes in base64");
             }
         }
-        boolean zero = id.chars().allMatch(ch -> ch == '0');
+        boolean zero = true;
+        for (int i = 0; zero && i < id.length(); i++) {
+            zero = id.charAt(i) == '0';
+        }
         if (zero && required) {
             throw idError(s, which, field, ctx, "an all-zero " + field + " is invalid");
         }

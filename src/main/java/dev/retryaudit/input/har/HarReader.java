@@ -65,7 +65,7 @@ public final class HarReader implements TraceReader {
         List<Entry> entries = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("log")) {
                 entries = readLog(c, ctx, new StringPool(1 << 16));
             } else {
@@ -89,7 +89,7 @@ public final class HarReader implements TraceReader {
         List<Entry> entries = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (!name.equals("entries")) {
                 c.skip();
                 continue;
@@ -115,7 +115,7 @@ public final class HarReader implements TraceReader {
         boolean request = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "startedDateTime" -> e.hop.startedAt = c.optTimestamp();
                 case "time" -> e.hop.durationMs = time(c);
@@ -157,7 +157,7 @@ public final class HarReader implements TraceReader {
         long column = c.column();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "method" -> e.method = c.optString();
                 case "url" -> e.url = c.optString();
@@ -186,7 +186,7 @@ public final class HarReader implements TraceReader {
         c.expectObject("the response");
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "status" -> {
                     Long status = c.optLong(Long.MIN_VALUE, Long.MAX_VALUE);
@@ -222,7 +222,7 @@ public final class HarReader implements TraceReader {
             InputException badValue = null;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String field = c.parser().currentName();
-                c.value();
+                c.valueOfCheckedField();
                 if (field.equals("name")) {
                     name = c.optString();
                 } else if (field.equals("value")) {
@@ -261,7 +261,7 @@ public final class HarReader implements TraceReader {
         String text = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("text")) {
                 text = c.optString();
             } else {

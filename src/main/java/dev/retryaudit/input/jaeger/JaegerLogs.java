@@ -41,7 +41,7 @@ final class JaegerLogs {
         Outcome named = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (!name.equals("fields") || c.token() != JsonToken.START_ARRAY) {
                 c.skip();
                 continue;
@@ -76,7 +76,7 @@ final class JaegerLogs {
         String value = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("key") && c.token() == JsonToken.VALUE_STRING) {
                 key = c.optString();
             } else if (name.equals("value") && c.token() == JsonToken.VALUE_STRING) {

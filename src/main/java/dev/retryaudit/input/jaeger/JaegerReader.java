@@ -84,7 +84,7 @@ public final class JaegerReader implements TraceReader {
         boolean data = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("data")) {
                 data = true;
                 if (c.isNull()) {
@@ -121,7 +121,7 @@ public final class JaegerReader implements TraceReader {
         SpanFields span = new SpanFields();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (!trace.field(name, c, r) && !span.field(name, c, r.scratch)) {
                 c.skip();
             }
@@ -137,7 +137,7 @@ public final class JaegerReader implements TraceReader {
         Trace trace = new Trace(pointer);
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (!trace.field(name, c, r)) {
                 c.skip();
             }
@@ -174,7 +174,7 @@ public final class JaegerReader implements TraceReader {
                         SpanFields span = new SpanFields();
                         while (c.next() == JsonToken.FIELD_NAME) {
                             String field = c.parser().currentName();
-                            c.value();
+                            c.valueOfCheckedField();
                             if (!span.field(field, c, r.scratch)) {
                                 c.skip();
                             }
@@ -189,7 +189,7 @@ public final class JaegerReader implements TraceReader {
                     c.expectObject("the processes (an object of processes by id)");
                     while (c.next() == JsonToken.FIELD_NAME) {
                         String id = c.parser().currentName();
-                        c.value();
+                        c.valueOfCheckedField();
                         processes.put(id, process(c));
                     }
                 }
@@ -223,7 +223,7 @@ public final class JaegerReader implements TraceReader {
         String service = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("serviceName")) {
                 service = c.optString();
             } else {
@@ -298,7 +298,7 @@ public final class JaegerReader implements TraceReader {
                 long column = 0;
                 while (c.next() == JsonToken.FIELD_NAME) {
                     String name = c.parser().currentName();
-                    c.value();
+                    c.valueOfCheckedField();
                     switch (name) {
                         case "refType" -> {
                             String type = c.optString();
@@ -381,7 +381,7 @@ public final class JaegerReader implements TraceReader {
             JaegerTag raw = null;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
-                c.value();
+                c.valueOfCheckedField();
                 switch (name) {
                     case "key" -> key = c.optString();
                     case "type" -> type = c.optString();

@@ -41,7 +41,7 @@ final class ExceptionEvents {
         Outcome named = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
                 exception = "exception".equals(c.optString());
             } else if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {

@@ -22,7 +22,7 @@ record KeyValue(String key, AnyValue value) {
         AnyValue value = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("key") && c.token() == JsonToken.VALUE_STRING) {
                 key = c.optString();
             } else if (name.equals("value")) {

@@ -86,7 +86,7 @@ public final class OtlpReader implements TraceReader {
         scratch.resourceSpans.clear();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             fields = true;
             if (name.equals("resource") && !c.isNull()) {
                 client = OtlpResource.client(c, ctx);
@@ -137,7 +137,7 @@ public final class OtlpReader implements TraceReader {
         String client = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("resource") && !c.isNull()) {
                 client = OtlpResource.client(c, ctx);
                 continue;
@@ -176,7 +176,7 @@ public final class OtlpReader implements TraceReader {
         int requests = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if ((name.equals("scope") || name.equals("instrumentationLibrary")) && !c.isNull()) {
                 scope = OtlpResource.scopeName(c);
                 continue;
@@ -208,12 +208,12 @@ public final class OtlpReader implements TraceReader {
         c.expectObject("a span");
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "traceId" -> id(c, s, 0);
                 case "spanId" -> id(c, s, 1);
                 case "parentSpanId" -> id(c, s, 2);
-                case "name" -> s.name = c.optString();
+                case "name" -> s.name = c.optSharedString();
                 case "kind" -> s.spanKind = enumInt(c, SPAN_KINDS);
                 case "startTimeUnixNano" -> nanos(c, s, 0);
                 case "endTimeUnixNano" -> nanos(c, s, 1);
@@ -226,7 +226,8 @@ public final class OtlpReader implements TraceReader {
     }
 
     private static void id(JsonCursor c, SpanScratch s, int which) throws IOException, InputException {
-        s.ids[which] = c.optString();
+        // Trace and parent ids come again in the spans of one trace; a span's own id does not.
+        s.ids[which] = which == 1 ? c.optString() : c.optSharedString();
         s.idPlaces[2 * which] = c.line();
         s.idPlaces[2 * which + 1] = c.column();
     }
@@ -286,7 +287,7 @@ public final class OtlpReader implements TraceReader {
         int code = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("code")) {
                 code = enumInt(c, STATUS_CODES);
             } else {
@@ -308,9 +309,9 @@ public final class OtlpReader implements TraceReader {
             AnyValue early = null;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = c.parser().currentName();
-                c.value();
+                c.valueOfCheckedField();
                 if (name.equals("key")) {
-                    key = c.optString();
+                    key = c.optSharedString();
                     match = key == null ? null : OtlpAttribute.find(key);
                 } else if (name.equals("value") && key == null) {
                     early = AnyValue.read(c, index);

@@ -38,7 +38,7 @@ final class OtlpResource {
         Map<String, String> found = new TreeMap<>();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
                 while (c.next() != JsonToken.END_ARRAY) {
                     attribute(c, found);
@@ -98,7 +98,7 @@ final class OtlpResource {
         String scope = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
                 scope = c.optString();
             } else {

@@ -86,7 +86,7 @@ public final class ZipkinReader implements TraceReader {
         long duration = -1;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             switch (name) {
                 case "traceId" -> ZipkinJaegerFields.id(c, s, 0, ZipkinJaegerFields.TRACE);
                 case "id" -> ZipkinJaegerFields.id(c, s, 1, ZipkinJaegerFields.SPAN);
@@ -144,7 +144,7 @@ public final class ZipkinReader implements TraceReader {
         String service = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             if (!name.equals("serviceName")) {
                 c.skip();
                 continue;
@@ -170,7 +170,7 @@ public final class ZipkinReader implements TraceReader {
         int found = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String key = c.parser().currentName();
-            c.value();
+            c.valueOfCheckedField();
             OtlpAttribute.Match m = switch (key) {
                 case "error" -> ERROR;
                 case "http.path" -> PATH;
