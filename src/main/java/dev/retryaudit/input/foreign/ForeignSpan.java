@@ -23,9 +23,12 @@ public final class ForeignSpan {
     public long startNanos;
     public long line;
     public long column;
-    /** The JSON Pointer of the span's scope within its export, and the span's index in it (-1: the span's own pointer). */
-    String scopePointer;
-    int index;
+    /**
+     * The JSON Pointer of the array the span stands in within its export ({@code .../spans},
+     * {@code /log/entries}) and the span's index in it; with index -1, the span's own pointer.
+     */
+    public String arrayPointer;
+    public int index;
     public String traceId;
     String spanId;
     /** The parent span's id, or "" for a root span. */
@@ -51,12 +54,12 @@ public final class ForeignSpan {
     String thread;
     /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
     public String resendSource;
-    /** The id of the operation this span starts where the format gives one (a HAR entry's place); else trace/span. */
-    public String ownId;
+    /** Whether the operation this span starts is named by the span's place ({@code source#pointer}), as a HAR entry's. */
+    public boolean placeIsId;
 
     /** The span's JSON Pointer within its export; null for a record placed by its reader. */
-    String pointer() {
-        return scopePointer == null ? null : index < 0 ? scopePointer : scopePointer + "/spans/" + index;
+    public String pointer() {
+        return arrayPointer == null ? null : index < 0 ? arrayPointer : arrayPointer + "/" + index;
     }
 
     /** The resend count, 0 for a first send. */

@@ -164,15 +164,24 @@ public final class RetryLinker {
     }
 
     /**
-     * Hands every operation to the sink in the order of its first span; with pointers only for a
-     * single document (records already placed by their reader keep their place).
+     * Hands every operation to the sink in the order of its first span, each as soon as it is built;
+     * with pointers only for a single document (records already placed by their reader keep their
+     * place). The operations whose spans are parents of others are numbered first, for their children.
      */
     public void emit(ReadContext ctx, boolean pointers) throws InputException {
-        List<Linked> linked = link(ctx, pointers, false);
+        List<Group> groups = groups(ctx);
+        Set<String> parents = parents(groups);
         Map<String, ParentRef> attemptsBySpan = new HashMap<>();
-        linked.forEach(l -> attemptsBySpan.putAll(l.offers()));
-        for (int i = 0; i < linked.size(); i++) {
-            Linked l = linked.set(i, null);
+        if (!parents.isEmpty()) {
+            for (Group g : groups) {
+                if (g.spans().stream().anyMatch(s -> parents.contains(s.traceId + "/" + s.spanId))) {
+                    List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
+                    attemptsBySpan.putAll(offers(g, id(g, ctx), attempts, parents, false));
+                }
+            }
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            Linked l = linked(groups.set(i, null), ctx, pointers, parents, false);
             ctx.sink().accept(l.withParent(l.parentKey() == null ? null : attemptsBySpan.get(l.parentKey())));
         }
     }
@@ -184,6 +193,18 @@ public final class RetryLinker {
      * operation (true), for a caller that links the spans of one source in parts.
      */
     public List<Linked> link(ReadContext ctx, boolean pointers, boolean allOffers) throws InputException {
+        List<Group> groups = groups(ctx);
+        Set<String> parents = parents(groups);
+        // Operations are built without their parents, dropping spans as they go.
+        List<Linked> out = new ArrayList<>(groups.size());
+        for (int i = 0; i < groups.size(); i++) {
+            out.add(linked(groups.set(i, null), ctx, pointers, parents, allOffers));
+        }
+        return out;
+    }
+
+    /** The groups of the spans added, each ordered by start, in the order of their first spans; forgets the spans. */
+    private List<Group> groups(ReadContext ctx) {
         List<Group> groups = new ArrayList<>();
         for (List<ForeignSpan> spans : explicit.values()) {
             groups.add(new Group(spans, false, "retry_audit.operation_id"));
@@ -206,54 +227,78 @@ public final class RetryLinker {
         http.clear();
         other.clear();
         groups.sort(Comparator.comparingLong(Group::firstOrder));
-
-        Set<String> parents = new HashSet<>();
         for (Group g : groups) {
             g.spans().sort(BY_START);
+        }
+        return groups;
+    }
+
+    /** The keys ({@code trace/span}) of the spans that the first span of a group is a child of. */
+    private static Set<String> parents(List<Group> groups) {
+        Set<String> parents = new HashSet<>();
+        for (Group g : groups) {
             ForeignSpan first = g.spans().get(0);
             if (!first.parentSpanId.isEmpty()) {
                 parents.add(first.traceId + "/" + first.parentSpanId);
             }
         }
-        // Operations are built without their parents, dropping spans as they go.
-        List<Linked> out = new ArrayList<>(groups.size());
-        int limit = ctx.limits().attemptsPerOperation();
-        for (int i = 0; i < groups.size(); i++) {
-            Group g = groups.set(i, null);
-            List<ForeignSpan> spans = g.spans();
-            List<Hop> hops = new ArrayList<>(spans.size());
-            for (ForeignSpan s : spans) {
-                if (s.hop.location == null) {
-                    s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer() : null);
-                }
-                hops.add(s.hop);
+        return parents;
+    }
+
+    /** The hops of a group's spans, each placed in the source. */
+    private static List<Hop> hops(Group g, ReadContext ctx, boolean pointers) {
+        List<Hop> hops = new ArrayList<>(g.spans().size());
+        for (ForeignSpan s : g.spans()) {
+            if (s.hop.location == null) {
+                s.hop.location = ctx.location(s.line, s.column, pointers ? s.pointer() : null);
             }
-            List<Attempt> attempts = Hop.attempts(hops, g.byResendCount());
-            ctx.limits().checkAttempts(attempts.size(), "operation", "attempts", detail -> {
-                Location l = attempts.get(limit).location();
-                return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
-            });
-            ForeignSpan first = spans.get(0);
-            String id = first.operationId != null ? first.operationId
-                    : first.ownId != null ? first.ownId
-                    : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
-                            ? first.toolCallId : first.spanId);
-            Map<String, ParentRef> offers = Map.of();
-            for (ForeignSpan s : spans) {
-                String spanKey = s.traceId + "/" + s.spanId;
-                if (allOffers || parents.contains(spanKey)) {
-                    for (Attempt a : attempts) {
-                        if (a.spanId().equals(s.spanId)) {
-                            offers = offers.isEmpty() ? new HashMap<>(4) : offers;
-                            offers.put(spanKey, new ParentRef(id, a.attemptId()));
-                        }
+            hops.add(s.hop);
+        }
+        return hops;
+    }
+
+    /** The id of a group's operation: the explicit one, else its first span's place, else trace/span (or tool call). */
+    private static String id(Group g, ReadContext ctx) {
+        ForeignSpan first = g.spans().get(0);
+        return first.operationId != null ? first.operationId
+                : first.placeIsId ? ctx.source() + "#" + first.pointer()
+                : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
+                        ? first.toolCallId : first.spanId);
+    }
+
+    /** The attempts of operation {@code id} by the keys of the spans they came from, for those spans that are parents. */
+    private static Map<String, ParentRef> offers(Group g, String id, List<Attempt> attempts, Set<String> parents,
+            boolean allOffers) {
+        Map<String, ParentRef> offers = Map.of();
+        for (ForeignSpan s : g.spans()) {
+            String spanKey = s.traceId + "/" + s.spanId;
+            if (allOffers || parents.contains(spanKey)) {
+                for (Attempt a : attempts) {
+                    if (a.spanId().equals(s.spanId)) {
+                        offers = offers.isEmpty() ? new HashMap<>(4) : offers;
+                        offers.put(spanKey, new ParentRef(id, a.attemptId()));
                     }
                 }
             }
-            String parentKey = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
-            out.add(new Linked(operation(id, spans, attempts, g.groupedBy()), parentKey, offers, g.firstOrder()));
         }
-        return out;
+        return offers;
+    }
+
+    /** One group's operation, without its parent. */
+    private static Linked linked(Group g, ReadContext ctx, boolean pointers, Set<String> parents, boolean allOffers)
+            throws InputException {
+        List<ForeignSpan> spans = g.spans();
+        List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
+        int limit = ctx.limits().attemptsPerOperation();
+        ctx.limits().checkAttempts(attempts.size(), "operation", "attempts", detail -> {
+            Location l = attempts.get(limit).location();
+            return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
+        });
+        ForeignSpan first = spans.get(0);
+        String id = id(g, ctx);
+        Map<String, ParentRef> offers = offers(g, id, attempts, parents, allOffers);
+        String parentKey = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
+        return new Linked(operation(id, spans, attempts, g.groupedBy()), parentKey, offers, g.firstOrder());
     }
 
     private static Operation withParent(Operation op, ParentRef parent) {

@@ -39,7 +39,7 @@ public final class SpanAttempts {
         span.order = s.order;
         span.line = s.line;
         span.column = s.column;
-        span.scopePointer = s.scopePointer;
+        span.arrayPointer = s.arrayPointer;
         span.index = s.index;
         StringPool strings = s.strings;
         span.traceId = strings.share(hexId(s, 0, "traceId", 32, ctx, true));

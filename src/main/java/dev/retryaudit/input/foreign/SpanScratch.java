@@ -26,7 +26,9 @@ public final class SpanScratch implements AnyValue.Span {
     long line;
     long column;
     long order;
-    String scopePointer;
+    private String scopePointer;
+    /** The pointer of the scope's spans array (or of the span itself with index -1), made once a scope. */
+    String arrayPointer;
     int index;
     private String pointer;
     public final StringPool strings = new StringPool(1 << 16);
@@ -44,7 +46,10 @@ public final class SpanScratch implements AnyValue.Span {
      * index -1, the span at {@code scopePointer} itself.
      */
     public void reset(JsonCursor c, String scopePointer, int index) {
-        this.scopePointer = scopePointer;
+        if (scopePointer != this.scopePointer || index < 0) {
+            arrayPointer = index < 0 ? scopePointer : scopePointer + "/spans";
+        }
+        this.scopePointer = index < 0 ? null : scopePointer;
         this.index = index;
         pointer = null;
         Arrays.fill(values, null);
@@ -64,7 +69,7 @@ public final class SpanScratch implements AnyValue.Span {
     @Override
     public String pointer() {
         if (pointer == null) {
-            pointer = index < 0 ? scopePointer : scopePointer + "/spans/" + index;
+            pointer = index < 0 ? arrayPointer : arrayPointer + "/" + index;
         }
         return pointer;
     }

@@ -39,20 +39,8 @@ public final class HarReader implements TraceReader {
     private static final String[] REQUEST_HEADERS = {"idempotency-key", Headers.RETRY_COUNT};
     private static final String[] RESPONSE_HEADERS = {"retry-after", "date", Headers.RETRY_AFTER_MS};
 
-    /** One entry as read: its request and the hop it makes. */
-    private static final class Entry {
-        final ForeignSpan span = new ForeignSpan();
-        final Hop hop = span.hop;
-        final int index;
-        String method;
-        String url;
-        String pageref;
-        String retryCount;
-
-        Entry(int index) {
-            this.index = index;
-        }
-    }
+    /** The JSON Pointer of the entries, whose place names each entry's operation. */
+    private static final String ENTRIES = "/log/entries";
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
@@ -62,7 +50,7 @@ public final class HarReader implements TraceReader {
         }
         c.expectObject("a HAR document");
         Location root = ctx.location(c, "");
-        List<Entry> entries = null;
+        List<ForeignSpan> entries = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.valueOfCheckedField();
@@ -79,14 +67,20 @@ public final class HarReader implements TraceReader {
             throw c.error("$", "trailing content after the JSON document");
         }
         entries.sort(Comparator.comparingLong(e -> e.hop.startedAt));
-        emit(entries, ctx);
+        RetryLinker linker = new RetryLinker();
+        for (int i = 0; i < entries.size(); i++) {
+            ForeignSpan s = entries.set(i, null);
+            s.order = i;
+            linker.add(s);
+        }
+        linker.emit(ctx, true);
     }
 
-    private static List<Entry> readLog(JsonCursor c, ReadContext ctx, StringPool strings)
+    private static List<ForeignSpan> readLog(JsonCursor c, ReadContext ctx, StringPool strings)
             throws IOException, InputException {
         c.expectObject("the HAR log");
         Location at = ctx.location(c, "/log");
-        List<Entry> entries = null;
+        List<ForeignSpan> entries = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.valueOfCheckedField();
@@ -106,12 +100,20 @@ public final class HarReader implements TraceReader {
         return entries;
     }
 
-    private static Entry readEntry(JsonCursor c, ReadContext ctx, int index, StringPool strings)
+    /** An entry as the request it records, to be linked with the others (its place is its operation's id). */
+    private static ForeignSpan readEntry(JsonCursor c, ReadContext ctx, int index, StringPool strings)
             throws IOException, InputException {
         c.expectObject("a HAR entry");
-        Entry e = new Entry(index);
-        Location at = ctx.location(c, "/log/entries/" + index);
-        e.hop.location = at;
+        ForeignSpan e = new ForeignSpan();
+        e.kind = ForeignSpan.Kind.HTTP;
+        e.line = c.line();
+        e.column = c.column();
+        e.arrayPointer = ENTRIES;
+        e.index = index;
+        e.placeIsId = true;
+        e.traceId = "";
+        e.parentSpanId = "";
+        e.requestHeaders = true;
         boolean request = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -119,23 +121,24 @@ public final class HarReader implements TraceReader {
             switch (name) {
                 case "startedDateTime" -> e.hop.startedAt = c.optTimestamp();
                 case "time" -> e.hop.durationMs = time(c);
-                case "pageref" -> e.pageref = strings.share(c.optString());
+                case "pageref" -> e.runId = c.optSharedString();
                 case "request" -> request = readRequest(c, e);
                 case "response" -> readResponse(c, e.hop);
                 default -> c.skip();
             }
         }
         if (!Times.present(e.hop.startedAt)) {
-            throw Drafts.missing(at, "startedDateTime");
+            throw Drafts.missing(ctx.location(e.line, e.column, e.pointer()), "startedDateTime");
         }
         if (!request) {
-            throw Drafts.missing(at, "request");
+            throw Drafts.missing(ctx.location(e.line, e.column, e.pointer()), "request");
         }
         if (e.hop.outcome == null) {
             e.hop.outcome = Outcome.CONNECTION_ERROR;
         }
-        e.method = strings.share(e.method);
-        e.url = strings.share(e.url);
+        e.startNanos = e.hop.startedAt * 1_000_000;
+        e.host = strings.share(Http.host(e.url));
+        e.resendSource = e.hop.resendCount == null ? null : Headers.RETRY_COUNT;
         return e;
     }
 
@@ -148,7 +151,7 @@ public final class HarReader implements TraceReader {
         return c.optNumber(0);
     }
 
-    private static boolean readRequest(JsonCursor c, Entry e) throws IOException, InputException {
+    private static boolean readRequest(JsonCursor c, ForeignSpan e) throws IOException, InputException {
         if (c.isNull()) {
             return false;
         }
@@ -159,19 +162,19 @@ public final class HarReader implements TraceReader {
             String name = c.parser().currentName();
             c.valueOfCheckedField();
             switch (name) {
-                case "method" -> e.method = c.optString();
-                case "url" -> e.url = c.optString();
+                case "method" -> e.method = c.optSharedString();
+                case "url" -> e.url = c.optSharedString();
                 case "headers" -> {
                     String[] values = headers(c, REQUEST_HEADERS);
                     e.hop.idempotencyKey = values[0];
-                    e.retryCount = values[1];
+                    e.hop.resendCount = Headers.retryCount(values[1]);
                 }
                 case "postData" -> e.hop.requestHash = postDataHash(c);
                 default -> c.skip();
             }
         }
         if (e.method == null || e.url == null) {
-            String path = JsonPointers.toPath("/log/entries/" + e.index + "/request");
+            String path = JsonPointers.toPath(e.pointer() + "/request");
             throw InputException.rejected(c.source(), line, column, path,
                     "missing required field " + (e.method == null ? "method" : "url"));
         }
@@ -224,10 +227,10 @@ public final class HarReader implements TraceReader {
                 String field = c.parser().currentName();
                 c.valueOfCheckedField();
                 if (field.equals("name")) {
-                    name = c.optString();
+                    name = c.optSharedString();
                 } else if (field.equals("value")) {
                     if (c.token() == JsonToken.VALUE_STRING || c.isNull()) {
-                        value = c.optString();
+                        value = c.optSharedString();
                     } else {
                         badValue = c.error("expected a string, found " + JsonCursor.describe(c.token()));
                         c.skip();
@@ -278,31 +281,5 @@ public final class HarReader implements TraceReader {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }
-    }
-
-    /** Links the entries into operations and hands them on, in the order of their first entries. */
-    private static void emit(List<Entry> entries, ReadContext ctx) throws InputException {
-        RetryLinker linker = new RetryLinker();
-        for (int i = 0; i < entries.size(); i++) {
-            Entry e = entries.get(i);
-            ForeignSpan s = e.span;
-            s.kind = ForeignSpan.Kind.HTTP;
-            s.order = i;
-            s.startNanos = e.hop.startedAt * 1_000_000;
-            s.line = e.hop.location.line();
-            s.column = e.hop.location.column();
-            s.traceId = "";
-            s.parentSpanId = "";
-            s.method = e.method;
-            s.url = e.url;
-            s.host = Http.host(e.url);
-            s.runId = e.pageref;
-            s.ownId = ctx.source() + "#" + e.hop.location.pointer();
-            s.requestHeaders = true;
-            s.hop.resendCount = Headers.retryCount(e.retryCount);
-            s.resendSource = s.hop.resendCount == null ? null : Headers.RETRY_COUNT;
-            linker.add(s);
-        }
-        linker.emit(ctx, true);
     }
 }

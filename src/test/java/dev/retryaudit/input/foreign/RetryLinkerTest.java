@@ -245,12 +245,14 @@ class RetryLinkerTest {
             s.spanId = null;
             s.hop.spanId = null;
             s.runId = "page_1";
-            s.ownId = "t.har#/log/entries/" + s.order;
+            s.arrayPointer = "/log/entries";
+            s.index = (int) s.order;
+            s.placeIsId = true;
             s.requestHeaders = true;
         }
         List<Operation> read = link(a, b);
         assertThat(sizes(read)).containsExactly(2);
-        assertThat(read.get(0).id()).isEqualTo("t.har#/log/entries/0");
+        assertThat(read.get(0).id()).isEqualTo("t.json#/log/entries/0");
         assertThat(read.get(0).runId()).isEqualTo("page_1");
         assertThat(read.get(0).groupedBy()).isEqualTo("inferred: same page, method and URL after a failure within 10 s");
     }
