@@ -43,6 +43,14 @@ public final class AnyValue {
         String pointer();
     }
 
+    private static final String[] ELEMENTS = new String[8];
+
+    static {
+        for (int i = 0; i < ELEMENTS.length; i++) {
+            ELEMENTS[i] = "value.arrayValue.values[" + i + "]";
+        }
+    }
+
     private final Kind kind;
     private final String text;
     private final long number;
@@ -192,7 +200,7 @@ public final class AnyValue {
         }
         AnyValue array = new AnyValue(Kind.ARRAY, null, 0, null, c, within, "arrayValue");
         AnyValue firstElement = null;
-        StringBuilder joined = new StringBuilder();
+        StringBuilder joined = null;
         boolean strings = true;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
@@ -205,17 +213,25 @@ public final class AnyValue {
                 return skipRest(c, wrongType(c, within + ".arrayValue", "values", "an array"));
             }
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
-                AnyValue element = read(c, within + ".arrayValue.values[" + i + "]");
+                AnyValue element = read(c, elementWithin(within, i));
                 firstElement = firstElement == null ? element : firstElement;
                 strings &= element.kind == Kind.STRING;
-                if (strings) {
-                    joined.append(i == 0 ? "" : ", ").append(element.text.strip());
+                if (strings && i > 0) {
+                    joined = (joined != null ? joined : new StringBuilder(firstElement.text.strip()))
+                            .append(", ").append(element.text.strip());
                 }
             }
         }
+        String text = !strings || firstElement == null ? null
+                : joined != null ? joined.toString() : firstElement.text.strip();
         return firstElement == null ? array
-                : new AnyValue(Kind.ARRAY, strings ? joined.toString() : null, 0, firstElement, array.source,
-                        array.line, array.column, within, "arrayValue");
+                : new AnyValue(Kind.ARRAY, text, 0, firstElement, array.source, array.line, array.column, within,
+                        "arrayValue");
+    }
+
+    /** Where element {@code i} of an array value stands, made once for the first elements of an attribute's value. */
+    private static String elementWithin(String within, int i) {
+        return within.equals("value") && i < ELEMENTS.length ? ELEMENTS[i] : within + ".arrayValue.values[" + i + "]";
     }
 
     private static AnyValue skipRest(JsonCursor c, AnyValue value) throws IOException {

@@ -174,9 +174,12 @@ public final class RetryLinker {
         Map<String, ParentRef> attemptsBySpan = new HashMap<>();
         if (!parents.isEmpty()) {
             for (Group g : groups) {
-                if (g.spans().stream().anyMatch(s -> parents.contains(s.traceId + "/" + s.spanId))) {
-                    List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
-                    attemptsBySpan.putAll(offers(g, id(g, ctx), attempts, parents, false));
+                for (ForeignSpan s : g.spans()) {
+                    if (parents.contains(s.traceId + "/" + s.spanId)) {
+                        List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
+                        attemptsBySpan.putAll(offers(g, id(g, ctx), attempts, parents, false));
+                        break;
+                    }
                 }
             }
         }
@@ -270,6 +273,9 @@ public final class RetryLinker {
     private static Map<String, ParentRef> offers(Group g, String id, List<Attempt> attempts, Set<String> parents,
             boolean allOffers) {
         Map<String, ParentRef> offers = Map.of();
+        if (!allOffers && parents.isEmpty()) {
+            return offers;
+        }
         for (ForeignSpan s : g.spans()) {
             String spanKey = s.traceId + "/" + s.spanId;
             if (allOffers || parents.contains(spanKey)) {

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Limit;
@@ -76,12 +78,26 @@ public final class JsonCursor {
 
     /** The line of the current token (1-based). */
     public long line() {
-        return Math.max(1, p.currentTokenLocation().getLineNr());
+        return Math.max(1, fastPlace() ? ((ParserBase) p).getTokenLineNr() : p.currentTokenLocation().getLineNr());
     }
 
     /** The column of the current token (1-based). */
     public long column() {
+        if (fastPlace()) {
+            // The UTF-8 parser's location gives the column it counts, which its getter gives one more of.
+            int column = ((ParserBase) p).getTokenColumnNr();
+            return Math.max(1, column < 0 ? column : column - 1);
+        }
         return Math.max(1, p.currentTokenLocation().getColumnNr());
+    }
+
+    /**
+     * Whether the current token's place can be read without making a {@link JsonLocation} (one a call
+     * otherwise): a value's place in the UTF-8 parser, which every reader uses; a field name keeps its
+     * own place, read through the location.
+     */
+    private boolean fastPlace() {
+        return p.getClass() == UTF8StreamJsonParser.class && p.currentToken() != JsonToken.FIELD_NAME;
     }
 
     /** The JSON path of the current token, {@code $.operations[3].attempts[1].commit_state}; within a JSON Lines record, relative to the record. */
