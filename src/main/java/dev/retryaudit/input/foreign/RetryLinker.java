@@ -13,6 +13,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.Times;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -62,15 +63,23 @@ public final class RetryLinker {
      */
     private record Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, long firstOrder) {
         Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy) {
-            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null,
-                    spans.stream().mapToLong(s -> s.order).min().orElseThrow());
+            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans));
+        }
+
+        private static long firstOrder(List<ForeignSpan> spans) {
+            long first = Long.MAX_VALUE;
+            for (ForeignSpan s : spans) {
+                first = Math.min(first, s.order);
+            }
+            return first;
         }
     }
 
     /** A chain of HTTP requests being linked, and the reasons its requests were joined, in order. */
     private static final class Chain {
         final List<ForeignSpan> spans = new ArrayList<>(2);
-        final Set<String> reasons = new LinkedHashSet<>();
+        /** Made when a second span joins: most chains hold one span. */
+        Set<String> reasons;
         boolean unlinkedResend;
 
         ForeignSpan last() {
@@ -170,12 +179,12 @@ public final class RetryLinker {
      */
     public void emit(ReadContext ctx, boolean pointers) throws InputException {
         List<Group> groups = groups(ctx);
-        Set<String> parents = parents(groups);
+        Map<String, Set<String>> parents = parents(groups);
         Map<String, ParentRef> attemptsBySpan = new HashMap<>();
         if (!parents.isEmpty()) {
             for (Group g : groups) {
                 for (ForeignSpan s : g.spans()) {
-                    if (parents.contains(s.traceId + "/" + s.spanId)) {
+                    if (isParent(parents, s)) {
                         List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
                         attemptsBySpan.putAll(offers(g, id(g, ctx), attempts, parents, false));
                         break;
@@ -197,7 +206,7 @@ public final class RetryLinker {
      */
     public List<Linked> link(ReadContext ctx, boolean pointers, boolean allOffers) throws InputException {
         List<Group> groups = groups(ctx);
-        Set<String> parents = parents(groups);
+        Map<String, Set<String>> parents = parents(groups);
         // Operations are built without their parents, dropping spans as they go.
         List<Linked> out = new ArrayList<>(groups.size());
         for (int i = 0; i < groups.size(); i++) {
@@ -218,7 +227,8 @@ public final class RetryLinker {
         }
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
             for (Chain chain : chains(bucket.getValue(), ctx)) {
-                groups.add(new Group(chain.spans, !chain.unlinkedResend, String.join("; ", chain.reasons)));
+                groups.add(new Group(chain.spans, !chain.unlinkedResend,
+                        chain.reasons == null ? null : String.join("; ", chain.reasons)));
             }
         }
         for (List<ForeignSpan> spans : other.values()) {
@@ -236,16 +246,21 @@ public final class RetryLinker {
         return groups;
     }
 
-    /** The keys ({@code trace/span}) of the spans that the first span of a group is a child of. */
-    private static Set<String> parents(List<Group> groups) {
-        Set<String> parents = new HashSet<>();
+    /** The ids of the spans that the first span of a group is a child of, by trace id. */
+    private static Map<String, Set<String>> parents(List<Group> groups) {
+        Map<String, Set<String>> parents = new HashMap<>();
         for (Group g : groups) {
             ForeignSpan first = g.spans().get(0);
             if (!first.parentSpanId.isEmpty()) {
-                parents.add(first.traceId + "/" + first.parentSpanId);
+                parents.computeIfAbsent(first.traceId, t -> new HashSet<>(2)).add(first.parentSpanId);
             }
         }
         return parents;
+    }
+
+    private static boolean isParent(Map<String, Set<String>> parents, ForeignSpan s) {
+        Set<String> ids = parents.get(s.traceId);
+        return ids != null && ids.contains(s.spanId);
     }
 
     /** The hops of a group's spans, each placed in the source. */
@@ -270,15 +285,15 @@ public final class RetryLinker {
     }
 
     /** The attempts of operation {@code id} by the keys of the spans they came from, for those spans that are parents. */
-    private static Map<String, ParentRef> offers(Group g, String id, List<Attempt> attempts, Set<String> parents,
-            boolean allOffers) {
+    private static Map<String, ParentRef> offers(Group g, String id, List<Attempt> attempts,
+            Map<String, Set<String>> parents, boolean allOffers) {
         Map<String, ParentRef> offers = Map.of();
         if (!allOffers && parents.isEmpty()) {
             return offers;
         }
         for (ForeignSpan s : g.spans()) {
-            String spanKey = s.traceId + "/" + s.spanId;
-            if (allOffers || parents.contains(spanKey)) {
+            if (allOffers || isParent(parents, s)) {
+                String spanKey = s.traceId + "/" + s.spanId;
                 for (Attempt a : attempts) {
                     if (a.spanId().equals(s.spanId)) {
                         offers = offers.isEmpty() ? new HashMap<>(4) : offers;
@@ -291,7 +306,8 @@ public final class RetryLinker {
     }
 
     /** One group's operation, without its parent. */
-    private static Linked linked(Group g, ReadContext ctx, boolean pointers, Set<String> parents, boolean allOffers)
+    private static Linked linked(Group g, ReadContext ctx, boolean pointers, Map<String, Set<String>> parents,
+            boolean allOffers)
             throws InputException {
         List<ForeignSpan> spans = g.spans();
         List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
@@ -326,13 +342,15 @@ public final class RetryLinker {
     private static List<Chain> chains(List<ForeignSpan> bucket, ReadContext ctx) {
         bucket.sort(BY_START);
         List<Chain> chains = new ArrayList<>();
-        Map<String, Chain> latestByRequest = new HashMap<>();
-        Map<Integer, Chain> redirectedAt = new HashMap<>();
+        // A request alone in its context (most are) starts its operation: nothing to look up.
+        boolean alone = bucket.size() == 1;
+        Map<String, Chain> latestByRequest = alone ? Collections.emptyMap() : new HashMap<>();
+        Map<Integer, Chain> redirectedAt = alone ? Collections.emptyMap() : new HashMap<>();
         for (ForeignSpan s : bucket) {
             String context = context(s);
             boolean root = s.parentSpanId.isEmpty() && !s.traceId.isEmpty();
             int resends = s.resends();
-            String request = s.method + " " + Http.normalisedUrl(s.url);
+            String request = alone ? null : s.method + " " + Http.normalisedUrl(s.url);
             Chain same = latestByRequest.get(request);
             Chain chain = null;
             String reason = null;
@@ -360,9 +378,13 @@ public final class RetryLinker {
                 }
             } else {
                 redirectedAt.remove(chain.last().resends(), chain);
+                chain.reasons = chain.reasons != null ? chain.reasons : new LinkedHashSet<>();
                 chain.reasons.add(reason);
             }
             chain.spans.add(s);
+            if (alone) {
+                continue;
+            }
             latestByRequest.put(request, chain);
             if (s.hop.status != null && Http.isRedirect(s.hop.status)) {
                 redirectedAt.put(resends, chain);
