@@ -80,6 +80,11 @@ public final class Http {
         while (end < u.length() && "/?".indexOf(u.charAt(end)) < 0) {
             end++;
         }
+        if (end < u.length() && plainLowerCase(u, 0, scheme) && plainLowerCase(u, start, end)
+                && !(u.startsWith("http:") && end - 3 >= start && u.startsWith(":80", end - 3))
+                && !(u.startsWith("https:") && end - 4 >= start && u.startsWith(":443", end - 4))) {
+            return u;
+        }
         String schemeName = u.substring(0, scheme).toLowerCase(Locale.ROOT);
         String authority = u.substring(start, end).toLowerCase(Locale.ROOT);
         if (schemeName.equals("http") && authority.endsWith(":80")
@@ -88,6 +93,17 @@ public final class Http {
         }
         String rest = u.substring(end);
         return schemeName + "://" + authority + (rest.isEmpty() ? "/" : rest);
+    }
+
+    /** Whether characters {@code from..to} of {@code s} are ASCII with no upper-case letter: lower-casing keeps them. */
+    private static boolean plainLowerCase(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char ch = s.charAt(i);
+            if (ch >= 0x80 || ch >= 'A' && ch <= 'Z') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The tool name of an HTTP operation without one of its own: the method and the host. */

@@ -56,6 +56,9 @@ public final class RetryLinker {
     private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
+    /** The HTTP request added last and the key of its context. */
+    private ForeignSpan lastHttp;
+    private String lastHttpKey;
 
     /**
      * One operation's spans, how to number its attempts, why they were joined (null for one span), and
@@ -68,8 +71,8 @@ public final class RetryLinker {
 
         private static long firstOrder(List<ForeignSpan> spans) {
             long first = Long.MAX_VALUE;
-            for (ForeignSpan s : spans) {
-                first = Math.min(first, s.order);
+            for (int i = 0; i < spans.size(); i++) {
+                first = Math.min(first, spans.get(i).order);
             }
             return first;
         }
@@ -95,12 +98,26 @@ public final class RetryLinker {
                     : "p" + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.toolName, "");
             bucket(tools, s.traceId + '\0' + key).add(s);
         } else if (s.kind == ForeignSpan.Kind.HTTP) {
-            bucket(http, context(s) + '\0' + contextKey(s)).add(s);
+            bucket(http, httpKey(s)).add(s);
         } else {
             String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
                     : "s" + s.traceId + '\0' + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.name, "");
             bucket(other, key).add(s);
         }
+    }
+
+    /**
+     * The key of an HTTP request's linking context; the one of the request added before when every field
+     * it is made of is the same instance (as pooled ids and names are), which spares a string a request.
+     */
+    private String httpKey(ForeignSpan s) {
+        ForeignSpan last = lastHttp;
+        if (last == null || last.traceId != s.traceId || last.parentSpanId != s.parentSpanId
+                || last.client != s.client || last.thread != s.thread || last.runId != s.runId) {
+            lastHttpKey = context(s) + '\0' + contextKey(s);
+        }
+        lastHttp = s;
+        return lastHttpKey;
     }
 
     /** What an HTTP request is linked within, in words: its parent span, its client, or its HAR page. */
