@@ -118,8 +118,9 @@ public final class AnyValue {
             c.skip();
             return bad;
         }
-        AnyValue value = new AnyValue(Kind.EMPTY, null, 0, null, c, within, null);
-        boolean set = false;
+        long line = c.line();
+        long column = c.column();
+        AnyValue value = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String member = c.parser().currentName();
             c.valueOfCheckedField();
@@ -130,14 +131,14 @@ public final class AnyValue {
             if (v == null) {
                 continue;
             }
-            if (set && value.kind != Kind.INVALID) {
+            if (value != null && value.kind != Kind.INVALID) {
                 value = invalid(c, within, member, "an AnyValue holds exactly one value, this one holds several");
-            } else if (!set) {
+            } else if (value == null) {
                 value = v;
             }
-            set = true;
         }
-        return value;
+        // An object with no value set is an empty value, placed where the object starts.
+        return value != null ? value : new AnyValue(Kind.EMPTY, null, 0, null, c.source(), line, column, within, null);
     }
 
     private static AnyValue member(String member, JsonCursor c, String within) throws IOException, InputException {
