@@ -39,7 +39,9 @@ public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run>
 
     @Override
     public Run add(Run run, String key, Operation op, Policy policy) {
-        return merge(run, new Run(op.location(), 1, op.retries()));
+        Location at = op.location();
+        Location first = run.first() == null || Location.ORDER.compare(at, run.first()) < 0 ? at : run.first();
+        return new Run(first, run.operations() + 1, run.retries() + op.retries());
     }
 
     @Override

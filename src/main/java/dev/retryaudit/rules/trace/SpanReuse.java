@@ -8,6 +8,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** A new attempt is a new span; two attempts of an operation under one span_id cannot be told apart in the trace. */
@@ -22,7 +23,9 @@ public final class SpanReuse extends OperationRule {
             return;
         }
         Map<String, Attempt> seen = new HashMap<>();
-        for (Attempt a : op.attempts()) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             if (a.spanId() == null) {
                 continue;
             }
