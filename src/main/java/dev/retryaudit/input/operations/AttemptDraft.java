@@ -5,6 +5,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
+import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
@@ -126,15 +127,33 @@ final class AttemptDraft {
                 attributes, at);
     }
 
+    /**
+     * Builds the attempt that starts at {@code line}:{@code column} of the context's source, whose JSON
+     * Pointer is {@code pointerPrefix + index}, or says which field is wrong; no {@link Location} is made
+     * unless one is.
+     */
+    Attempt build(ReadContext ctx, long line, long column, String pointerPrefix, int index) throws InputException {
+        if (attemptId == null || endsBeforeStart()) {
+            check(ctx.location(line, column, pointerPrefix + index));
+        }
+        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
+                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, pointerPrefix, index);
+    }
+
     /** Says which field is wrong, if one is, in the attempt found at {@code at}. */
     void check(Location at) throws InputException {
         if (attemptId == null) {
             throw Drafts.missing(at, "attempt_id");
         }
-        if (Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt) {
+        if (endsBeforeStart()) {
             throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
+    }
+
+    private boolean endsBeforeStart() {
+        return Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt;
     }
 
     /** One Integer per status code, so that held attempts do not each box their own. */

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
@@ -26,6 +27,8 @@ public final class OperationsReader implements TraceReader {
             Stream.of("id", "idempotency_key", "run_id", "attempts", "checks", "attributes"),
             OperationDraft.FIELDS.stream()).toList();
     private static final FieldMask TOP_MASK = new FieldMask(TOP_FIELDS);
+    /** The JSON Pointer of the operations array, which an operation's index completes. */
+    private static final String OPERATIONS = "/operations/";
     /** The fields of the cases in {@link #readOperation}; OperationDraft's follow them. */
     private static final int OWN_FIELDS = 6;
     private static final FieldMask OPERATION_MASK = new FieldMask(OPERATION_FIELDS);
@@ -77,8 +80,9 @@ public final class OperationsReader implements TraceReader {
     private static Operation readOperation(JsonCursor c, ReadContext ctx, int index, Scratch scratch)
             throws IOException, InputException {
         c.expectObject("an operation");
-        String pointer = "/operations/" + index;
-        Location at = ctx.location(c, pointer);
+        JsonLocation place = c.tokenLocation();
+        long line = JsonCursor.line(place);
+        long column = JsonCursor.column(place);
         OperationDraft common = scratch.operation;
         common.clear();
         String id = null;
@@ -96,26 +100,27 @@ public final class OperationsReader implements TraceReader {
                 case 0 -> id = c.optString();
                 case 1 -> key = c.optString();
                 case 2 -> runId = c.optSharedString();
-                case 3 -> attempts = readAttempts(c, ctx, pointer, scratch);
-                case 4 -> checks = readChecks(c, ctx, pointer, scratch);
+                case 3 -> attempts = readAttempts(c, ctx, index, scratch);
+                case 4 -> checks = readChecks(c, ctx, index, scratch);
                 case 5 -> attributes = c.optObjectCopy();
                 default -> common.bind(field - OWN_FIELDS, c);
             }
         }
-        if (id == null || common.tool() == null || attempts == null) {
-            throw Drafts.missing(at, id == null ? "id" : common.tool() == null ? "tool" : "attempts");
-        }
-        if (attempts.isEmpty()) {
+        if (id == null || common.tool() == null || attempts == null || attempts.isEmpty()) {
+            Location at = ctx.location(line, column, OPERATIONS + index);
+            if (id == null || common.tool() == null || attempts == null) {
+                throw Drafts.missing(at, id == null ? "id" : common.tool() == null ? "tool" : "attempts");
+            }
             throw InputException.rejected(at.source(), at.line(), at.column(), Drafts.pathOf(at) + ".attempts",
                     "an operation needs at least one attempt");
         }
         return new Operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
                 common.parent(), common.deadlineMs(), common.reportedOutcome(), common.clock(), attempts, checks,
-                attributes, at, Field.ALL);
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, OPERATIONS, index, Field.ALL);
     }
 
     /** The attempts in attempt_id order (empty when there are none), or null for JSON null. */
-    private static List<Attempt> readAttempts(JsonCursor c, ReadContext ctx, String opPointer, Scratch scratch)
+    private static List<Attempt> readAttempts(JsonCursor c, ReadContext ctx, int opIndex, Scratch scratch)
             throws IOException, InputException {
         if (c.isNull()) {
             return null;
@@ -124,10 +129,16 @@ public final class OperationsReader implements TraceReader {
         List<Attempt> attempts = scratch.attempts;
         attempts.clear();
         AttemptDraft d = scratch.attempt;
+        String prefix = null;
         while (c.next() != JsonToken.END_ARRAY) {
             ctx.limits().checkAttempts(attempts.size() + 1, "operation", "attempts", scratch.errorAt);
             c.expectObject("an attempt");
-            Location at = ctx.location(c, opPointer + "/attempts/" + attempts.size());
+            JsonLocation at = c.tokenLocation();
+            long line = JsonCursor.line(at);
+            long column = JsonCursor.column(at);
+            if (prefix == null) {
+                prefix = OPERATIONS + opIndex + "/attempts/";
+            }
             d.clear();
             long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {
@@ -136,13 +147,13 @@ public final class OperationsReader implements TraceReader {
                 c.valueOfCheckedField();
                 d.bind(field, c);
             }
-            attempts.add(d.build(at));
+            attempts.add(d.build(ctx, line, column, prefix, attempts.size()));
         }
         attempts.sort(Attempt.BY_ID);
         return immutable(attempts);
     }
 
-    private static List<Check> readChecks(JsonCursor c, ReadContext ctx, String opPointer, Scratch scratch)
+    private static List<Check> readChecks(JsonCursor c, ReadContext ctx, int opIndex, Scratch scratch)
             throws IOException, InputException {
         if (c.isNull()) {
             return List.of();
@@ -153,7 +164,7 @@ public final class OperationsReader implements TraceReader {
         CheckDraft d = scratch.check;
         while (c.next() != JsonToken.END_ARRAY) {
             c.expectObject("a check");
-            Location at = ctx.location(c, opPointer + "/checks/" + checks.size());
+            Location at = ctx.location(c, OPERATIONS + opIndex + "/checks/" + checks.size());
             d.clear();
             long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {

@@ -39,8 +39,7 @@ public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run>
 
     @Override
     public Run add(Run run, String key, Operation op, Policy policy) {
-        Location at = op.location();
-        Location first = run.first() == null || Location.ORDER.compare(at, run.first()) < 0 ? at : run.first();
+        Location first = run.first() == null || op.isBefore(run.first()) ? op.location() : run.first();
         return new Run(first, run.operations() + 1, run.retries() + op.retries());
     }
 

@@ -13,6 +13,7 @@ import dev.retryaudit.rules.RuleInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
     @Override
     public Collection<String> keys(Operation op, Policy policy) {
         if (!policy.isWrite(op)) {
-            return List.of();
+            return Collections.emptyList();
         }
         String only = null;
         Set<String> keys = null;
@@ -79,7 +80,7 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
                 keys.add(key);
             }
         }
-        return keys != null ? keys : only != null ? List.of(only) : List.of();
+        return keys != null ? keys : only != null ? List.of(only) : Collections.emptyList();
     }
 
     @Override
