@@ -1,6 +1,5 @@
 package dev.retryaudit.model;
 
-import java.io.Serializable;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -11,7 +10,7 @@ import java.util.Objects;
  * (nor its JSON Pointer): the pointer is a prefix shared by the attempts of one operation plus the
  * attempt's index, or a whole pointer, or none. Equal when all fields and the locations are equal.
  */
-public final class Attempt implements Serializable {
+public final class Attempt extends Placed {
     private static final long serialVersionUID = 1L;
 
     /** The order of an operation's attempts: by attempt_id, stable for equal ids. */
@@ -33,13 +32,6 @@ public final class Attempt implements Serializable {
     private final String retryReason;
     private final String requestHash;
     private final RawJson attributes;
-    private final String source;
-    private final int sourceIndex;
-    private final long line;
-    private final long column;
-    /** The JSON Pointer, or its prefix when {@code pointerIndex} is not negative; null in JSON Lines. */
-    private final String pointer;
-    private final int pointerIndex;
 
     public Attempt(
             int attemptId,
@@ -59,8 +51,10 @@ public final class Attempt implements Serializable {
             String requestHash,
             RawJson attributes,
             Location location) {
-        this(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributes,
-                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(), location.column(), location.pointer(), -1);
+        this(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass,
+                retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributes,
+                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
+                location.column(), location.pointer(), -1);
     }
 
     /**
@@ -86,12 +80,9 @@ public final class Attempt implements Serializable {
             String requestHash,
             RawJson attributes,
             String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex) {
+        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex);
         if (attemptId < 1) {
             throw new IllegalArgumentException("attempt_id must be >= 1");
-        }
-        Objects.requireNonNull(source, "source");
-        if (sourceIndex < 0 || line < 1 || column < 1) {
-            throw new IllegalArgumentException("bad location " + sourceIndex + ":" + line + ":" + column);
         }
         this.attemptId = attemptId;
         this.spanId = spanId;
@@ -109,12 +100,6 @@ public final class Attempt implements Serializable {
         this.retryReason = retryReason;
         this.requestHash = requestHash;
         this.attributes = attributes;
-        this.source = source;
-        this.sourceIndex = sourceIndex;
-        this.line = line;
-        this.column = column;
-        this.pointer = pointerPrefix;
-        this.pointerIndex = pointerPrefix == null ? -1 : pointerIndex;
     }
 
     public int attemptId() {
@@ -181,11 +166,6 @@ public final class Attempt implements Serializable {
         return attributes;
     }
 
-    /** Where the attempt stands in the input; a new, equal instance on each call. */
-    public Location location() {
-        return new Location(source, sourceIndex, line, column, pointerIndex < 0 ? pointer : pointer + pointerIndex);
-    }
-
     /** When the response (or the timeout) came: ended_at, else started_at + duration_ms, else started_at. */
     public long responseTime() {
         if (Times.present(endedAt)) {
@@ -225,7 +205,9 @@ public final class Attempt implements Serializable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributes, location());
+        return Objects.hash(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
+                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, location());
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.retryaudit.model;
 
-import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -13,7 +12,7 @@ import java.util.Set;
  * as its parts and made when asked for, as an {@link Attempt}'s is. Equal when all fields and the
  * locations are equal.
  */
-public final class Operation implements Serializable {
+public final class Operation extends Placed {
     private static final long serialVersionUID = 1L;
 
     /** The methods RFC 9110 defines as safe, and so reads (PUT and DELETE are idempotent but write). */
@@ -35,13 +34,6 @@ public final class Operation implements Serializable {
     private final RawJson attributes;
     private final Set<Field> carried;
     private final String groupedBy;
-    private final String source;
-    private final int sourceIndex;
-    private final long line;
-    private final long column;
-    /** The JSON Pointer, or its prefix when {@code pointerIndex} is not negative; null in JSON Lines. */
-    private final String pointer;
-    private final int pointerIndex;
 
     public Operation(
             String id,
@@ -61,8 +53,10 @@ public final class Operation implements Serializable {
             Location location,
             Set<Field> carried,
             String groupedBy) {
-        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes,
-                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(), location.column(), location.pointer(), -1,
+        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
+                attempts, checks, attributes,
+                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
+                location.column(), location.pointer(), -1,
                 carried, groupedBy);
     }
 
@@ -84,13 +78,14 @@ public final class Operation implements Serializable {
             RawJson attributes,
             Location location,
             Set<Field> carried) {
-        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes, location, carried, null);
+        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
+                attempts, checks, attributes, location, carried, null);
     }
 
     /**
-     * An operation as its input states it, at {@code line}:{@code column} of source {@code source} (number
-     * {@code sourceIndex} of the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex} (or
-     * {@code pointerPrefix} itself when {@code pointerIndex} is negative; null for none).
+     * An operation at {@code line}:{@code column} of source {@code source} (number {@code sourceIndex} of
+     * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex} (or {@code pointerPrefix}
+     * itself when {@code pointerIndex} is negative; null for none).
      */
     public Operation(
             String id,
@@ -108,34 +103,10 @@ public final class Operation implements Serializable {
             List<Check> checks,
             RawJson attributes,
             String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
-            Set<Field> carried) {
-        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes,
-                source, sourceIndex, line, column, pointerPrefix, pointerIndex, carried, null);
-    }
-
-    private Operation(
-            String id,
-            String tool,
-            Effect effect,
-            String method,
-            String target,
-            String idempotencyKey,
-            String runId,
-            ParentRef parent,
-            Long deadlineMs,
-            ReportedOutcome reportedOutcome,
-            Clock clock,
-            List<Attempt> attempts,
-            List<Check> checks,
-            RawJson attributes,
-            String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
             Set<Field> carried, String groupedBy) {
+        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex);
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(tool, "tool");
-        Objects.requireNonNull(source, "source");
-        if (sourceIndex < 0 || line < 1 || column < 1) {
-            throw new IllegalArgumentException("bad location " + sourceIndex + ":" + line + ":" + column);
-        }
         Objects.requireNonNull(carried, "carried");
         if (attempts == null || attempts.isEmpty()) {
             throw new IllegalArgumentException("an operation needs at least one attempt");
@@ -159,12 +130,6 @@ public final class Operation implements Serializable {
         this.attempts = List.copyOf(attempts);
         this.checks = checks == null ? List.of() : List.copyOf(checks);
         this.attributes = attributes;
-        this.source = source;
-        this.sourceIndex = sourceIndex;
-        this.line = line;
-        this.column = column;
-        this.pointer = pointerPrefix;
-        this.pointerIndex = pointerPrefix == null ? -1 : pointerIndex;
         this.carried = carried;
         this.groupedBy = groupedBy;
     }
@@ -233,19 +198,6 @@ public final class Operation implements Serializable {
         return groupedBy;
     }
 
-    /** Where the operation stands in the input; a new, equal instance on each call. */
-    public Location location() {
-        return new Location(source, sourceIndex, line, column, pointerIndex < 0 ? pointer : pointer + pointerIndex);
-    }
-
-    /** Whether the operation stands before {@code at} in {@link Location#ORDER}, without making its location. */
-    public boolean isBefore(Location at) {
-        if (sourceIndex != at.sourceIndex()) {
-            return sourceIndex < at.sourceIndex();
-        }
-        return line != at.line() ? line < at.line() : column < at.column();
-    }
-
     /** Whether the operation's format can carry {@code field}. */
     public boolean carries(Field field) {
         return carried.contains(field);
@@ -295,12 +247,14 @@ public final class Operation implements Serializable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes, carried, groupedBy, location());
+        return Objects.hash(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs,
+                reportedOutcome, clock, attempts, checks, attributes, carried, groupedBy, location());
     }
 
     @Override
     public String toString() {
-        return "Operation[id=" + id + ", tool=" + tool + ", effect=" + effect + ", method=" + method + ", target=" + target
+        return "Operation[id=" + id + ", tool=" + tool + ", effect=" + effect + ", method=" + method
+                + ", target=" + target
                 + ", idempotencyKey=" + idempotencyKey + ", runId=" + runId + ", parent=" + parent
                 + ", deadlineMs=" + deadlineMs + ", reportedOutcome=" + reportedOutcome + ", clock=" + clock
                 + ", attempts=" + attempts + ", checks=" + checks + ", attributes=" + attributes

@@ -89,7 +89,7 @@ final class AttemptDraft {
         return field >= 0 && bind(field, c);
     }
 
-    /** Reads the value of the field at {@code field} in {@link #FIELDS} (as {@link #MASK} finds it); false for any other. */
+    /** Reads the value of field number {@code field} of {@link #FIELDS}, as {@link #MASK} numbers them; false for none. */
     boolean bind(int field, JsonCursor c) throws IOException, InputException {
         switch (field) {
             case ATTEMPT_ID -> attemptId = c.optInt(1, Integer.MAX_VALUE);

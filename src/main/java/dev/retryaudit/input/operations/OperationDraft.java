@@ -66,7 +66,7 @@ final class OperationDraft {
         return field >= 0 && bind(field, c);
     }
 
-    /** Reads the value of the field at {@code field} in {@link #FIELDS} (as {@link #MASK} finds it); false for any other. */
+    /** Reads the value of field number {@code field} of {@link #FIELDS}, as {@link #MASK} numbers them; false for none. */
     boolean bind(int field, JsonCursor c) throws IOException, InputException {
         switch (field) {
             case 0 -> values[0] = c.optSharedString();

@@ -116,7 +116,7 @@ public final class OperationsReader implements TraceReader {
         }
         return new Operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
                 common.parent(), common.deadlineMs(), common.reportedOutcome(), common.clock(), attempts, checks,
-                attributes, ctx.source(), ctx.sourceIndex(), line, column, OPERATIONS, index, Field.ALL);
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, OPERATIONS, index, Field.ALL, null);
     }
 
     /** The attempts in attempt_id order (empty when there are none), or null for JSON null. */
