@@ -14,6 +14,12 @@ public final class FieldMask {
     /** Open addressing over the names' (cached) hash codes; {@code positions} holds each slot's name position. */
     private final String[] table;
     private final byte[] positions;
+    /**
+     * The last equal instance met of each slot's name: a parser hands the same instance for a name
+     * again and again, which is then found without comparing characters. Racy but safe: a stale
+     * entry only costs the comparison.
+     */
+    private final String[] aliases;
 
     public FieldMask(List<String> names) {
         if (names.size() > 64) {
@@ -23,6 +29,7 @@ public final class FieldMask {
         int size = Integer.highestOneBit(Math.max(4, names.size() * 4) - 1) << 1;
         table = new String[size];
         positions = new byte[size];
+        aliases = new String[size];
         for (int p = 0; p < names.size(); p++) {
             int i = slot(names.get(p));
             while (table[i] != null) {
@@ -40,7 +47,11 @@ public final class FieldMask {
             if (known == null) {
                 return -1;
             }
-            if (known == name || known.equals(name)) {
+            if (known == name || aliases[i] == name) {
+                return positions[i];
+            }
+            if (known.equals(name)) {
+                aliases[i] = name;
                 return positions[i];
             }
         }
