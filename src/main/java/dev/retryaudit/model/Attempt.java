@@ -54,12 +54,13 @@ public final class Attempt extends Placed {
         this(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass,
                 retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributes,
                 Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
-                location.column(), location.pointer(), -1);
+                location.column(), location.pointer(), -1, null, -1);
     }
 
     /**
      * An attempt at {@code line}:{@code column} of source {@code source} (number {@code sourceIndex} of
-     * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex} (or {@code pointerPrefix} itself
+     * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex}, followed by
+     * {@code nestedPrefix + nestedIndex} unless {@code nestedPrefix} is null ({@code pointerPrefix} alone
      * when {@code pointerIndex} is negative; null for none): what {@link #location()} gives.
      */
     public Attempt(
@@ -79,8 +80,9 @@ public final class Attempt extends Placed {
             String retryReason,
             String requestHash,
             RawJson attributes,
-            String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex) {
-        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex);
+            String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
+            String nestedPrefix, int nestedIndex) {
+        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, nestedPrefix, nestedIndex);
         if (attemptId < 1) {
             throw new IllegalArgumentException("attempt_id must be >= 1");
         }

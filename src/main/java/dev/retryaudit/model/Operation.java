@@ -104,7 +104,7 @@ public final class Operation extends Placed {
             RawJson attributes,
             String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
             Set<Field> carried, String groupedBy) {
-        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex);
+        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, null, -1);
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(carried, "carried");

@@ -6,8 +6,9 @@ import java.util.Objects;
 /**
  * Something read from a place of the input that keeps that place as its parts and makes its
  * {@link Location} only when asked: a reader streaming millions of attempts then makes neither a
- * location nor a JSON Pointer for each. The pointer is kept as a prefix and an index (the prefix
- * alone when the index is negative; none in JSON Lines), so that one prefix serves many siblings.
+ * location nor a JSON Pointer for each. The pointer is kept as a prefix and an index, then maybe a
+ * nested prefix and index ({@code /operations/} 3 {@code /attempts/} 1), with constant prefixes
+ * shared by all; a prefix alone is the whole pointer when its index is negative; none in JSON Lines.
  */
 public abstract sealed class Placed implements Serializable permits Attempt, Operation {
     private static final long serialVersionUID = 1L;
@@ -19,8 +20,12 @@ public abstract sealed class Placed implements Serializable permits Attempt, Ope
     /** The JSON Pointer, or its prefix when {@code pointerIndex} is not negative; null in JSON Lines. */
     private final String pointer;
     private final int pointerIndex;
+    /** What follows the index, null for nothing: a nested array's name, completed by {@code nestedIndex}. */
+    private final String nested;
+    private final int nestedIndex;
 
-    Placed(String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex) {
+    Placed(String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
+            String nestedPrefix, int nestedIndex) {
         Objects.requireNonNull(source, "source");
         if (sourceIndex < 0 || line < 1 || column < 1) {
             throw new IllegalArgumentException("bad location " + sourceIndex + ":" + line + ":" + column);
@@ -31,11 +36,15 @@ public abstract sealed class Placed implements Serializable permits Attempt, Ope
         this.column = column;
         this.pointer = pointerPrefix;
         this.pointerIndex = pointerPrefix == null ? -1 : pointerIndex;
+        this.nested = this.pointerIndex < 0 ? null : nestedPrefix;
+        this.nestedIndex = nestedIndex;
     }
 
     /** Where it stands in the input; a new, equal instance on each call. */
     public Location location() {
-        return new Location(source, sourceIndex, line, column, pointerIndex < 0 ? pointer : pointer + pointerIndex);
+        String at = pointerIndex < 0 ? pointer
+                : nested == null ? pointer + pointerIndex : pointer + pointerIndex + nested + nestedIndex;
+        return new Location(source, sourceIndex, line, column, at);
     }
 
     /** Whether it stands before {@code at} in {@link Location#ORDER}, without making its own location. */

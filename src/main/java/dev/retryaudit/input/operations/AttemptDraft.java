@@ -129,16 +129,17 @@ final class AttemptDraft {
 
     /**
      * Builds the attempt that starts at {@code line}:{@code column} of the context's source, whose JSON
-     * Pointer is {@code pointerPrefix + index}, or says which field is wrong; no {@link Location} is made
-     * unless one is.
+     * Pointer is {@code prefix + outer + nested + index}, or says which field is wrong; no {@link Location}
+     * (nor pointer) is made unless one is.
      */
-    Attempt build(ReadContext ctx, long line, long column, String pointerPrefix, int index) throws InputException {
+    Attempt build(ReadContext ctx, long line, long column, String prefix, int outer, String nested, int index)
+            throws InputException {
         if (attemptId == null || endsBeforeStart()) {
-            check(ctx.location(line, column, pointerPrefix + index));
+            check(ctx.location(line, column, prefix + outer + nested + index));
         }
         return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
                 errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, ctx.source(), ctx.sourceIndex(), line, column, pointerPrefix, index);
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index);
     }
 
     /** Says which field is wrong, if one is, in the attempt found at {@code at}. */

@@ -29,6 +29,8 @@ public final class OperationsReader implements TraceReader {
     private static final FieldMask TOP_MASK = new FieldMask(TOP_FIELDS);
     /** The JSON Pointer of the operations array, which an operation's index completes. */
     private static final String OPERATIONS = "/operations/";
+    /** What an attempt's index follows in its JSON Pointer, after its operation's. */
+    private static final String ATTEMPTS = "/attempts/";
     /** The fields of the cases in {@link #readOperation}; OperationDraft's follow them. */
     private static final int OWN_FIELDS = 6;
     private static final FieldMask OPERATION_MASK = new FieldMask(OPERATION_FIELDS);
@@ -129,16 +131,12 @@ public final class OperationsReader implements TraceReader {
         List<Attempt> attempts = scratch.attempts;
         attempts.clear();
         AttemptDraft d = scratch.attempt;
-        String prefix = null;
         while (c.next() != JsonToken.END_ARRAY) {
             ctx.limits().checkAttempts(attempts.size() + 1, "operation", "attempts", scratch.errorAt);
             c.expectObject("an attempt");
             JsonLocation at = c.tokenLocation();
             long line = JsonCursor.line(at);
             long column = JsonCursor.column(at);
-            if (prefix == null) {
-                prefix = OPERATIONS + opIndex + "/attempts/";
-            }
             d.clear();
             long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {
@@ -147,7 +145,7 @@ public final class OperationsReader implements TraceReader {
                 c.valueOfCheckedField();
                 d.bind(field, c);
             }
-            attempts.add(d.build(ctx, line, column, prefix, attempts.size()));
+            attempts.add(d.build(ctx, line, column, OPERATIONS, opIndex, ATTEMPTS, attempts.size()));
         }
         attempts.sort(Attempt.BY_ID);
         return immutable(attempts);
