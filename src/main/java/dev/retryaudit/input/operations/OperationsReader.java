@@ -98,7 +98,7 @@ public final class OperationsReader implements TraceReader {
             int field = OPERATION_MASK.position(seen, c.parser().currentName(), c);
             seen |= 1L << field;
             c.valueOfCheckedField();
-            switch (field) {
+            switch (field) { // positions in OPERATION_FIELDS
                 case 0 -> id = c.optString();
                 case 1 -> key = c.optString();
                 case 2 -> runId = c.optSharedString();
