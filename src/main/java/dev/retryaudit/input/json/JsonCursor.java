@@ -78,7 +78,7 @@ public final class JsonCursor {
 
     /** The line of the current token (1-based). */
     public long line() {
-        return Math.max(1, fastPlace() ? ((ParserBase) p).getTokenLineNr() : p.currentTokenLocation().getLineNr());
+        return fastPlace() ? Math.max(1, ((ParserBase) p).getTokenLineNr()) : line(p.currentTokenLocation());
     }
 
     /** The column of the current token (1-based). */
@@ -88,7 +88,22 @@ public final class JsonCursor {
             int column = ((ParserBase) p).getTokenColumnNr();
             return Math.max(1, column < 0 ? column : column - 1);
         }
-        return Math.max(1, p.currentTokenLocation().getColumnNr());
+        return column(p.currentTokenLocation());
+    }
+
+    /** Where the current token starts, for {@link #line(JsonLocation)} and {@link #column(JsonLocation)}: both from one call. */
+    public JsonLocation tokenLocation() {
+        return p.currentTokenLocation();
+    }
+
+    /** The line (1-based) of a place the parser gave. */
+    public static long line(JsonLocation at) {
+        return Math.max(1, at.getLineNr());
+    }
+
+    /** The column (1-based) of a place the parser gave. */
+    public static long column(JsonLocation at) {
+        return Math.max(1, at.getColumnNr());
     }
 
     /**
