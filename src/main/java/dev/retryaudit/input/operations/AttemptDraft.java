@@ -105,10 +105,19 @@ final class AttemptDraft {
         if (attemptId == null) {
             throw Drafts.missing(at, "attempt_id");
         }
-        if (Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt) {
+        if (endsBeforeStart()) {
             throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
+    }
+
+    /** Whether {@link #check} finds nothing wrong, for a reader that makes the location only when it does. */
+    boolean valid() {
+        return attemptId != null && !endsBeforeStart();
+    }
+
+    private boolean endsBeforeStart() {
+        return Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt;
     }
 
     /** One Integer per status code, so that held attempts do not each box their own. */

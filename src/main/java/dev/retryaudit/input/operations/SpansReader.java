@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 
 /**
@@ -51,11 +53,16 @@ public final class SpansReader implements TraceReader {
     public void read(ReadContext ctx) throws IOException, InputException {
         Groups groups = new Groups();
         LineDiscipline lines = discipline(ctx);
-        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk),
-                (chunk, parsed) -> {
-                    long at = chunk.firstLine() - 1 + parsed.line();
-                    lines.counted(at);
-                    add(groups, parsed.fields(), ctx.location(at, parsed.column(), null), ctx);
+        Queue<Batch> spare = new ConcurrentLinkedQueue<>();
+        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk, spare),
+                (chunk, batch) -> {
+                    for (int k = 0; k < batch.size; k++) {
+                        long at = chunk.firstLine() - 1 + batch.line[k];
+                        lines.counted(at);
+                        add(groups, batch.lines[k], at, batch.column[k], ctx);
+                    }
+                    batch.size = 0;
+                    spare.add(batch);
                 });
         if (rest != null) {
             readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
@@ -82,16 +89,39 @@ public final class SpansReader implements TraceReader {
             if (t != JsonToken.START_OBJECT) {
                 throw c.error("$", "expected one JSON object a line, found " + JsonCursor.describe(t));
             }
-            Location at = ctx.location(c, null);
             lines.start(c);
-            readLine(c, at, line);
+            long at = lines.startLine();
+            long column = lines.startColumn();
+            readLine(c, ctx.source(), at, column, line);
             lines.end(c);
-            add(groups, line, at, ctx);
+            add(groups, line, at, column, ctx);
         }
     }
 
-    /** One line of a chunk: its fields and where it starts in the chunk. */
-    private record Parsed(Line fields, long line, long column) {
+    /**
+     * The lines of one chunk and where each starts in it (line, column); once merged, it and its
+     * {@link Line}s are filled again with a later chunk's, so that a line costs no objects of its own.
+     */
+    private static final class Batch {
+        Line[] lines = new Line[256];
+        long[] line = new long[256];
+        int[] column = new int[256];
+        int size;
+
+        /** The next line's fields, cleared, starting at {@code at}:{@code col}. */
+        Line add(long at, long col) {
+            if (size == lines.length) {
+                lines = java.util.Arrays.copyOf(lines, 2 * size);
+                line = java.util.Arrays.copyOf(line, 2 * size);
+                column = java.util.Arrays.copyOf(column, 2 * size);
+            }
+            if (lines[size] == null) {
+                lines[size] = new Line();
+            }
+            line[size] = at;
+            column[size] = (int) col;
+            return lines[size++];
+        }
     }
 
     /**
@@ -99,14 +129,18 @@ public final class SpansReader implements TraceReader {
      * at a start that is not plain UTF-8 JSON (a byte order mark, another encoding), which only the
      * one-pass reader judges.
      */
-    private static List<Parsed> parse(ReadContext ctx, LineChunks.Chunk chunk) throws IOException, InputException {
+    private static Batch parse(ReadContext ctx, LineChunks.Chunk chunk, Queue<Batch> spare)
+            throws IOException, InputException {
         byte[] bytes = chunk.bytes();
         for (int i = 0; i < Math.min(4, chunk.length()); i++) {
             if (bytes[i] == 0 || bytes[i] < 0) {
                 throw new IOException("not plain UTF-8 JSON at the start of a chunk");
             }
         }
-        List<Parsed> out = new ArrayList<>();
+        Batch out = spare.poll();
+        if (out == null) {
+            out = new Batch();
+        }
         LineDiscipline lines = discipline(ctx);
         JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get());
         try (JsonParser p = c.parser()) {
@@ -115,13 +149,13 @@ public final class SpansReader implements TraceReader {
                 if (t != JsonToken.START_OBJECT) {
                     throw c.error("$", "expected one JSON object a line");
                 }
-                Location at = ctx.location(c, null);
                 lines.start(c);
-                Line line = new Line();
-                readLine(c, at, line);
+                long at = lines.startLine();
+                long column = lines.startColumn();
+                Line line = out.add(at, column);
+                readLine(c, ctx.source(), at, column, line);
                 lines.end(c);
                 hashGroupKeys(line);
-                out.add(new Parsed(line, at.line(), at.column()));
             }
         }
         return out;
@@ -136,7 +170,25 @@ public final class SpansReader implements TraceReader {
         /** One instance of each combination of operation fields, shared by the operations that have it. */
         final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
 
-        OperationDraft share(OperationDraft d) {
+        /**
+         * The shared draft of {@code held} with the fields {@code line} adds, or {@code held} itself when it
+         * adds none; a line that repeats every field held is looked up as it is, with no draft made.
+         */
+        OperationDraft merged(OperationDraft held, OperationDraft line) {
+            boolean adds = false;
+            boolean repeats = true;
+            for (int f = 0; f < held.values.length; f++) {
+                adds |= held.values[f] == null && line.values[f] != null;
+                repeats &= held.values[f] == null || line.values[f] != null;
+            }
+            if (!adds) {
+                return held;
+            }
+            OperationDraft shared = repeats ? drafts.get(line) : null;
+            return shared != null ? shared : share(held.with(line));
+        }
+
+        private OperationDraft share(OperationDraft d) {
             if (drafts.size() >= 1 << 16) {
                 return d;
             }
@@ -181,11 +233,13 @@ public final class SpansReader implements TraceReader {
     /** Reads one line's object, from its first field name on; {@code at} places the line's errors. */
     static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
         Line line = new Line();
-        readLine(c, at, line);
+        readLine(c, at.source(), at.line(), at.column(), line);
         return line;
     }
 
-    private static void readLine(JsonCursor c, Location at, Line line) throws IOException, InputException {
+    /** Reads one line's object into {@code line}; the line's errors are placed at {@code at}:{@code column} of {@code source}. */
+    private static void readLine(JsonCursor c, String source, long at, long column, Line line)
+            throws IOException, InputException {
         line.clear();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -219,27 +273,28 @@ public final class SpansReader implements TraceReader {
             }
         }
         if (line.isCheck && line.attemptField != null) {
-            throw InputException.rejected(at.source(), at.line(), at.column(), "$." + line.attemptField,
+            throw InputException.rejected(source, at, column, "$." + line.attemptField,
                     "an attempt field on a check line (\"type\": \"check\")");
         }
         if (!line.isCheck && line.checkField != null) {
-            throw InputException.rejected(at.source(), at.line(), at.column(), "$." + line.checkField,
+            throw InputException.rejected(source, at, column, "$." + line.checkField,
                     "a check field on an attempt line; checks say \"type\": \"check\"");
         }
     }
 
-    private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
-        GroupIndex<Group> index = byOperationId(line, at) ? groups.byOperationId : groups.byKey;
+    /** Groups the line found at {@code at}:{@code column} of the context's source. */
+    private static void add(Groups groups, Line line, long at, long column, ReadContext ctx) throws InputException {
+        GroupIndex<Group> index = byOperationId(line, ctx.source(), at, column) ? groups.byOperationId : groups.byKey;
         String id = groupId(line);
         Group g = index.get(id);
         if (g == null) {
             ctx.limits().checkOperations(groups.inOrder.size() + 1L,
-                    detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
-            g = new Group(id, at.line(), (int) at.column());
+                    detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
+            g = new Group(id, at, (int) column);
             index.add(g);
             groups.inOrder.add(g);
         }
-        g.merge(line, at, ctx.limits(), groups);
+        g.merge(line, ctx.source(), ctx.sourceIndex(), at, column, ctx.limits(), groups);
     }
 
     /** The rejection of a source with no span line. */
@@ -249,13 +304,17 @@ public final class SpansReader implements TraceReader {
 
     /** Whether the line is grouped by its operation_id (else by its idempotency key); rejects a line with neither. */
     static boolean byOperationId(Line line, Location at) throws InputException {
+        return byOperationId(line, at.source(), at.line(), at.column());
+    }
+
+    private static boolean byOperationId(Line line, String source, long at, long column) throws InputException {
         if (line.operationId != null) {
             return true;
         }
         if (line.attempt.idempotencyKey != null) {
             return false;
         }
-        throw InputException.rejected(at.source(), at.line(), at.column(), "$",
+        throw InputException.rejected(source, at, column, "$",
                 "a span line needs operation_id or idempotency_key to be grouped into an operation");
     }
 
@@ -306,33 +365,39 @@ public final class SpansReader implements TraceReader {
         }
 
         void merge(Line line, Location at, Limits limits, Groups groups) throws InputException {
+            merge(line, at.source(), at.sourceIndex(), at.line(), at.column(), limits, groups);
+        }
+
+        /** Merges the line found at {@code at}:{@code column} of source {@code sourceIndex}, {@code source}. */
+        void merge(Line line, String source, int sourceIndex, long at, long column, Limits limits, Groups groups)
+                throws InputException {
             int i = line.operation.firstDisagreement(operation);
             if (i >= 0) {
-                throw disagreement(at, OperationDraft.FIELDS.get(i),
+                throw disagreement(source, at, column, OperationDraft.FIELDS.get(i),
                         rare == null || rare.fieldLines == null ? firstLine : rare.fieldLines[i]);
             }
             if (line.runId != null && runId != null && !runId.equals(line.runId)) {
-                throw disagreement(at, "parent_run_id", rare == null ? firstLine : rare.runIdLine);
+                throw disagreement(source, at, column, "parent_run_id", rare == null ? firstLine : rare.runIdLine);
             }
-            OperationDraft merged = operation.with(line.operation);
+            OperationDraft merged = groups.merged(operation, line.operation);
             if (merged != operation) {
-                if (at.line() != firstLine) {
+                if (at != firstLine) {
                     for (int f = 0; f < operation.values.length; f++) {
                         if (operation.values[f] == null && merged.values[f] != null) {
-                            lineSetsField(f, at.line());
+                            lineSetsField(f, at);
                         }
                     }
                 }
-                operation = groups.share(merged);
+                operation = merged;
             }
             if (runId == null && line.runId != null) {
                 runId = line.runId;
-                if (at.line() != firstLine) {
-                    rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
+                if (at != firstLine) {
+                    rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at);
                 }
             }
             if (line.isCheck) {
-                Check check = line.check.build(at);
+                Check check = line.check.build(new Location(source, sourceIndex, at, column, null));
                 if (rare().checks.isEmpty()) {
                     rare.checks = new ArrayList<>(1);
                 }
@@ -340,9 +405,11 @@ public final class SpansReader implements TraceReader {
                 return;
             }
             limits.checkAttempts(attempts + 1L, "operation", "attempts",
-                    detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
+                    detail -> InputException.rejected(source, at, column, "$", detail));
             AttemptDraft a = line.attempt;
-            a.check(at);
+            if (!a.valid()) {
+                a.check(new Location(source, sourceIndex, at, column, null));
+            }
             String attemptKey = a.idempotencyKey;
             if (attemptKey != null) {
                 if (key == null) {
@@ -351,8 +418,7 @@ public final class SpansReader implements TraceReader {
                     attemptKey = key;
                 }
             }
-            int row = groups.attempts.add(a, attemptKey, a.retryReason,
-                    at.line(), (int) at.column());
+            int row = groups.attempts.add(a, attemptKey, a.retryReason, at, (int) column);
             if (lastRow >= 0) {
                 groups.attempts.link(lastRow, row);
             } else {
@@ -370,8 +436,8 @@ public final class SpansReader implements TraceReader {
             rare.fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
         }
 
-        private static InputException disagreement(Location at, String field, long earlierLine) {
-            return InputException.rejected(at.source(), at.line(), at.column(), "$." + field,
+        private static InputException disagreement(String source, long at, long column, String field, long earlierLine) {
+            return InputException.rejected(source, at, column, "$." + field,
                     "disagrees with line " + earlierLine + " of the same operation");
         }
 
