@@ -3,7 +3,6 @@ package dev.retryaudit.input.operations;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
@@ -12,17 +11,11 @@ import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Check;
-import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.Operation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
@@ -31,9 +24,9 @@ import java.util.stream.Stream;
  * Reads {@code spans} JSON Lines: one attempt or check a line, grouped into operations by
  * {@code operation_id}, else by {@code idempotency_key}. The lines of an operation may be spread over
  * the file, so operations are handed on at the end, in the order of their first line; only the
- * grouped attempts are held ({@link HeldAttempts}), never the text. A source of more than one chunk
- * is parsed on several cores ({@link ParallelChunks}) and grouped in line order, so that operations,
- * limits and the first error are those of one pass.
+ * grouped operations and attempts are held, in columns ({@link HeldOperations}, {@link HeldAttempts}),
+ * never the text. A source of more than one chunk is parsed on several cores ({@link ParallelChunks})
+ * and grouped in line order, so that operations, limits and the first error are those of one pass.
  */
 public final class SpansReader implements TraceReader {
     private static final List<String> LINE_FIELDS = Stream.of(
@@ -51,7 +44,7 @@ public final class SpansReader implements TraceReader {
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        Groups groups = new Groups();
+        HeldOperations groups = new HeldOperations();
         LineDiscipline lines = discipline(ctx);
         Queue<Batch> spare = new ConcurrentLinkedQueue<>();
         InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk, spare),
@@ -70,8 +63,8 @@ public final class SpansReader implements TraceReader {
         if (lines.records() == 0) {
             throw empty(ctx.source());
         }
-        for (Group g : groups.inOrder) {
-            ctx.sink().accept(g.build(groups.attempts, ctx.source(), ctx.sourceIndex()));
+        for (int g = 0; g < groups.size(); g++) {
+            ctx.sink().accept(groups.build(g, ctx.source(), ctx.sourceIndex()));
         }
     }
 
@@ -81,7 +74,7 @@ public final class SpansReader implements TraceReader {
     }
 
     /** Reads and groups every line from the cursor on, in one pass. */
-    private static void readLines(JsonCursor c, Groups groups, LineDiscipline lines, ReadContext ctx)
+    private static void readLines(JsonCursor c, HeldOperations groups, LineDiscipline lines, ReadContext ctx)
             throws IOException, InputException {
         Line line = new Line();
         JsonToken t;
@@ -159,42 +152,6 @@ public final class SpansReader implements TraceReader {
             }
         }
         return out;
-    }
-
-    /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
-    static final class Groups {
-        final GroupIndex<Group> byOperationId = new GroupIndex<>(g -> g.id);
-        final GroupIndex<Group> byKey = new GroupIndex<>(g -> g.id);
-        final List<Group> inOrder = new ArrayList<>();
-        final HeldAttempts attempts = new HeldAttempts();
-        /** One instance of each combination of operation fields, shared by the operations that have it. */
-        final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
-
-        /**
-         * The shared draft of {@code held} with the fields {@code line} adds, or {@code held} itself when it
-         * adds none; a line that repeats every field held is looked up as it is, with no draft made.
-         */
-        OperationDraft merged(OperationDraft held, OperationDraft line) {
-            boolean adds = false;
-            boolean repeats = true;
-            for (int f = 0; f < held.values.length; f++) {
-                adds |= held.values[f] == null && line.values[f] != null;
-                repeats &= held.values[f] == null || line.values[f] != null;
-            }
-            if (!adds) {
-                return held;
-            }
-            OperationDraft shared = repeats ? drafts.get(line) : null;
-            return shared != null ? shared : share(held.with(line));
-        }
-
-        private OperationDraft share(OperationDraft d) {
-            if (drafts.size() >= 1 << 16) {
-                return d;
-            }
-            OperationDraft shared = drafts.putIfAbsent(d, d);
-            return shared == null ? d : shared;
-        }
     }
 
     /** One line's fields, before it is known whether it is an attempt or a check; reused from line to line. */
@@ -283,18 +240,16 @@ public final class SpansReader implements TraceReader {
     }
 
     /** Groups the line found at {@code at}:{@code column} of the context's source. */
-    private static void add(Groups groups, Line line, long at, long column, ReadContext ctx) throws InputException {
-        GroupIndex<Group> index = byOperationId(line, ctx.source(), at, column) ? groups.byOperationId : groups.byKey;
-        String id = groupId(line);
-        Group g = index.get(id);
-        if (g == null) {
-            ctx.limits().checkOperations(groups.inOrder.size() + 1L,
+    private static void add(HeldOperations groups, Line line, long at, long column, ReadContext ctx)
+            throws InputException {
+        boolean byOperationId = byOperationId(line, ctx.source(), at, column);
+        int g = groups.find(byOperationId, groupId(line));
+        if (g < 0) {
+            ctx.limits().checkOperations(groups.size() + 1L,
                     detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
-            g = new Group(id, at, (int) column);
-            index.add(g);
-            groups.inOrder.add(g);
+            g = groups.add(byOperationId, g, at, (int) column);
         }
-        g.merge(line, ctx.source(), ctx.sourceIndex(), at, column, ctx.limits(), groups);
+        groups.merge(g, line, ctx.source(), ctx.sourceIndex(), at, column, ctx.limits());
     }
 
     /** The rejection of a source with no span line. */
@@ -321,147 +276,5 @@ public final class SpansReader implements TraceReader {
     /** The id of the operation a line belongs to: its operation_id, else its idempotency key. */
     static String groupId(Line line) {
         return line.operationId != null ? line.operationId : line.attempt.idempotencyKey;
-    }
-
-    /** The lines of one operation so far: its shared fields and the rows of its attempts. */
-    static final class Group {
-        private static final OperationDraft NONE = new OperationDraft();
-        final String id;
-        final long firstLine;
-        /** The column of the first line's object, as the parser counts it (in an int). */
-        final int firstColumn;
-        OperationDraft operation = NONE;
-        String runId;
-        String key;
-        int attempts;
-        int firstRow = -1;
-        int lastRow = -1;
-        /** What few operations need: checks, and the lines that set fields after the first; null until then. */
-        Rare rare;
-
-        /** The rare parts of an operation. */
-        static final class Rare {
-            /** The line that set each operation field; null while the first line set them all. */
-            int[] fieldLines;
-            int runIdLine;
-            List<Check> checks = List.of();
-
-            Rare(long firstLine) {
-                runIdLine = (int) Math.min(Integer.MAX_VALUE, firstLine);
-            }
-        }
-
-        Rare rare() {
-            if (rare == null) {
-                rare = new Rare(firstLine);
-            }
-            return rare;
-        }
-
-        Group(String id, long firstLine, int firstColumn) {
-            this.id = id;
-            this.firstLine = firstLine;
-            this.firstColumn = firstColumn;
-        }
-
-        void merge(Line line, Location at, Limits limits, Groups groups) throws InputException {
-            merge(line, at.source(), at.sourceIndex(), at.line(), at.column(), limits, groups);
-        }
-
-        /** Merges the line found at {@code at}:{@code column} of source {@code sourceIndex}, {@code source}. */
-        void merge(Line line, String source, int sourceIndex, long at, long column, Limits limits, Groups groups)
-                throws InputException {
-            int i = line.operation.firstDisagreement(operation);
-            if (i >= 0) {
-                throw disagreement(source, at, column, OperationDraft.FIELDS.get(i),
-                        rare == null || rare.fieldLines == null ? firstLine : rare.fieldLines[i]);
-            }
-            if (line.runId != null && runId != null && !runId.equals(line.runId)) {
-                throw disagreement(source, at, column, "parent_run_id", rare == null ? firstLine : rare.runIdLine);
-            }
-            OperationDraft merged = groups.merged(operation, line.operation);
-            if (merged != operation) {
-                if (at != firstLine) {
-                    for (int f = 0; f < operation.values.length; f++) {
-                        if (operation.values[f] == null && merged.values[f] != null) {
-                            lineSetsField(f, at);
-                        }
-                    }
-                }
-                operation = merged;
-            }
-            if (runId == null && line.runId != null) {
-                runId = line.runId;
-                if (at != firstLine) {
-                    rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at);
-                }
-            }
-            if (line.isCheck) {
-                Check check = line.check.build(new Location(source, sourceIndex, at, column, null));
-                if (rare().checks.isEmpty()) {
-                    rare.checks = new ArrayList<>(1);
-                }
-                rare.checks.add(check);
-                return;
-            }
-            limits.checkAttempts(attempts + 1L, "operation", "attempts",
-                    detail -> InputException.rejected(source, at, column, "$", detail));
-            AttemptDraft a = line.attempt;
-            if (!a.valid()) {
-                a.check(new Location(source, sourceIndex, at, column, null));
-            }
-            String attemptKey = a.idempotencyKey;
-            if (attemptKey != null) {
-                if (key == null) {
-                    key = attemptKey;
-                } else if (key.equals(attemptKey)) {
-                    attemptKey = key;
-                }
-            }
-            int row = groups.attempts.add(a, attemptKey, a.retryReason, at, (int) column);
-            if (lastRow >= 0) {
-                groups.attempts.link(lastRow, row);
-            } else {
-                firstRow = row;
-            }
-            lastRow = row;
-            attempts++;
-        }
-
-        private void lineSetsField(int field, long line) {
-            if (rare().fieldLines == null) {
-                rare.fieldLines = new int[operation.values.length];
-                java.util.Arrays.fill(rare.fieldLines, (int) Math.min(Integer.MAX_VALUE, firstLine));
-            }
-            rare.fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
-        }
-
-        private static InputException disagreement(String source, long at, long column, String field, long earlierLine) {
-            return InputException.rejected(source, at, column, "$." + field,
-                    "disagrees with line " + earlierLine + " of the same operation");
-        }
-
-        /** The operation, its attempts taken from {@code held}, placed in source {@code sourceIndex}, {@code source}. */
-        Operation build(HeldAttempts held, String source, int sourceIndex) throws InputException {
-            Location first = new Location(source, sourceIndex, firstLine, firstColumn, null);
-            if (attempts == 0) {
-                throw InputException.rejected(first.source(), first.line(), first.column(), "$",
-                        "a check line for an operation that has no attempt lines");
-            }
-            if (operation.tool() == null) {
-                throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
-                        "missing required field tool: no line of this operation carries it");
-            }
-            List<Attempt> list = new ArrayList<>(attempts);
-            for (int row = firstRow; row >= 0; row = held.next(row)) {
-                list.add(held.build(row, source, sourceIndex));
-            }
-            list.sort(Attempt.BY_ID);
-            return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),
-                    list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : key, runId, operation.parent(),
-                    operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), list,
-                    rare == null ? List.of() : rare.checks, null,
-                    first, Field.ALL);
-        }
     }
 }
