@@ -92,8 +92,8 @@ final class HeldAttempts {
     private int arenaUsed;
     private int rows;
 
-    /** Adds the attempt of {@code d} found at {@code line}:{@code column}, with its shared strings; returns its row. */
-    int add(AttemptDraft d, String key, String retryReason, long line, int column) {
+    /** Adds the attempt of {@code d} and {@code spanId} found at {@code line}:{@code column}, with its shared strings; returns its row. */
+    int add(AttemptDraft d, LineText spanId, String key, String retryReason, long line, int column) {
         int row = rows++;
         if ((row & MASK) == 0) {
             pages.add(new Page(row == 0 ? 8 : PAGE));
@@ -117,7 +117,7 @@ final class HeldAttempts {
         if (d.retryAfter != null || d.responseDate != null || d.requestHash != null || d.attributes != null) {
             p.rare[i] = new Rare(d.retryAfter, d.responseDate, d.requestHash, d.attributes);
         }
-        storeSpanId(p, i, row, d.spanId);
+        storeSpanId(p, i, row, spanId);
         return row;
     }
 
@@ -155,15 +155,15 @@ final class HeldAttempts {
     }
 
     /** Span ids of ASCII up to 255 characters go to the arena, one byte a character; any other kept as a string. */
-    private void storeSpanId(Page p, int i, int row, String id) {
-        if (id == null) {
+    private void storeSpanId(Page p, int i, int row, LineText id) {
+        if (!id.present()) {
             p.spanIdLength[i] = NO_SPAN_ID;
             return;
         }
         int n = id.length();
-        if (n > 255 || !ascii(id) || arenaUsed + n > arena.length && arenas.size() == MAX_ARENAS) {
+        if (n > 255 || !id.ascii() || arenaUsed + n > arena.length && arenas.size() == MAX_ARENAS) {
             p.spanIdLength[i] = OTHER_SPAN_ID;
-            otherSpanIds.put(row, id);
+            otherSpanIds.put(row, id.value());
             return;
         }
         if (arenaUsed + n > arena.length) {
@@ -199,14 +199,5 @@ final class HeldAttempts {
         }
         int at = p.spanIdAt[i];
         return new String(arenas.get(at >>> 20), at & ((1 << 20) - 1), n, StandardCharsets.ISO_8859_1);
-    }
-
-    private static boolean ascii(String s) {
-        for (int k = 0; k < s.length(); k++) {
-            if (s.charAt(k) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -66,11 +66,12 @@ final class HeldOperations {
 
     /**
      * The number of the operation of id {@code id} (an operation_id when {@code byOperationIdNotKey},
-     * else an idempotency key); when there is none yet, {@code -(entry + 1)} of the id's new entry, for {@link #add}.
+     * else an idempotency key), whose string hash is {@code stringHash}; when there is none yet,
+     * {@code -(entry + 1)} of the id's new entry, for {@link #add}.
      */
-    int find(boolean byOperationIdNotKey, String id) {
+    int find(boolean byOperationIdNotKey, CharSequence id, int stringHash) {
         IdTable ids = byOperationIdNotKey ? operationIds : keys;
-        int entry = ids.put(id);
+        int entry = ids.put(id, stringHash);
         if (entry < 0) {
             return (byOperationIdNotKey ? byOperationId : byKey)[-entry - 1];
         }
@@ -159,7 +160,7 @@ final class HeldOperations {
                 attemptKey = key[g];
             }
         }
-        int row = attempts.add(a, attemptKey, a.retryReason, at, (int) column);
+        int row = attempts.add(a, line.spanId, attemptKey, a.retryReason, at, (int) column);
         if (lastRow[g] >= 0) {
             attempts.link(lastRow[g], row);
         } else {
@@ -245,11 +246,11 @@ final class HeldOperations {
     }
 
     private static int[] ensure(int[] a, int index) {
-        return index < a.length ? a : Arrays.copyOf(a, Math.max(2 * a.length, index + 1));
+        return index < a.length ? a : Arrays.copyOf(a, Math.max(a.length + (a.length >> 1), index + 1));
     }
 
     private void grow() {
-        int n = 2 * idEntry.length;
+        int n = idEntry.length + (idEntry.length >> 1);
         idEntry = Arrays.copyOf(idEntry, n);
         firstLine = Arrays.copyOf(firstLine, n);
         firstColumn = Arrays.copyOf(firstColumn, n);

@@ -70,7 +70,7 @@ public final class SpanLines {
             }
             if (first == null) {
                 boolean byOperationId = SpansReader.byOperationId(p.line, p.at);
-                groups.add(byOperationId, groups.find(byOperationId, SpansReader.groupId(p.line)), p.at.line(),
+                groups.add(byOperationId, SpansReader.find(groups, byOperationId, p.line), p.at.line(),
                         (int) p.at.column());
                 first = t;
             }

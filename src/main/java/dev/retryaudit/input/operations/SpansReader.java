@@ -162,7 +162,9 @@ public final class SpansReader implements TraceReader {
         boolean isCheck;
         String attemptField;
         String checkField;
-        String operationId;
+        /** The operation_id and span_id, as characters (the other attempt fields are in {@link #attempt}). */
+        final LineText operationId = new LineText();
+        final LineText spanId = new LineText();
         String runId;
 
         void clear() {
@@ -172,16 +174,17 @@ public final class SpansReader implements TraceReader {
             isCheck = false;
             attemptField = null;
             checkField = null;
-            operationId = null;
+            operationId.clear();
+            spanId.clear();
             runId = null;
         }
     }
 
-    /** Hashes the strings a line is grouped by, on the chunk's thread rather than the merging one (a string keeps its hash). */
+    /**
+     * Hashes the idempotency key, which a line without operation_id is grouped by, on the chunk's thread
+     * rather than the merging one (a string keeps its hash; the operation_id's is taken as it is read).
+     */
     private static void hashGroupKeys(Line line) {
-        if (line.operationId != null) {
-            line.operationId.hashCode();
-        }
         if (line.attempt.idempotencyKey != null) {
             line.attempt.idempotencyKey.hashCode();
         }
@@ -211,7 +214,11 @@ public final class SpansReader implements TraceReader {
                     }
                     line.isCheck = "check".equals(type);
                 }
-                case "operation_id" -> line.operationId = c.optString();
+                case "operation_id" -> line.operationId.read(c);
+                case "span_id" -> {
+                    line.spanId.read(c);
+                    line.attemptField = name;
+                }
                 case "parent_run_id" -> line.runId = c.optSharedString();
                 default -> {
                     if (line.operation.bind(name, c)) {
@@ -243,7 +250,7 @@ public final class SpansReader implements TraceReader {
     private static void add(HeldOperations groups, Line line, long at, long column, ReadContext ctx)
             throws InputException {
         boolean byOperationId = byOperationId(line, ctx.source(), at, column);
-        int g = groups.find(byOperationId, groupId(line));
+        int g = find(groups, byOperationId, line);
         if (g < 0) {
             ctx.limits().checkOperations(groups.size() + 1L,
                     detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
@@ -263,7 +270,7 @@ public final class SpansReader implements TraceReader {
     }
 
     private static boolean byOperationId(Line line, String source, long at, long column) throws InputException {
-        if (line.operationId != null) {
+        if (line.operationId.present()) {
             return true;
         }
         if (line.attempt.idempotencyKey != null) {
@@ -275,6 +282,12 @@ public final class SpansReader implements TraceReader {
 
     /** The id of the operation a line belongs to: its operation_id, else its idempotency key. */
     static String groupId(Line line) {
-        return line.operationId != null ? line.operationId : line.attempt.idempotencyKey;
+        return line.operationId.present() ? line.operationId.value() : line.attempt.idempotencyKey;
+    }
+
+    /** The operation of the line's id in {@code groups}, as {@link HeldOperations#find} gives it. */
+    static int find(HeldOperations groups, boolean byOperationId, Line line) {
+        return byOperationId ? groups.find(true, line.operationId, line.operationId.stringHash())
+                : groups.find(false, line.attempt.idempotencyKey, line.attempt.idempotencyKey.hashCode());
     }
 }

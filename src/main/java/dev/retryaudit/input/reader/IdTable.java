@@ -17,24 +17,33 @@ public final class IdTable {
     private int[] lengths = new int[1 << 3];
     private int[] hashes = new int[1 << 3];
     private int size;
-    /** Entry number + 1 per slot; 0 marks an empty slot. Its length is a power of two. */
-    private int[] slots = new int[1 << 4];
+    /**
+     * Two ints a slot: entry number + 1 (0 marks an empty slot) and the entry's hash, so that a probe
+     * reads the entry's text only when the hashes agree. The number of slots is a power of two.
+     */
+    private int[] slots = new int[2 << 4];
 
     /** Puts {@code s}: its new entry number when it was not an entry yet, else {@code -(entry + 1)} of the one it equals. */
     public int put(String s) {
-        int hash = mix(s.hashCode());
-        int mask = slots.length - 1;
+        return put(s, s.hashCode());
+    }
+
+    /** Puts the characters {@code s}, whose {@link String#hashCode()} would be {@code stringHash}, as {@link #put(String)} does. */
+    public int put(CharSequence s, int stringHash) {
+        int hash = mix(stringHash);
+        int mask = (slots.length >> 1) - 1;
         for (int i = hash & mask;; i = (i + 1) & mask) {
-            int entry = slots[i] - 1;
+            int entry = slots[2 * i] - 1;
             if (entry < 0) {
                 int added = append(s, hash);
-                slots[i] = added + 1;
-                if (size * 2 > slots.length) {
+                slots[2 * i] = added + 1;
+                slots[2 * i + 1] = hash;
+                if (size > slots.length >> 2) {
                     rehash();
                 }
                 return added;
             }
-            if (hashes[entry] == hash && equalsEntry(entry, s)) {
+            if (slots[2 * i + 1] == hash && equalsEntry(entry, s)) {
                 return -(entry + 1);
             }
         }
@@ -50,7 +59,7 @@ public final class IdTable {
         return size;
     }
 
-    private boolean equalsEntry(int entry, String s) {
+    private boolean equalsEntry(int entry, CharSequence s) {
         int length = lengths[entry];
         if (length != s.length()) {
             return false;
@@ -64,19 +73,22 @@ public final class IdTable {
         return true;
     }
 
-    private int append(String s, int hash) {
+    private int append(CharSequence s, int hash) {
         long needed = (long) used + s.length();
         if (needed > chars.length) {
             if (needed > MAX_ARRAY) {
                 throw new IllegalStateException("more id text than one array holds: " + needed + " characters");
             }
-            chars = Arrays.copyOf(chars, (int) Math.min(MAX_ARRAY, Math.max(2L * chars.length, needed)));
+            chars = Arrays.copyOf(chars, (int) Math.min(MAX_ARRAY, Math.max(chars.length + (chars.length >> 1), needed)));
         }
-        s.getChars(0, s.length(), chars, used);
+        for (int k = 0; k < s.length(); k++) {
+            chars[used + k] = s.charAt(k);
+        }
         if (size == starts.length) {
-            starts = Arrays.copyOf(starts, size * 2);
-            lengths = Arrays.copyOf(lengths, size * 2);
-            hashes = Arrays.copyOf(hashes, size * 2);
+            int grown = size + (size >> 1);
+            starts = Arrays.copyOf(starts, grown);
+            lengths = Arrays.copyOf(lengths, grown);
+            hashes = Arrays.copyOf(hashes, grown);
         }
         starts[size] = used;
         lengths[size] = s.length();
@@ -87,13 +99,14 @@ public final class IdTable {
 
     private void rehash() {
         int[] bigger = new int[slots.length * 2];
-        int mask = bigger.length - 1;
+        int mask = (bigger.length >> 1) - 1;
         for (int entry = 0; entry < size; entry++) {
             int i = hashes[entry] & mask;
-            while (bigger[i] != 0) {
+            while (bigger[2 * i] != 0) {
                 i = (i + 1) & mask;
             }
-            bigger[i] = entry + 1;
+            bigger[2 * i] = entry + 1;
+            bigger[2 * i + 1] = hashes[entry];
         }
         slots = bigger;
     }
