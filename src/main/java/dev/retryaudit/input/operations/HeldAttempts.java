@@ -181,8 +181,9 @@ final class HeldAttempts {
                 arenaUsed = 0;
             }
         }
+        char[] chars = id.chars();
         for (int k = 0; k < n; k++) {
-            arena[arenaUsed + k] = (byte) id.charAt(k);
+            arena[arenaUsed + k] = (byte) chars[k];
         }
         p.spanIdAt[i] = (arenas.size() - 1) << 20 | arenaUsed;
         p.spanIdLength[i] = (short) n;
@@ -196,6 +197,10 @@ final class HeldAttempts {
         }
         if (n == OTHER_SPAN_ID) {
             return otherSpanIds.get(row);
+        }
+        if (n == 0) {
+            // An empty id takes no arena, which may not exist yet.
+            return "";
         }
         int at = p.spanIdAt[i];
         return new String(arenas.get(at >>> 20), at & ((1 << 20) - 1), n, StandardCharsets.ISO_8859_1);

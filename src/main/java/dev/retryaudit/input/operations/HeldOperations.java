@@ -65,20 +65,28 @@ final class HeldOperations {
     }
 
     /**
-     * The number of the operation of id {@code id} (an operation_id when {@code byOperationIdNotKey},
-     * else an idempotency key), whose string hash is {@code stringHash}; when there is none yet,
-     * {@code -(entry + 1)} of the id's new entry, for {@link #add}.
+     * The number of the operation of operation_id {@code id}; when there is none yet, {@code -(entry + 1)}
+     * of the id's new entry, for {@link #add}.
      */
-    int find(boolean byOperationIdNotKey, CharSequence id, int stringHash) {
-        IdTable ids = byOperationIdNotKey ? operationIds : keys;
-        int entry = ids.put(id, stringHash);
-        if (entry < 0) {
-            return (byOperationIdNotKey ? byOperationId : byKey)[-entry - 1];
-        }
-        return -(entry + 1);
+    int find(LineText id) {
+        int entry = operationIds.put(id.chars(), id.length(), id.stringHash());
+        return found(byOperationId, entry);
     }
 
-    /** Adds the operation whose id {@link #find} has just given as new entry {@code -(found + 1)}; returns its number. */
+    /** The operation of idempotency key {@code key}, as {@link #find(LineText)} gives it for an operation_id. */
+    int find(String key) {
+        return found(byKey, keys.put(key));
+    }
+
+    private static int found(int[] operations, int entry) {
+        return entry < 0 ? operations[-entry - 1] : -(entry + 1);
+    }
+
+    /**
+     * Adds the operation, first seen at {@code at}:{@code column}, whose id (an operation_id when
+     * {@code byOperationIdNotKey}, else an idempotency key) {@code find} has just given as new entry
+     * {@code -(found + 1)}; returns its number.
+     */
     int add(boolean byOperationIdNotKey, int found, long at, int column) {
         int entry = -found - 1;
         int g = size++;

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * buffer reused from line to line, with the hash {@link String#hashCode()} would give: the value is
  * looked up and held without a string of its own per line. Absent (JSON null, or no such field) until read.
  */
-final class LineText implements CharSequence {
+final class LineText {
     private char[] chars = new char[32];
     private int length = -1;
     private int hash;
@@ -70,22 +70,14 @@ final class LineText implements CharSequence {
         return true;
     }
 
-    @Override
-    public int length() {
+    /** The number of characters; -1 when absent. */
+    int length() {
         return length;
     }
 
-    @Override
-    public char charAt(int index) {
-        if (index < 0 || index >= length) {
-            throw new IndexOutOfBoundsException(index);
-        }
-        return chars[index];
-    }
-
-    @Override
-    public CharSequence subSequence(int start, int end) {
-        return toString().subSequence(start, end);
+    /** The characters, the first {@link #length()} of them the value's. */
+    char[] chars() {
+        return chars;
     }
 
     /** The value as a string, made anew; null when absent. */
@@ -93,8 +85,4 @@ final class LineText implements CharSequence {
         return length < 0 ? null : new String(chars, 0, length);
     }
 
-    @Override
-    public String toString() {
-        return String.valueOf(value());
-    }
 }

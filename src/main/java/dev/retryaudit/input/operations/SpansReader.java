@@ -287,7 +287,6 @@ public final class SpansReader implements TraceReader {
 
     /** The operation of the line's id in {@code groups}, as {@link HeldOperations#find} gives it. */
     static int find(HeldOperations groups, boolean byOperationId, Line line) {
-        return byOperationId ? groups.find(true, line.operationId, line.operationId.stringHash())
-                : groups.find(false, line.attempt.idempotencyKey, line.attempt.idempotencyKey.hashCode());
+        return byOperationId ? groups.find(line.operationId) : groups.find(line.attempt.idempotencyKey);
     }
 }

@@ -25,17 +25,25 @@ public final class IdTable {
 
     /** Puts {@code s}: its new entry number when it was not an entry yet, else {@code -(entry + 1)} of the one it equals. */
     public int put(String s) {
-        return put(s, s.hashCode());
+        return put(s, null, s.length(), s.hashCode());
     }
 
-    /** Puts the characters {@code s}, whose {@link String#hashCode()} would be {@code stringHash}, as {@link #put(String)} does. */
-    public int put(CharSequence s, int stringHash) {
+    /**
+     * Puts the first {@code length} characters of {@code chars}, whose {@link String#hashCode()} would be
+     * {@code stringHash}, as {@link #put(String)} puts their string.
+     */
+    public int put(char[] chars, int length, int stringHash) {
+        return put(null, chars, length, stringHash);
+    }
+
+    /** Puts {@code s}, or else the {@code length} first of {@code text}. */
+    private int put(String s, char[] text, int length, int stringHash) {
         int hash = mix(stringHash);
         int mask = (slots.length >> 1) - 1;
         for (int i = hash & mask;; i = (i + 1) & mask) {
             int entry = slots[2 * i] - 1;
             if (entry < 0) {
-                int added = append(s, hash);
+                int added = append(s, text, length, hash);
                 slots[2 * i] = added + 1;
                 slots[2 * i + 1] = hash;
                 if (size > slots.length >> 2) {
@@ -43,7 +51,7 @@ public final class IdTable {
                 }
                 return added;
             }
-            if (slots[2 * i + 1] == hash && equalsEntry(entry, s)) {
+            if (slots[2 * i + 1] == hash && equalsEntry(entry, s, text, length)) {
                 return -(entry + 1);
             }
         }
@@ -59,30 +67,31 @@ public final class IdTable {
         return size;
     }
 
-    private boolean equalsEntry(int entry, CharSequence s) {
-        int length = lengths[entry];
-        if (length != s.length()) {
+    private boolean equalsEntry(int entry, String s, char[] text, int length) {
+        if (length != lengths[entry]) {
             return false;
         }
         int start = starts[entry];
         for (int k = 0; k < length; k++) {
-            if (chars[start + k] != s.charAt(k)) {
+            if (chars[start + k] != (s != null ? s.charAt(k) : text[k])) {
                 return false;
             }
         }
         return true;
     }
 
-    private int append(CharSequence s, int hash) {
-        long needed = (long) used + s.length();
+    private int append(String s, char[] text, int length, int hash) {
+        long needed = (long) used + length;
         if (needed > chars.length) {
             if (needed > MAX_ARRAY) {
                 throw new IllegalStateException("more id text than one array holds: " + needed + " characters");
             }
             chars = Arrays.copyOf(chars, (int) Math.min(MAX_ARRAY, Math.max(chars.length + (chars.length >> 1), needed)));
         }
-        for (int k = 0; k < s.length(); k++) {
-            chars[used + k] = s.charAt(k);
+        if (s != null) {
+            s.getChars(0, length, chars, used);
+        } else {
+            System.arraycopy(text, 0, chars, used, length);
         }
         if (size == starts.length) {
             int grown = size + (size >> 1);
@@ -91,9 +100,9 @@ public final class IdTable {
             hashes = Arrays.copyOf(hashes, grown);
         }
         starts[size] = used;
-        lengths[size] = s.length();
+        lengths[size] = length;
         hashes[size] = hash;
-        used += s.length();
+        used += length;
         return size++;
     }
 
