@@ -154,8 +154,11 @@ final class HeldOperations {
             rg.checks.add(check);
             return;
         }
-        limits.checkAttempts(attemptCount[g] + 1L, "operation", "attempts",
-                detail -> InputException.rejected(source, at, column, "$", detail));
+        if (attemptCount[g] >= limits.attemptsPerOperation()) {
+            // Only here, where it throws: the placing function would cost an object per attempt.
+            limits.checkAttempts(attemptCount[g] + 1L, "operation", "attempts",
+                    detail -> InputException.rejected(source, at, column, "$", detail));
+        }
         AttemptDraft a = line.attempt;
         if (!a.valid()) {
             a.check(new Location(source, sourceIndex, at, column, null));

@@ -252,8 +252,11 @@ public final class SpansReader implements TraceReader {
         boolean byOperationId = byOperationId(line, ctx.source(), at, column);
         int g = find(groups, byOperationId, line);
         if (g < 0) {
-            ctx.limits().checkOperations(groups.size() + 1L,
-                    detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
+            if (groups.size() >= ctx.limits().operations()) {
+                // Only here, where it throws: the placing function would cost an object per operation.
+                ctx.limits().checkOperations(groups.size() + 1L,
+                        detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
+            }
             g = groups.add(byOperationId, g, at, (int) column);
         }
         groups.merge(g, line, ctx.source(), ctx.sourceIndex(), at, column, ctx.limits());

@@ -15,7 +15,8 @@ class IdTableTest {
         Map<String, Integer> reference = new HashMap<>();
         Random rnd = new Random(11);
         for (int i = 0; i < 100_000; i++) {
-            String s = "op-" + rnd.nextInt(60_000) + (rnd.nextInt(40) == 0 ? "\u00e9\u4e2d" : "");
+            String s = "op-" + rnd.nextInt(60_000) + (rnd.nextInt(40) == 0 ? "\u00e9\u4e2d" : "")
+                    + (rnd.nextInt(5_000) == 0 ? "x".repeat(10_000 + rnd.nextInt(40_000)) : "");
             Integer known = reference.putIfAbsent(s, reference.size());
             int put = rnd.nextBoolean() ? table.put(s) : table.put((s + "tail").toCharArray(), s.length(), s.hashCode());
             assertThat(put).as(s).isEqualTo(known == null ? reference.get(s) : -(known + 1));
