@@ -57,6 +57,8 @@ public final class SpansReader implements TraceReader {
                     batch.size = 0;
                     spare.add(batch);
                 });
+        // The batches' lines are not needed while the operations are built and checked.
+        spare.clear();
         if (rest != null) {
             readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
         }
