@@ -1,6 +1,9 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Inputs;
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import java.util.List;
@@ -85,6 +88,22 @@ class SpansReaderTest {
         assertThat(ops.get(0).attempts()).extracting(Attempt::spanId).containsExactly(longSpan, "\u00fc\u4e2d");
         assertThat(ops.get(1).attempts()).extracting(Attempt::spanId).containsOnlyNulls();
         assertThat(ops.get(2).attempts()).extracting(Attempt::spanId).containsExactly("");
+    }
+
+    @Test
+    void idsOverTheStringLimitAreRefusedWhereTheyStand() {
+        Limits ten = new Limits(1L << 30, 10, 10, 10, 64);
+        InputException opId = Inputs.rejected(InputFormat.SPANS,
+                "{\"operation_id\":\"abcdefghijkl\",\"tool\":\"t\",\"attempt_id\":1}\n", ten);
+        assertThat(opId.line() + ":" + opId.column() + " " + opId.path() + " " + opId.detail())
+                .isEqualTo("1:17 $.operation_id a string of 12 characters exceeds the string limit of 10");
+        InputException spanId = Inputs.rejected(InputFormat.SPANS,
+                "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\"\u00e9\u4e2dabcdefghi\"}\n", ten);
+        assertThat(spanId.line() + ":" + spanId.column() + " " + spanId.path() + " " + spanId.detail())
+                .isEqualTo("1:57 $.span_id a string of 11 characters exceeds the string limit of 10");
+        assertThat(Inputs.rejected(InputFormat.SPANS,
+                "{\"operation_id\":\"abcdefghij\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\"\u00e9\u4e2dabcdefgh\"}\n"
+                        + "{\"tool\":\"t\",\"attempt_id\":1}\n", ten).line()).isEqualTo(2);
     }
 
     @Test
