@@ -45,18 +45,40 @@ final class HeldOperations {
     /** One instance of each combination of operation fields, shared by the operations that have it. */
     private final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
 
-    /** The entry of the operation's id: in {@link #operationIds} when at least 0, else {@code ~entry} in {@link #keys}. */
-    private int[] idEntry = new int[8];
-    private long[] firstLine = new long[8];
-    /** The column of the first line's object, as the parser counts it (in an int). */
-    private int[] firstColumn = new int[8];
-    private OperationDraft[] operation = new OperationDraft[8];
-    private String[] runId = new String[8];
-    private String[] key = new String[8];
-    private int[] attemptCount = new int[8];
-    private int[] firstRow = new int[8];
-    private int[] lastRow = new int[8];
-    private Rare[] rare = new Rare[8];
+    private static final int PAGE_BITS = 12;
+    private static final int PAGE = 1 << PAGE_BITS;
+    private static final int MASK = PAGE - 1;
+
+    /** Up to {@link #PAGE} operations of every column; the first page starts small and grows, for one operation. */
+    private static final class Page {
+        /** The entry of the operation's id: in {@link #operationIds} when at least 0, else {@code ~entry} in {@link #keys}. */
+        final int[] idEntry;
+        final long[] firstLine;
+        /** The column of the first line's object, as the parser counts it (in an int). */
+        final int[] firstColumn;
+        final OperationDraft[] operation;
+        final String[] runId;
+        final String[] key;
+        final int[] attemptCount;
+        final int[] firstRow;
+        final int[] lastRow;
+        final Rare[] rare;
+
+        Page(int n, Page from) {
+            idEntry = from == null ? new int[n] : Arrays.copyOf(from.idEntry, n);
+            firstLine = from == null ? new long[n] : Arrays.copyOf(from.firstLine, n);
+            firstColumn = from == null ? new int[n] : Arrays.copyOf(from.firstColumn, n);
+            operation = from == null ? new OperationDraft[n] : Arrays.copyOf(from.operation, n);
+            runId = from == null ? new String[n] : Arrays.copyOf(from.runId, n);
+            key = from == null ? new String[n] : Arrays.copyOf(from.key, n);
+            attemptCount = from == null ? new int[n] : Arrays.copyOf(from.attemptCount, n);
+            firstRow = from == null ? new int[n] : Arrays.copyOf(from.firstRow, n);
+            lastRow = from == null ? new int[n] : Arrays.copyOf(from.lastRow, n);
+            rare = from == null ? new Rare[n] : Arrays.copyOf(from.rare, n);
+        }
+    }
+
+    private Page[] pages = new Page[4];
     private int size;
 
     /** How many operations there are. */
@@ -90,8 +112,17 @@ final class HeldOperations {
     int add(boolean byOperationIdNotKey, int found, long at, int column) {
         int entry = -found - 1;
         int g = size++;
-        if (g == idEntry.length) {
-            grow();
+        int k = g & MASK;
+        if (k == 0) {
+            if (g >>> PAGE_BITS == pages.length) {
+                pages = Arrays.copyOf(pages, 2 * pages.length);
+            }
+            pages[g >>> PAGE_BITS] = new Page(g == 0 ? 8 : PAGE, null);
+        }
+        Page p = pages[g >>> PAGE_BITS];
+        if (k == p.idEntry.length) {
+            p = new Page(Math.min(PAGE, 4 * k), p);
+            pages[0] = p;
         }
         if (byOperationIdNotKey) {
             byOperationId = ensure(byOperationId, entry);
@@ -100,63 +131,65 @@ final class HeldOperations {
             byKey = ensure(byKey, entry);
             byKey[entry] = g;
         }
-        idEntry[g] = byOperationIdNotKey ? entry : ~entry;
-        firstLine[g] = at;
-        firstColumn[g] = column;
-        operation[g] = NONE;
-        firstRow[g] = -1;
-        lastRow[g] = -1;
+        p.idEntry[k] = byOperationIdNotKey ? entry : ~entry;
+        p.firstLine[k] = at;
+        p.firstColumn[k] = column;
+        p.operation[k] = NONE;
+        p.firstRow[k] = -1;
+        p.lastRow[k] = -1;
         return g;
     }
 
     /** The id of operation {@code g}. */
     String id(int g) {
-        int e = idEntry[g];
+        int e = pages[g >>> PAGE_BITS].idEntry[g & MASK];
         return e >= 0 ? operationIds.get(e) : keys.get(~e);
     }
 
     /** Merges into operation {@code g} the line found at {@code at}:{@code column} of source {@code sourceIndex}, {@code source}. */
     void merge(int g, SpansReader.Line line, String source, int sourceIndex, long at, long column, Limits limits)
             throws InputException {
-        OperationDraft held = operation[g];
-        Rare r = rare[g];
+        Page p = pages[g >>> PAGE_BITS];
+        int k = g & MASK;
+        OperationDraft held = p.operation[k];
+        Rare r = p.rare[k];
         int i = line.operation.firstDisagreement(held);
         if (i >= 0) {
             throw disagreement(source, at, column, OperationDraft.FIELDS.get(i),
-                    r == null || r.fieldLines == null ? firstLine[g] : r.fieldLines[i]);
+                    r == null || r.fieldLines == null ? p.firstLine[k] : r.fieldLines[i]);
         }
-        if (line.runId != null && runId[g] != null && !runId[g].equals(line.runId)) {
-            throw disagreement(source, at, column, "parent_run_id", r == null ? firstLine[g] : r.runIdLine);
+        if (line.runId != null && p.runId[k] != null && !p.runId[k].equals(line.runId)) {
+            throw disagreement(source, at, column, "parent_run_id", r == null ? p.firstLine[k] : r.runIdLine);
         }
         OperationDraft merged = merged(held, line.operation);
         if (merged != held) {
-            if (at != firstLine[g]) {
+            if (at != p.firstLine[k]) {
                 for (int f = 0; f < held.values.length; f++) {
                     if (held.values[f] == null && merged.values[f] != null) {
-                        lineSetsField(g, f, at);
+                        lineSetsField(p, k, f, at);
                     }
                 }
             }
-            operation[g] = merged;
+            p.operation[k] = merged;
         }
-        if (runId[g] == null && line.runId != null) {
-            runId[g] = line.runId;
-            if (at != firstLine[g]) {
-                rare(g).runIdLine = lineInt(at);
+        if (p.runId[k] == null && line.runId != null) {
+            p.runId[k] = line.runId;
+            if (at != p.firstLine[k]) {
+                rare(p, k).runIdLine = lineInt(at);
             }
         }
         if (line.isCheck) {
             Check check = line.check.build(new Location(source, sourceIndex, at, column, null));
-            Rare rg = rare(g);
+            Rare rg = rare(p, k);
             if (rg.checks.isEmpty()) {
                 rg.checks = new ArrayList<>(1);
             }
             rg.checks.add(check);
             return;
         }
-        if (attemptCount[g] >= limits.attemptsPerOperation()) {
+        if (p.attemptCount[k] >= limits.attemptsPerOperation()) {
             // Only here, where it throws: the placing function would cost an object per attempt.
-            limits.checkAttempts(attemptCount[g] + 1L, "operation", "attempts",
+            limits.checkAttempts(p.attemptCount[k] + 1L, "operation", "attempts",
                     detail -> InputException.rejected(source, at, column, "$", detail));
         }
         AttemptDraft a = line.attempt;
@@ -165,43 +198,45 @@ final class HeldOperations {
         }
         String attemptKey = a.idempotencyKey;
         if (attemptKey != null) {
-            if (key[g] == null) {
-                key[g] = attemptKey;
-            } else if (key[g].equals(attemptKey)) {
-                attemptKey = key[g];
+            if (p.key[k] == null) {
+                p.key[k] = attemptKey;
+            } else if (p.key[k].equals(attemptKey)) {
+                attemptKey = p.key[k];
             }
         }
         int row = attempts.add(a, line.spanId, attemptKey, a.retryReason, at, (int) column);
-        if (lastRow[g] >= 0) {
-            attempts.link(lastRow[g], row);
+        if (p.lastRow[k] >= 0) {
+            attempts.link(p.lastRow[k], row);
         } else {
-            firstRow[g] = row;
+            p.firstRow[k] = row;
         }
-        lastRow[g] = row;
-        attemptCount[g]++;
+        p.lastRow[k] = row;
+        p.attemptCount[k]++;
     }
 
     /** Operation {@code g}, its attempts built, placed in source {@code sourceIndex}, {@code source}. */
     Operation build(int g, String source, int sourceIndex) throws InputException {
-        Location first = new Location(source, sourceIndex, firstLine[g], firstColumn[g], null);
-        if (attemptCount[g] == 0) {
+        Page p = pages[g >>> PAGE_BITS];
+        int k = g & MASK;
+        Location first = new Location(source, sourceIndex, p.firstLine[k], p.firstColumn[k], null);
+        if (p.attemptCount[k] == 0) {
             throw InputException.rejected(first.source(), first.line(), first.column(), "$",
                     "a check line for an operation that has no attempt lines");
         }
-        OperationDraft op = operation[g];
+        OperationDraft op = p.operation[k];
         if (op.tool() == null) {
             throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
                     "missing required field tool: no line of this operation carries it");
         }
-        List<Attempt> list = new ArrayList<>(attemptCount[g]);
-        for (int row = firstRow[g]; row >= 0; row = attempts.next(row)) {
+        List<Attempt> list = new ArrayList<>(p.attemptCount[k]);
+        for (int row = p.firstRow[k]; row >= 0; row = attempts.next(row)) {
             list.add(attempts.build(row, source, sourceIndex));
         }
         list.sort(Attempt.BY_ID);
         return new Operation(id(g), op.tool(), op.effect(), op.method(), op.target(),
-                list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : key[g], runId[g], op.parent(),
+                list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : p.key[k], p.runId[k], op.parent(),
                 op.deadlineMs(), op.reportedOutcome(), op.clock(), list,
-                rare[g] == null ? List.of() : rare[g].checks, null,
+                p.rare[k] == null ? List.of() : p.rare[k].checks, null,
                 first, Field.ALL);
     }
 
@@ -231,18 +266,19 @@ final class HeldOperations {
         return shared == null ? d : shared;
     }
 
-    private Rare rare(int g) {
-        if (rare[g] == null) {
-            rare[g] = new Rare(firstLine[g]);
+    /** The rare parts of operation {@code k} of page {@code p}, made when first needed. */
+    private static Rare rare(Page p, int k) {
+        if (p.rare[k] == null) {
+            p.rare[k] = new Rare(p.firstLine[k]);
         }
-        return rare[g];
+        return p.rare[k];
     }
 
-    private void lineSetsField(int g, int field, long line) {
-        Rare r = rare(g);
+    private static void lineSetsField(Page p, int k, int field, long line) {
+        Rare r = rare(p, k);
         if (r.fieldLines == null) {
-            r.fieldLines = new int[operation[g].values.length];
-            Arrays.fill(r.fieldLines, lineInt(firstLine[g]));
+            r.fieldLines = new int[p.operation[k].values.length];
+            Arrays.fill(r.fieldLines, lineInt(p.firstLine[k]));
         }
         r.fieldLines[field] = lineInt(line);
     }
@@ -258,19 +294,5 @@ final class HeldOperations {
 
     private static int[] ensure(int[] a, int index) {
         return index < a.length ? a : Arrays.copyOf(a, Math.max(a.length + (a.length >> 1), index + 1));
-    }
-
-    private void grow() {
-        int n = idEntry.length + (idEntry.length >> 1);
-        idEntry = Arrays.copyOf(idEntry, n);
-        firstLine = Arrays.copyOf(firstLine, n);
-        firstColumn = Arrays.copyOf(firstColumn, n);
-        operation = Arrays.copyOf(operation, n);
-        runId = Arrays.copyOf(runId, n);
-        key = Arrays.copyOf(key, n);
-        attemptCount = Arrays.copyOf(attemptCount, n);
-        firstRow = Arrays.copyOf(firstRow, n);
-        lastRow = Arrays.copyOf(lastRow, n);
-        rare = Arrays.copyOf(rare, n);
     }
 }
