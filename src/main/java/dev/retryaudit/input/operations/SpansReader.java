@@ -14,7 +14,7 @@ import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -106,9 +106,9 @@ public final class SpansReader implements TraceReader {
         /** The next line's fields, cleared, starting at {@code at}:{@code col}. */
         Line add(long at, long col) {
             if (size == lines.length) {
-                lines = java.util.Arrays.copyOf(lines, 2 * size);
-                line = java.util.Arrays.copyOf(line, 2 * size);
-                column = java.util.Arrays.copyOf(column, 2 * size);
+                lines = Arrays.copyOf(lines, 2 * size);
+                line = Arrays.copyOf(line, 2 * size);
+                column = Arrays.copyOf(column, 2 * size);
             }
             if (lines[size] == null) {
                 lines[size] = new Line();

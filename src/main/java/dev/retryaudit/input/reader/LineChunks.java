@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class LineChunks {
 
     private final InputStream in;
     private final int size;
-    private final java.util.ArrayDeque<byte[]> free = new java.util.ArrayDeque<>();
+    private final ArrayDeque<byte[]> free = new ArrayDeque<>();
     private byte[] carry = new byte[0];
     private int carried;
     private long line = 1;
