@@ -58,7 +58,8 @@ final class HeldOperations {
         final int[] firstColumn;
         final OperationDraft[] operation;
         final String[] runId;
-        final String[] key;
+        /** The operation's idempotency key (its first attempt's) as an entry of the attempts' keys, or -1. */
+        final int[] key;
         final int[] attemptCount;
         final int[] firstRow;
         final int[] lastRow;
@@ -70,7 +71,7 @@ final class HeldOperations {
             firstColumn = from == null ? new int[n] : Arrays.copyOf(from.firstColumn, n);
             operation = from == null ? new OperationDraft[n] : Arrays.copyOf(from.operation, n);
             runId = from == null ? new String[n] : Arrays.copyOf(from.runId, n);
-            key = from == null ? new String[n] : Arrays.copyOf(from.key, n);
+            key = from == null ? new int[n] : Arrays.copyOf(from.key, n);
             attemptCount = from == null ? new int[n] : Arrays.copyOf(from.attemptCount, n);
             firstRow = from == null ? new int[n] : Arrays.copyOf(from.firstRow, n);
             lastRow = from == null ? new int[n] : Arrays.copyOf(from.lastRow, n);
@@ -137,6 +138,7 @@ final class HeldOperations {
         p.operation[k] = NONE;
         p.firstRow[k] = -1;
         p.lastRow[k] = -1;
+        p.key[k] = -1;
         return g;
     }
 
@@ -196,13 +198,9 @@ final class HeldOperations {
         if (!a.valid()) {
             a.check(new Location(source, sourceIndex, at, column, null));
         }
-        String attemptKey = a.idempotencyKey;
-        if (attemptKey != null) {
-            if (p.key[k] == null) {
-                p.key[k] = attemptKey;
-            } else if (p.key[k].equals(attemptKey)) {
-                attemptKey = p.key[k];
-            }
+        int attemptKey = attempts.key(a.idempotencyKey);
+        if (p.key[k] < 0) {
+            p.key[k] = attemptKey;
         }
         int row = attempts.add(a, line.spanId, attemptKey, a.retryReason, at, (int) column);
         if (p.lastRow[k] >= 0) {
@@ -234,7 +232,7 @@ final class HeldOperations {
         }
         list.sort(Attempt.BY_ID);
         return new Operation(id(g), op.tool(), op.effect(), op.method(), op.target(),
-                list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : p.key[k], p.runId[k], op.parent(),
+                list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : attempts.key(p.key[k]), p.runId[k], op.parent(),
                 op.deadlineMs(), op.reportedOutcome(), op.clock(), list,
                 p.rare[k] == null ? List.of() : p.rare[k].checks, null,
                 first, Field.ALL);

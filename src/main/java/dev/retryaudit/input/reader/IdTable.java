@@ -1,11 +1,13 @@
 package dev.retryaudit.input.reader;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * Strings numbered in the order first put, held compactly for a reader or an input set that keeps
- * hundreds of thousands of ids: the characters of the entries in blocks of a fixed size, found
- * through an open-addressing table of entry numbers. A few large arrays instead of a string (two
+ * hundreds of thousands of ids: the characters of the entries in byte blocks of a fixed size (one
+ * byte a character when all are Latin-1, as compact strings hold them, else two), found through an
+ * open-addressing table of entry numbers. A few large arrays instead of a string (two
  * objects) per entry keep millions of ids cheap to hold and, above all, cheap for the garbage
  * collector to trace; blocks are filled, never copied to grow.
  */
@@ -14,13 +16,13 @@ public final class IdTable {
     /** An entry longer than this gets a block of its own, so that blocks are not left mostly empty. */
     private static final int OWN_BLOCK = BLOCK >> 2;
 
-    private char[][] blocks = new char[4][];
+    private byte[][] blocks = new byte[4][];
     private int blockCount;
     /** The block being filled, and its number. */
-    private char[] block = new char[0];
+    private byte[] block;
     private int blockNumber = -1;
     private int used;
-    /** Per entry: its block, where it starts there, its length. */
+    /** Per entry: its block, where it starts there, its length in characters (negated for two bytes a character). */
     private int[] blockOf = new int[1 << 3];
     private int[] starts = new int[1 << 3];
     private int[] lengths = new int[1 << 3];
@@ -67,7 +69,17 @@ public final class IdTable {
 
     /** The string of {@code entry}, made anew. */
     public String get(int entry) {
-        return new String(blocks[blockOf[entry]], starts[entry], lengths[entry]);
+        byte[] bytes = blocks[blockOf[entry]];
+        int start = starts[entry];
+        int length = lengths[entry];
+        if (length >= 0) {
+            return new String(bytes, start, length, StandardCharsets.ISO_8859_1);
+        }
+        char[] chars = new char[-length];
+        for (int k = 0; k < chars.length; k++) {
+            chars[k] = wide(bytes, start, k);
+        }
+        return new String(chars);
     }
 
     /** How many entries there are. */
@@ -76,42 +88,58 @@ public final class IdTable {
     }
 
     private boolean equalsEntry(int entry, String s, char[] text, int length) {
-        if (length != lengths[entry]) {
+        int held = lengths[entry];
+        if (length != (held >= 0 ? held : -held)) {
             return false;
         }
-        char[] chars = blocks[blockOf[entry]];
+        byte[] bytes = blocks[blockOf[entry]];
         int start = starts[entry];
         for (int k = 0; k < length; k++) {
-            if (chars[start + k] != (s != null ? s.charAt(k) : text[k])) {
+            char c = held >= 0 ? (char) (bytes[start + k] & 0xFF) : wide(bytes, start, k);
+            if (c != (s != null ? s.charAt(k) : text[k])) {
                 return false;
             }
         }
         return true;
     }
 
+    /** Character {@code k} of an entry held two bytes a character from {@code start}. */
+    private static char wide(byte[] bytes, int start, int k) {
+        return (char) ((bytes[start + 2 * k] & 0xFF) << 8 | bytes[start + 2 * k + 1] & 0xFF);
+    }
+
     private int append(String s, char[] text, int length) {
-        char[] into;
+        boolean latin1 = true;
+        for (int k = 0; k < length && latin1; k++) {
+            latin1 = (s != null ? s.charAt(k) : text[k]) < 0x100;
+        }
+        int bytes = latin1 ? length : 2 * length;
+        byte[] into;
         int number;
         int at;
-        if (length > OWN_BLOCK) {
-            into = new char[length];
+        if (bytes > OWN_BLOCK) {
+            into = new byte[bytes];
             number = addBlock(into);
             at = 0;
         } else {
-            if (used + length > block.length) {
-                block = new char[BLOCK];
+            if (blockNumber < 0 || used + bytes > block.length) {
+                block = new byte[BLOCK];
                 blockNumber = addBlock(block);
                 used = 0;
             }
             into = block;
             number = blockNumber;
             at = used;
-            used += length;
+            used += bytes;
         }
-        if (s != null) {
-            s.getChars(0, length, into, at);
-        } else {
-            System.arraycopy(text, 0, into, at, length);
+        for (int k = 0; k < length; k++) {
+            char c = s != null ? s.charAt(k) : text[k];
+            if (latin1) {
+                into[at + k] = (byte) c;
+            } else {
+                into[at + 2 * k] = (byte) (c >>> 8);
+                into[at + 2 * k + 1] = (byte) c;
+            }
         }
         if (size == starts.length) {
             int grown = size + (size >> 1);
@@ -121,12 +149,12 @@ public final class IdTable {
         }
         blockOf[size] = number;
         starts[size] = at;
-        lengths[size] = length;
+        lengths[size] = latin1 ? length : -length;
         return size++;
     }
 
     /** Adds a block; returns its number. */
-    private int addBlock(char[] b) {
+    private int addBlock(byte[] b) {
         if (blockCount == blocks.length) {
             blocks = Arrays.copyOf(blocks, 2 * blockCount);
         }

@@ -26,6 +26,16 @@ class IdTableTest {
     }
 
     @Test
+    void anEmptyStringMayComeFirst() {
+        IdTable table = new IdTable();
+        assertThat(table.put("")).isEqualTo(0);
+        assertThat(table.put("\u4e2d")).isEqualTo(1);
+        assertThat(table.put(new char[] {'\u4e2d'}, 1, "\u4e2d".hashCode())).isEqualTo(-2);
+        assertThat(table.get(0)).isEmpty();
+        assertThat(table.get(1)).isEqualTo("\u4e2d");
+    }
+
+    @Test
     void equalHashCodesAndEmptyStringsStayApart() {
         IdTable table = new IdTable();
         assertThat(table.put("Aa")).isEqualTo(0);
