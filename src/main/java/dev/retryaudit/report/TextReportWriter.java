@@ -11,7 +11,6 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -56,7 +55,7 @@ public final class TextReportWriter implements ReportWriter {
             w.write("no findings\n");
         } else {
             w.write("\nfindings by rule:\n");
-            for (Map.Entry<String, Long> e : perRule(r.findings())) {
+            for (Map.Entry<String, Long> e : perRule(r)) {
                 w.write(String.format("%7d  %s", e.getValue(), Escaping.controls(e.getKey())) + "\n");
             }
             w.write("\n");
@@ -74,10 +73,8 @@ public final class TextReportWriter implements ReportWriter {
     }
 
     /** The finding count of each rule, most findings first, then by rule id. */
-    private static List<Map.Entry<String, Long>> perRule(List<Finding> findings) {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        findings.forEach(f -> counts.merge(f.rule(), 1L, Long::sum));
-        List<Map.Entry<String, Long>> rows = new ArrayList<>(counts.entrySet());
+    private static List<Map.Entry<String, Long>> perRule(Report r) {
+        List<Map.Entry<String, Long>> rows = new ArrayList<>(r.perRule().entrySet());
         rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
         return rows;
     }
