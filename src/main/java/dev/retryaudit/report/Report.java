@@ -5,6 +5,7 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -72,8 +73,14 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         if (operations.isEmpty() && timelines.isEmpty()) {
             return this;
         }
-        Set<String> named = findings.stream().map(Finding::operation).filter(Objects::nonNull)
-                .collect(Collectors.toSet());
+        Set<String> wanted = operations.stream().map(Operation::id).collect(Collectors.toSet());
+        Set<String> named = new HashSet<>();
+        for (int i = 0; i < findings.size() && named.size() < wanted.size(); i++) {
+            String id = findings.get(i).operation();
+            if (id != null && wanted.contains(id)) {
+                named.add(id);
+            }
+        }
         return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, probe,
                 operations.stream().filter(op -> named.contains(op.id())).toList());
     }
