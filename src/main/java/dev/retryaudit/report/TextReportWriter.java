@@ -7,9 +7,7 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +33,7 @@ public final class TextReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         boolean inFile = Summaries.inFile(r);
         Chunks.write(r.findings(), (chunk, first, o) -> {
-            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            Writer c = new Utf8Writer(o);
             for (Finding f : chunk) {
                 Location l = f.location();
                 String where = inFile ? Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":" : "probe:";
@@ -45,7 +43,7 @@ public final class TextReportWriter implements ReportWriter {
             }
             c.flush();
         }, out);
-        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        Writer w = new Utf8Writer(out);
         for (InputNote n : Summaries.notes(r)) {
             String at = n.line() > 0 ? ":" + n.line() + ":" + n.column() + ":" : ":";
             w.write(paint(BOLD, Escaping.controls(n.source()) + at) + " "
