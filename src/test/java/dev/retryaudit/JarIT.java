@@ -3,11 +3,13 @@ package dev.retryaudit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,11 +30,24 @@ class JarIT {
     }
 
     private static Run exec(byte[] stdin, List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).start();
+        return exec(new ProcessBuilder(cmd), stdin);
+    }
+
+    /** Runs a process to its end with {@code stdin} on a pipe; its exit code, stdout and stderr. */
+    static Run exec(ProcessBuilder pb, byte[] stdin) throws IOException, InterruptedException {
+        Process p = pb.start();
+        // stderr is read beside stdout, so that neither pipe fills while the other is read.
+        CompletableFuture<byte[]> errors = CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getErrorStream().readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         p.getOutputStream().write(stdin);
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
-        byte[] err = p.getErrorStream().readAllBytes();
+        byte[] err = errors.join();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }

@@ -1,39 +1,171 @@
 package dev.retryaudit.model;
 
-import java.io.Serializable;
+import java.util.Comparator;
 import java.util.Objects;
 
 /**
  * One try of an operation. Optional fields are null when absent; times are epoch milliseconds or
- * {@link Times#NONE}; {@code durationMs} is NaN when absent.
+ * {@link Times#NONE}; {@code durationMs} is NaN when absent. Its {@link Location} is kept as its parts
+ * and made when asked for, so that a reader streaming millions of attempts does not make one each
+ * (nor its JSON Pointer): the pointer is a prefix shared by the attempts of one operation plus the
+ * attempt's index, or a whole pointer, or none. Equal when all fields and the locations are equal.
  */
-public record Attempt(
-        int attemptId,
-        String spanId,
-        String idempotencyKey,
-        long startedAt,
-        long endedAt,
-        double durationMs,
-        Outcome outcome,
-        Integer status,
-        ErrorClass errorClass,
-        String retryAfter,
-        String responseDate,
-        CommitState commitState,
-        CommitStateSource commitStateSource,
-        String retryReason,
-        String requestHash,
-        RawJson attributes,
-        Location location) implements Serializable {
+public final class Attempt extends Placed {
+    private static final long serialVersionUID = 1L;
 
     /** The order of an operation's attempts: by attempt_id, stable for equal ids. */
-    public static final java.util.Comparator<Attempt> BY_ID = java.util.Comparator.comparingInt(Attempt::attemptId);
+    public static final Comparator<Attempt> BY_ID = Comparator.comparingInt(Attempt::attemptId);
 
-    public Attempt {
+    private final int attemptId;
+    private final String spanId;
+    private final String idempotencyKey;
+    private final long startedAt;
+    private final long endedAt;
+    private final double durationMs;
+    private final Outcome outcome;
+    private final Integer status;
+    private final ErrorClass errorClass;
+    private final String retryAfter;
+    private final String responseDate;
+    private final CommitState commitState;
+    private final CommitStateSource commitStateSource;
+    private final String retryReason;
+    private final String requestHash;
+    private final RawJson attributes;
+
+    public Attempt(
+            int attemptId,
+            String spanId,
+            String idempotencyKey,
+            long startedAt,
+            long endedAt,
+            double durationMs,
+            Outcome outcome,
+            Integer status,
+            ErrorClass errorClass,
+            String retryAfter,
+            String responseDate,
+            CommitState commitState,
+            CommitStateSource commitStateSource,
+            String retryReason,
+            String requestHash,
+            RawJson attributes,
+            Location location) {
+        this(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass,
+                retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributes,
+                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
+                location.column(), location.pointer(), -1, null, -1);
+    }
+
+    /**
+     * An attempt at {@code line}:{@code column} of source {@code source} (number {@code sourceIndex} of
+     * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex}, followed by
+     * {@code nestedPrefix + nestedIndex} unless {@code nestedPrefix} is null ({@code pointerPrefix} alone
+     * when {@code pointerIndex} is negative; null for none): what {@link #location()} gives.
+     */
+    public Attempt(
+            int attemptId,
+            String spanId,
+            String idempotencyKey,
+            long startedAt,
+            long endedAt,
+            double durationMs,
+            Outcome outcome,
+            Integer status,
+            ErrorClass errorClass,
+            String retryAfter,
+            String responseDate,
+            CommitState commitState,
+            CommitStateSource commitStateSource,
+            String retryReason,
+            String requestHash,
+            RawJson attributes,
+            String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
+            String nestedPrefix, int nestedIndex) {
+        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, nestedPrefix, nestedIndex);
         if (attemptId < 1) {
             throw new IllegalArgumentException("attempt_id must be >= 1");
         }
-        Objects.requireNonNull(location, "location");
+        this.attemptId = attemptId;
+        this.spanId = spanId;
+        this.idempotencyKey = idempotencyKey;
+        this.startedAt = startedAt;
+        this.endedAt = endedAt;
+        this.durationMs = durationMs;
+        this.outcome = outcome;
+        this.status = status;
+        this.errorClass = errorClass;
+        this.retryAfter = retryAfter;
+        this.responseDate = responseDate;
+        this.commitState = commitState;
+        this.commitStateSource = commitStateSource;
+        this.retryReason = retryReason;
+        this.requestHash = requestHash;
+        this.attributes = attributes;
+    }
+
+    public int attemptId() {
+        return attemptId;
+    }
+
+    public String spanId() {
+        return spanId;
+    }
+
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    public long startedAt() {
+        return startedAt;
+    }
+
+    public long endedAt() {
+        return endedAt;
+    }
+
+    public double durationMs() {
+        return durationMs;
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    public Integer status() {
+        return status;
+    }
+
+    public ErrorClass errorClass() {
+        return errorClass;
+    }
+
+    public String retryAfter() {
+        return retryAfter;
+    }
+
+    public String responseDate() {
+        return responseDate;
+    }
+
+    public CommitState commitState() {
+        return commitState;
+    }
+
+    public CommitStateSource commitStateSource() {
+        return commitStateSource;
+    }
+
+    public String retryReason() {
+        return retryReason;
+    }
+
+    public String requestHash() {
+        return requestHash;
+    }
+
+    public RawJson attributes() {
+        return attributes;
     }
 
     /** When the response (or the timeout) came: ended_at, else started_at + duration_ms, else started_at. */
@@ -50,5 +182,43 @@ public record Attempt(
     /** Whether the attempt carries a non-empty retry reason. */
     public boolean hasRetryReason() {
         return retryReason != null && !retryReason.isEmpty();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof Attempt a && attemptId == a.attemptId
+                && Objects.equals(spanId, a.spanId)
+                && Objects.equals(idempotencyKey, a.idempotencyKey)
+                && startedAt == a.startedAt
+                && endedAt == a.endedAt
+                && Double.compare(durationMs, a.durationMs) == 0
+                && Objects.equals(outcome, a.outcome)
+                && Objects.equals(status, a.status)
+                && Objects.equals(errorClass, a.errorClass)
+                && Objects.equals(retryAfter, a.retryAfter)
+                && Objects.equals(responseDate, a.responseDate)
+                && Objects.equals(commitState, a.commitState)
+                && Objects.equals(commitStateSource, a.commitStateSource)
+                && Objects.equals(retryReason, a.retryReason)
+                && Objects.equals(requestHash, a.requestHash)
+                && Objects.equals(attributes, a.attributes)
+                && location().equals(a.location());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
+                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, location());
+    }
+
+    @Override
+    public String toString() {
+        return "Attempt[attemptId=" + attemptId + ", spanId=" + spanId + ", idempotencyKey=" + idempotencyKey
+                + ", startedAt=" + startedAt + ", endedAt=" + endedAt + ", durationMs=" + durationMs
+                + ", outcome=" + outcome + ", status=" + status + ", errorClass=" + errorClass
+                + ", retryAfter=" + retryAfter + ", responseDate=" + responseDate + ", commitState=" + commitState
+                + ", commitStateSource=" + commitStateSource + ", retryReason=" + retryReason
+                + ", requestHash=" + requestHash + ", attributes=" + attributes + ", location=" + location() + "]";
     }
 }

@@ -1,6 +1,5 @@
 package dev.retryaudit.model;
 
-import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -9,34 +8,105 @@ import java.util.Set;
  * One logical call or side effect with its attempts ordered by attempt_id. {@code effect} is what
  * the input said (null when absent); {@code carried} lists the optional fields its format can carry;
  * {@code groupedBy} says, for a foreign format, why its attempts were joined into one operation (null
- * when the input states its operations, or an operation has one attempt).
+ * when the input states its operations, or an operation has one attempt). Its {@link Location} is kept
+ * as its parts and made when asked for, as an {@link Attempt}'s is. Equal when all fields and the
+ * locations are equal.
  */
-public record Operation(
-        String id,
-        String tool,
-        Effect effect,
-        String method,
-        String target,
-        String idempotencyKey,
-        String runId,
-        ParentRef parent,
-        Long deadlineMs,
-        ReportedOutcome reportedOutcome,
-        Clock clock,
-        List<Attempt> attempts,
-        List<Check> checks,
-        RawJson attributes,
-        Location location,
-        Set<Field> carried,
-        String groupedBy) implements Serializable {
+public final class Operation extends Placed {
+    private static final long serialVersionUID = 1L;
 
     /** The methods RFC 9110 defines as safe, and so reads (PUT and DELETE are idempotent but write). */
     private static final String[] READ_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"};
 
-    public Operation {
+    private final String id;
+    private final String tool;
+    private final Effect effect;
+    private final String method;
+    private final String target;
+    private final String idempotencyKey;
+    private final String runId;
+    private final ParentRef parent;
+    private final Long deadlineMs;
+    private final ReportedOutcome reportedOutcome;
+    private final Clock clock;
+    private final List<Attempt> attempts;
+    private final List<Check> checks;
+    private final RawJson attributes;
+    private final Set<Field> carried;
+    private final String groupedBy;
+
+    public Operation(
+            String id,
+            String tool,
+            Effect effect,
+            String method,
+            String target,
+            String idempotencyKey,
+            String runId,
+            ParentRef parent,
+            Long deadlineMs,
+            ReportedOutcome reportedOutcome,
+            Clock clock,
+            List<Attempt> attempts,
+            List<Check> checks,
+            RawJson attributes,
+            Location location,
+            Set<Field> carried,
+            String groupedBy) {
+        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
+                attempts, checks, attributes,
+                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
+                location.column(), location.pointer(), -1,
+                carried, groupedBy);
+    }
+
+    /** An operation as its input states it, with no grouping of the tool's own. */
+    public Operation(
+            String id,
+            String tool,
+            Effect effect,
+            String method,
+            String target,
+            String idempotencyKey,
+            String runId,
+            ParentRef parent,
+            Long deadlineMs,
+            ReportedOutcome reportedOutcome,
+            Clock clock,
+            List<Attempt> attempts,
+            List<Check> checks,
+            RawJson attributes,
+            Location location,
+            Set<Field> carried) {
+        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
+                attempts, checks, attributes, location, carried, null);
+    }
+
+    /**
+     * An operation at {@code line}:{@code column} of source {@code source} (number {@code sourceIndex} of
+     * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex} (or {@code pointerPrefix}
+     * itself when {@code pointerIndex} is negative; null for none).
+     */
+    public Operation(
+            String id,
+            String tool,
+            Effect effect,
+            String method,
+            String target,
+            String idempotencyKey,
+            String runId,
+            ParentRef parent,
+            Long deadlineMs,
+            ReportedOutcome reportedOutcome,
+            Clock clock,
+            List<Attempt> attempts,
+            List<Check> checks,
+            RawJson attributes,
+            String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
+            Set<Field> carried, String groupedBy) {
+        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, null, -1);
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(tool, "tool");
-        Objects.requireNonNull(location, "location");
         Objects.requireNonNull(carried, "carried");
         if (attempts == null || attempts.isEmpty()) {
             throw new IllegalArgumentException("an operation needs at least one attempt");
@@ -46,16 +116,86 @@ public record Operation(
                 throw new IllegalArgumentException("attempts must be ordered by attempt_id");
             }
         }
-        attempts = List.copyOf(attempts);
-        checks = checks == null ? List.of() : List.copyOf(checks);
+        this.id = id;
+        this.tool = tool;
+        this.effect = effect;
+        this.method = method;
+        this.target = target;
+        this.idempotencyKey = idempotencyKey;
+        this.runId = runId;
+        this.parent = parent;
+        this.deadlineMs = deadlineMs;
+        this.reportedOutcome = reportedOutcome;
+        this.clock = clock;
+        this.attempts = List.copyOf(attempts);
+        this.checks = checks == null ? List.of() : List.copyOf(checks);
+        this.attributes = attributes;
+        this.carried = carried;
+        this.groupedBy = groupedBy;
     }
 
-    /** An operation as its input states it, with no grouping of the tool's own. */
-    public Operation(String id, String tool, Effect effect, String method, String target, String idempotencyKey,
-            String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome, Clock clock,
-            List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location, Set<Field> carried) {
-        this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
-                attempts, checks, attributes, location, carried, null);
+    public String id() {
+        return id;
+    }
+
+    public String tool() {
+        return tool;
+    }
+
+    public Effect effect() {
+        return effect;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    public String target() {
+        return target;
+    }
+
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public ParentRef parent() {
+        return parent;
+    }
+
+    public Long deadlineMs() {
+        return deadlineMs;
+    }
+
+    public ReportedOutcome reportedOutcome() {
+        return reportedOutcome;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public List<Attempt> attempts() {
+        return attempts;
+    }
+
+    public List<Check> checks() {
+        return checks;
+    }
+
+    public RawJson attributes() {
+        return attributes;
+    }
+
+    public Set<Field> carried() {
+        return carried;
+    }
+
+    public String groupedBy() {
+        return groupedBy;
     }
 
     /** Whether the operation's format can carry {@code field}. */
@@ -82,5 +222,42 @@ public record Operation(
             }
         }
         return Effect.WRITE;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other == this || other instanceof Operation o && Objects.equals(id, o.id)
+                && Objects.equals(tool, o.tool)
+                && Objects.equals(effect, o.effect)
+                && Objects.equals(method, o.method)
+                && Objects.equals(target, o.target)
+                && Objects.equals(idempotencyKey, o.idempotencyKey)
+                && Objects.equals(runId, o.runId)
+                && Objects.equals(parent, o.parent)
+                && Objects.equals(deadlineMs, o.deadlineMs)
+                && Objects.equals(reportedOutcome, o.reportedOutcome)
+                && Objects.equals(clock, o.clock)
+                && Objects.equals(attempts, o.attempts)
+                && Objects.equals(checks, o.checks)
+                && Objects.equals(attributes, o.attributes)
+                && Objects.equals(carried, o.carried)
+                && Objects.equals(groupedBy, o.groupedBy)
+                && location().equals(o.location());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs,
+                reportedOutcome, clock, attempts, checks, attributes, carried, groupedBy, location());
+    }
+
+    @Override
+    public String toString() {
+        return "Operation[id=" + id + ", tool=" + tool + ", effect=" + effect + ", method=" + method
+                + ", target=" + target
+                + ", idempotencyKey=" + idempotencyKey + ", runId=" + runId + ", parent=" + parent
+                + ", deadlineMs=" + deadlineMs + ", reportedOutcome=" + reportedOutcome + ", clock=" + clock
+                + ", attempts=" + attempts + ", checks=" + checks + ", attributes=" + attributes
+                + ", location=" + location() + ", carried=" + carried + ", groupedBy=" + groupedBy + "]";
     }
 }

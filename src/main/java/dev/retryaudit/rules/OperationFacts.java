@@ -39,6 +39,9 @@ public final class OperationFacts {
 
     /** Every pair of adjacent attempts, in attempt order; none for a single attempt. */
     public List<Pair> pairs() {
+        if (pairs == null && op.attempts().size() < 2) {
+            pairs = List.of();
+        }
         if (pairs == null) {
             List<Attempt> attempts = op.attempts();
             List<Pair> all = new ArrayList<>(attempts.size() - 1);

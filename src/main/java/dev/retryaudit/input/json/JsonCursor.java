@@ -76,12 +76,27 @@ public final class JsonCursor {
 
     /** The line of the current token (1-based). */
     public long line() {
-        return Math.max(1, p.currentTokenLocation().getLineNr());
+        return line(p.currentTokenLocation());
     }
 
     /** The column of the current token (1-based). */
     public long column() {
-        return Math.max(1, p.currentTokenLocation().getColumnNr());
+        return column(p.currentTokenLocation());
+    }
+
+    /** Where the current token starts, for {@link #line(JsonLocation)} and {@link #column(JsonLocation)}: both from one call. */
+    public JsonLocation tokenLocation() {
+        return p.currentTokenLocation();
+    }
+
+    /** The line (1-based) of a place the parser gave. */
+    public static long line(JsonLocation at) {
+        return Math.max(1, at.getLineNr());
+    }
+
+    /** The column (1-based) of a place the parser gave. */
+    public static long column(JsonLocation at) {
+        return Math.max(1, at.getColumnNr());
     }
 
     /** The JSON path of the current token, {@code $.operations[3].attempts[1].commit_state}; within a JSON Lines record, relative to the record. */

@@ -1,5 +1,7 @@
 package dev.retryaudit.input.json;
 
+import java.util.Arrays;
+
 /**
  * Shares one instance among equal short strings (tool names, methods, targets, run ids, retry
  * reasons, enum values) for a reader that must hold a whole file's attempts, or reads a value of a
@@ -10,6 +12,10 @@ public final class StringPool {
     private static final int MAX_LENGTH = 256;
     private final int capacity;
     private String[] slots = new String[64];
+    /** Each slot's characters, compared with the parser's in one vectorised call. */
+    private char[][] chars = new char[64][];
+    /** Each slot's hash code, to pass over most other strings without looking at them. */
+    private int[] hashes = new int[64];
     private int size;
 
     public StringPool(int capacity) {
@@ -24,66 +30,62 @@ public final class StringPool {
         int mask = slots.length - 1;
         int i = spread(h) & mask;
         for (String v; (v = slots[i]) != null; i = (i + 1) & mask) {
-            if (v.hashCode() == h && v.equals(s)) {
+            if (hashes[i] == h && v.equals(s)) {
                 return v;
             }
         }
-        add(i, s);
+        add(i, s, h, s.toCharArray());
         return s;
     }
 
     /** The string of {@code length} characters of {@code chars} from {@code offset}, made only when not pooled yet. */
-    public String share(char[] chars, int offset, int length) {
+    public String share(char[] text, int offset, int length) {
         if (length > MAX_LENGTH) {
-            return new String(chars, offset, length);
+            return new String(text, offset, length);
         }
         int h = 0;
         for (int k = offset; k < offset + length; k++) {
-            h = 31 * h + chars[k];
+            h = 31 * h + text[k];
         }
         int mask = slots.length - 1;
         int i = spread(h) & mask;
         for (String v; (v = slots[i]) != null; i = (i + 1) & mask) {
-            if (v.hashCode() == h && same(v, chars, offset, length)) {
+            if (hashes[i] == h && Arrays.equals(chars[i], 0, chars[i].length, text, offset, offset + length)) {
                 return v;
             }
         }
-        String s = new String(chars, offset, length);
-        add(i, s);
+        String s = new String(text, offset, length);
+        add(i, s, h, Arrays.copyOfRange(text, offset, offset + length));
         return s;
     }
 
-    private void add(int slot, String s) {
+    private void add(int slot, String s, int hash, char[] characters) {
         if (size >= capacity) {
             return;
         }
         slots[slot] = s;
+        hashes[slot] = hash;
+        chars[slot] = characters;
         if (++size * 2 > slots.length) {
-            String[] old = slots;
-            slots = new String[old.length * 2];
+            String[] oldSlots = slots;
+            int[] oldHashes = hashes;
+            char[][] oldChars = chars;
+            slots = new String[oldSlots.length * 2];
+            hashes = new int[slots.length];
+            chars = new char[slots.length][];
             int mask = slots.length - 1;
-            for (String v : old) {
-                if (v != null) {
-                    int i = spread(v.hashCode()) & mask;
+            for (int k = 0; k < oldSlots.length; k++) {
+                if (oldSlots[k] != null) {
+                    int i = spread(oldHashes[k]) & mask;
                     while (slots[i] != null) {
                         i = (i + 1) & mask;
                     }
-                    slots[i] = v;
+                    slots[i] = oldSlots[k];
+                    hashes[i] = oldHashes[k];
+                    chars[i] = oldChars[k];
                 }
             }
         }
-    }
-
-    private static boolean same(String s, char[] chars, int offset, int length) {
-        if (s.length() != length) {
-            return false;
-        }
-        for (int k = 0; k < length; k++) {
-            if (s.charAt(k) != chars[offset + k]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static int spread(int h) {

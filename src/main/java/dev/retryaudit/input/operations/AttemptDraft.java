@@ -2,8 +2,10 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
+import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
@@ -20,6 +22,25 @@ final class AttemptDraft {
     static final List<String> FIELDS = List.of("attempt_id", "span_id", "idempotency_key", "started_at", "ended_at",
             "duration_ms", "outcome", "status", "error_class", "retry_after", "response_date", "commit_state",
             "commit_state_source", "retry_reason", "request_hash", "attributes");
+    /** The fields' positions in {@link #FIELDS}, which {@link #MASK} gives for their names. */
+    private static final int ATTEMPT_ID = 0;
+    private static final int SPAN_ID = 1;
+    private static final int IDEMPOTENCY_KEY = 2;
+    private static final int STARTED_AT = 3;
+    private static final int ENDED_AT = 4;
+    private static final int DURATION_MS = 5;
+    private static final int OUTCOME = 6;
+    private static final int STATUS = 7;
+    private static final int ERROR_CLASS = 8;
+    private static final int RETRY_AFTER = 9;
+    private static final int RESPONSE_DATE = 10;
+    private static final int COMMIT_STATE = 11;
+    private static final int COMMIT_STATE_SOURCE = 12;
+    private static final int RETRY_REASON = 13;
+    private static final int REQUEST_HASH = 14;
+    private static final int ATTRIBUTES = 15;
+    /** Duplicate detection and dispatch for the attempt fields. */
+    static final FieldMask MASK = new FieldMask(FIELDS);
 
     Integer attemptId;
     String spanId;
@@ -64,27 +85,33 @@ final class AttemptDraft {
 
     /** Reads the value of field {@code name} if it is an attempt field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
-        switch (name) {
-            case "attempt_id" -> attemptId = c.optInt(1, Integer.MAX_VALUE);
-            case "span_id" -> spanId = c.optString();
-            case "idempotency_key" -> idempotencyKey = c.optString();
-            case "started_at" -> startedAt = c.optTimestamp();
-            case "ended_at" -> {
+        int field = MASK.position(name);
+        return field >= 0 && bind(field, c);
+    }
+
+    /** Reads the value of field number {@code field} of {@link #FIELDS}, as {@link #MASK} numbers them; false for none. */
+    boolean bind(int field, JsonCursor c) throws IOException, InputException {
+        switch (field) {
+            case ATTEMPT_ID -> attemptId = c.optInt(1, Integer.MAX_VALUE);
+            case SPAN_ID -> spanId = c.optString();
+            case IDEMPOTENCY_KEY -> idempotencyKey = c.optString();
+            case STARTED_AT -> startedAt = c.optTimestamp();
+            case ENDED_AT -> {
                 endedAt = c.optTimestamp();
                 endedAtLine = c.line();
                 endedAtColumn = c.column();
             }
-            case "duration_ms" -> durationMs = c.optNumber(0);
-            case "outcome" -> outcome = c.optEnum(Outcome.class);
-            case "status" -> status = shared(c.optInt(100, 599));
-            case "error_class" -> errorClass = c.optEnum(ErrorClass.class);
-            case "retry_after" -> retryAfter = retryAfter(c);
-            case "response_date" -> responseDate = c.optSharedString();
-            case "commit_state" -> commitState = c.optEnum(CommitState.class);
-            case "commit_state_source" -> commitStateSource = c.optEnum(CommitStateSource.class);
-            case "retry_reason" -> retryReason = c.optSharedString();
-            case "request_hash" -> requestHash = c.optString();
-            case "attributes" -> attributes = c.optObjectCopy();
+            case DURATION_MS -> durationMs = c.optNumber(0);
+            case OUTCOME -> outcome = c.optEnum(Outcome.class);
+            case STATUS -> status = shared(c.optInt(100, 599));
+            case ERROR_CLASS -> errorClass = c.optEnum(ErrorClass.class);
+            case RETRY_AFTER -> retryAfter = retryAfter(c);
+            case RESPONSE_DATE -> responseDate = c.optSharedString();
+            case COMMIT_STATE -> commitState = c.optEnum(CommitState.class);
+            case COMMIT_STATE_SOURCE -> commitStateSource = c.optEnum(CommitStateSource.class);
+            case RETRY_REASON -> retryReason = c.optSharedString();
+            case REQUEST_HASH -> requestHash = c.optString();
+            case ATTRIBUTES -> attributes = c.optObjectCopy();
             default -> {
                 return false;
             }
@@ -100,15 +127,34 @@ final class AttemptDraft {
                 attributes, at);
     }
 
+    /**
+     * Builds the attempt that starts at {@code line}:{@code column} of the context's source, whose JSON
+     * Pointer is {@code prefix + outer + nested + index}, or says which field is wrong; no {@link Location}
+     * (nor pointer) is made unless one is.
+     */
+    Attempt build(ReadContext ctx, long line, long column, String prefix, int outer, String nested, int index)
+            throws InputException {
+        if (attemptId == null || endsBeforeStart()) {
+            check(ctx.location(line, column, prefix + outer + nested + index));
+        }
+        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
+                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index);
+    }
+
     /** Says which field is wrong, if one is, in the attempt found at {@code at}. */
     void check(Location at) throws InputException {
         if (attemptId == null) {
             throw Drafts.missing(at, "attempt_id");
         }
-        if (Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt) {
+        if (endsBeforeStart()) {
             throw InputException.rejected(at.source(), endedAtLine, endedAtColumn, Drafts.pathOf(at) + ".ended_at",
                     "ended_at is before started_at");
         }
+    }
+
+    private boolean endsBeforeStart() {
+        return Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt;
     }
 
     /** One Integer per status code, so that held attempts do not each box their own. */

@@ -1,6 +1,7 @@
 package dev.retryaudit.input.operations;
 
 import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.model.Check;
@@ -12,7 +13,10 @@ import java.util.List;
 
 /** The fields of a reconcile read, shared by the operations and spans readers. */
 final class CheckDraft {
+    /** The fields, in the order of the cases of {@link #bind(int, JsonCursor)}. */
     static final List<String> FIELDS = List.of("after_attempt", "at", "kind", "result", "count");
+    /** Duplicate detection and dispatch for the check fields. */
+    static final FieldMask MASK = new FieldMask(FIELDS);
 
     Integer afterAttempt;
     long at = Times.NONE;
@@ -31,12 +35,18 @@ final class CheckDraft {
 
     /** Reads the value of field {@code name} if it is a check field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
-        switch (name) {
-            case "after_attempt" -> afterAttempt = c.optInt(1, Integer.MAX_VALUE);
-            case "at" -> at = c.optTimestamp();
-            case "kind" -> kind = c.optSharedString();
-            case "result" -> result = c.optEnum(CheckResult.class);
-            case "count" -> count = c.optLong(0, Long.MAX_VALUE);
+        int field = MASK.position(name);
+        return field >= 0 && bind(field, c);
+    }
+
+    /** Reads the value of field number {@code field} of {@link #FIELDS}, as {@link #MASK} numbers them; false for none. */
+    boolean bind(int field, JsonCursor c) throws IOException, InputException {
+        switch (field) {
+            case 0 -> afterAttempt = c.optInt(1, Integer.MAX_VALUE);
+            case 1 -> at = c.optTimestamp();
+            case 2 -> kind = c.optSharedString();
+            case 3 -> result = c.optEnum(CheckResult.class);
+            case 4 -> count = c.optLong(0, Long.MAX_VALUE);
             default -> {
                 return false;
             }

@@ -21,6 +21,8 @@ import java.util.Objects;
 final class OperationDraft {
     static final List<String> FIELDS = List.of("tool", "effect", "method", "target", "deadline_ms",
             "reported_outcome", "clock", "parent");
+    /** Duplicate detection and dispatch for these fields: a name's position is its index in {@link #values}. */
+    static final FieldMask MASK = new FieldMask(FIELDS);
     private static final List<String> PARENT_FIELDS = List.of("operation", "attempt");
     private static final FieldMask PARENT_MASK = new FieldMask(PARENT_FIELDS);
 
@@ -60,15 +62,21 @@ final class OperationDraft {
 
     /** Reads the value of field {@code name} if it is a shared operation field; false when it is not one. */
     boolean bind(String name, JsonCursor c) throws IOException, InputException {
-        switch (name) {
-            case "tool" -> values[0] = c.optSharedString();
-            case "effect" -> values[1] = c.optEnum(Effect.class);
-            case "method" -> values[2] = c.optSharedString();
-            case "target" -> values[3] = c.optSharedString();
-            case "deadline_ms" -> values[4] = c.optLong(1, Long.MAX_VALUE / 2);
-            case "reported_outcome" -> values[5] = c.optEnum(ReportedOutcome.class);
-            case "clock" -> values[6] = c.optEnum(Clock.class);
-            case "parent" -> values[7] = parent(c);
+        int field = MASK.position(name);
+        return field >= 0 && bind(field, c);
+    }
+
+    /** Reads the value of field number {@code field} of {@link #FIELDS}, as {@link #MASK} numbers them; false for none. */
+    boolean bind(int field, JsonCursor c) throws IOException, InputException {
+        switch (field) {
+            case 0 -> values[0] = c.optSharedString();
+            case 1 -> values[1] = c.optEnum(Effect.class);
+            case 2 -> values[2] = c.optSharedString();
+            case 3 -> values[3] = c.optSharedString();
+            case 4 -> values[4] = c.optLong(1, Long.MAX_VALUE / 2);
+            case 5 -> values[5] = c.optEnum(ReportedOutcome.class);
+            case 6 -> values[6] = c.optEnum(Clock.class);
+            case 7 -> values[7] = parent(c);
             default -> {
                 return false;
             }

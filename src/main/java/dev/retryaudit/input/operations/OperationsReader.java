@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
@@ -16,6 +17,7 @@ import dev.retryaudit.model.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /** Reads the native {@code operations} document one operation at a time, never as one tree. */
@@ -25,9 +27,13 @@ public final class OperationsReader implements TraceReader {
             Stream.of("id", "idempotency_key", "run_id", "attempts", "checks", "attributes"),
             OperationDraft.FIELDS.stream()).toList();
     private static final FieldMask TOP_MASK = new FieldMask(TOP_FIELDS);
+    /** The JSON Pointer of the operations array, which an operation's index completes. */
+    private static final String OPERATIONS = "/operations/";
+    /** What an attempt's index follows in its JSON Pointer, after its operation's. */
+    private static final String ATTEMPTS = "/attempts/";
+    /** The fields of the cases in {@link #readOperation}; OperationDraft's follow them. */
+    private static final int OWN_FIELDS = 6;
     private static final FieldMask OPERATION_MASK = new FieldMask(OPERATION_FIELDS);
-    private static final FieldMask ATTEMPT_MASK = new FieldMask(AttemptDraft.FIELDS);
-    private static final FieldMask CHECK_MASK = new FieldMask(CheckDraft.FIELDS);
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
@@ -56,8 +62,9 @@ public final class OperationsReader implements TraceReader {
                 case "operations" -> {
                     c.expectArray("the operations");
                     int index = 0;
+                    Scratch scratch = new Scratch(c);
                     while (c.next() != JsonToken.END_ARRAY) {
-                        ctx.sink().accept(readOperation(c, ctx, index++));
+                        ctx.sink().accept(readOperation(c, ctx, index++, scratch));
                     }
                     operations = true;
                 }
@@ -72,11 +79,14 @@ public final class OperationsReader implements TraceReader {
         }
     }
 
-    private static Operation readOperation(JsonCursor c, ReadContext ctx, int index) throws IOException, InputException {
+    private static Operation readOperation(JsonCursor c, ReadContext ctx, int index, Scratch scratch)
+            throws IOException, InputException {
         c.expectObject("an operation");
-        String pointer = "/operations/" + index;
-        Location at = ctx.location(c, pointer);
-        OperationDraft common = new OperationDraft();
+        JsonLocation place = c.tokenLocation();
+        long line = JsonCursor.line(place);
+        long column = JsonCursor.column(place);
+        OperationDraft common = scratch.operation;
+        common.clear();
         String id = null;
         String key = null;
         String runId = null;
@@ -85,83 +95,108 @@ public final class OperationsReader implements TraceReader {
         List<Check> checks = List.of();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
-            seen = OPERATION_MASK.mark(seen, name, c);
+            int field = OPERATION_MASK.position(seen, c.parser().currentName(), c);
+            seen |= 1L << field;
             c.valueOfCheckedField();
-            if (common.bind(name, c)) {
-                continue;
-            }
-            switch (name) {
-                case "id" -> id = c.optString();
-                case "idempotency_key" -> key = c.optString();
-                case "run_id" -> runId = c.optSharedString();
-                case "attributes" -> attributes = c.optObjectCopy();
-                case "attempts" -> attempts = readAttempts(c, ctx, pointer);
-                case "checks" -> checks = readChecks(c, ctx, pointer);
-                default -> throw c.unknownField(name, OPERATION_FIELDS);
+            switch (field) { // positions in OPERATION_FIELDS
+                case 0 -> id = c.optString();
+                case 1 -> key = c.optString();
+                case 2 -> runId = c.optSharedString();
+                case 3 -> attempts = readAttempts(c, ctx, index, scratch);
+                case 4 -> checks = readChecks(c, ctx, index, scratch);
+                case 5 -> attributes = c.optObjectCopy();
+                default -> common.bind(field - OWN_FIELDS, c);
             }
         }
-        if (id == null || common.tool() == null || attempts == null) {
-            throw Drafts.missing(at, id == null ? "id" : common.tool() == null ? "tool" : "attempts");
-        }
-        if (attempts.isEmpty()) {
+        if (id == null || common.tool() == null || attempts == null || attempts.isEmpty()) {
+            Location at = ctx.location(line, column, OPERATIONS + index);
+            if (id == null || common.tool() == null || attempts == null) {
+                throw Drafts.missing(at, id == null ? "id" : common.tool() == null ? "tool" : "attempts");
+            }
             throw InputException.rejected(at.source(), at.line(), at.column(), Drafts.pathOf(at) + ".attempts",
                     "an operation needs at least one attempt");
         }
-        attempts.sort(Attempt.BY_ID);
         return new Operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
                 common.parent(), common.deadlineMs(), common.reportedOutcome(), common.clock(), attempts, checks,
-                attributes, at, Field.ALL);
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, OPERATIONS, index, Field.ALL, null);
     }
 
-    private static List<Attempt> readAttempts(JsonCursor c, ReadContext ctx, String opPointer)
+    /** The attempts in attempt_id order (empty when there are none), or null for JSON null. */
+    private static List<Attempt> readAttempts(JsonCursor c, ReadContext ctx, int opIndex, Scratch scratch)
             throws IOException, InputException {
         if (c.isNull()) {
             return null;
         }
         c.expectArray("the attempts");
-        List<Attempt> attempts = new ArrayList<>();
+        List<Attempt> attempts = scratch.attempts;
+        attempts.clear();
+        AttemptDraft d = scratch.attempt;
         while (c.next() != JsonToken.END_ARRAY) {
-            ctx.limits().checkAttempts(attempts.size() + 1, "operation", "attempts", c::error);
+            ctx.limits().checkAttempts(attempts.size() + 1, "operation", "attempts", scratch.errorAt);
             c.expectObject("an attempt");
-            Location at = ctx.location(c, opPointer + "/attempts/" + attempts.size());
-            AttemptDraft d = new AttemptDraft();
+            JsonLocation at = c.tokenLocation();
+            long line = JsonCursor.line(at);
+            long column = JsonCursor.column(at);
+            d.clear();
             long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {
-                String name = c.parser().currentName();
-                seen = ATTEMPT_MASK.mark(seen, name, c);
+                int field = AttemptDraft.MASK.position(seen, c.parser().currentName(), c);
+                seen |= 1L << field;
                 c.valueOfCheckedField();
-                if (!d.bind(name, c)) {
-                    throw c.unknownField(name, AttemptDraft.FIELDS);
-                }
+                d.bind(field, c);
             }
-            attempts.add(d.build(at));
+            attempts.add(d.build(ctx, line, column, OPERATIONS, opIndex, ATTEMPTS, attempts.size()));
         }
-        return attempts;
+        attempts.sort(Attempt.BY_ID);
+        return immutable(attempts);
     }
 
-    private static List<Check> readChecks(JsonCursor c, ReadContext ctx, String opPointer)
+    private static List<Check> readChecks(JsonCursor c, ReadContext ctx, int opIndex, Scratch scratch)
             throws IOException, InputException {
         if (c.isNull()) {
             return List.of();
         }
         c.expectArray("the checks");
-        List<Check> checks = new ArrayList<>();
+        List<Check> checks = scratch.checks;
+        checks.clear();
+        CheckDraft d = scratch.check;
         while (c.next() != JsonToken.END_ARRAY) {
             c.expectObject("a check");
-            Location at = ctx.location(c, opPointer + "/checks/" + checks.size());
-            CheckDraft d = new CheckDraft();
+            Location at = ctx.location(c, OPERATIONS + opIndex + "/checks/" + checks.size());
+            d.clear();
             long seen = 0;
             while (c.next() == JsonToken.FIELD_NAME) {
-                String name = c.parser().currentName();
-                seen = CHECK_MASK.mark(seen, name, c);
+                int field = CheckDraft.MASK.position(seen, c.parser().currentName(), c);
+                seen |= 1L << field;
                 c.valueOfCheckedField();
-                if (!d.bind(name, c)) {
-                    throw c.unknownField(name, CheckDraft.FIELDS);
-                }
+                d.bind(field, c);
             }
             checks.add(d.build(at));
         }
-        return checks;
+        return immutable(checks);
+    }
+
+    /** An unmodifiable copy of a scratch list, made without a second copy when the operation takes it. */
+    private static <T> List<T> immutable(List<T> scratch) {
+        return switch (scratch.size()) {
+            case 0 -> List.of();
+            case 1 -> List.of(scratch.get(0));
+            case 2 -> List.of(scratch.get(0), scratch.get(1));
+            default -> List.copyOf(scratch);
+        };
+    }
+
+    /** What reading one operation after another reuses: the drafts, the lists they fill, the error placer. */
+    private static final class Scratch {
+        final OperationDraft operation = new OperationDraft();
+        final AttemptDraft attempt = new AttemptDraft();
+        final CheckDraft check = new CheckDraft();
+        final List<Attempt> attempts = new ArrayList<>();
+        final List<Check> checks = new ArrayList<>();
+        final Function<String, InputException> errorAt;
+
+        Scratch(JsonCursor c) {
+            errorAt = c::error;
+        }
     }
 }

@@ -128,7 +128,8 @@ public final class ReadContext {
 
     /** The location of the cursor's current token, with a JSON Pointer (null in JSON Lines). */
     public Location location(JsonCursor c, String pointer) {
-        return new Location(source, sourceIndex, c.line(), c.column(), pointer);
+        com.fasterxml.jackson.core.JsonLocation at = c.tokenLocation();
+        return new Location(source, sourceIndex, JsonCursor.line(at), JsonCursor.column(at), pointer);
     }
 
     /** Notes a reading decision at {@code line}:{@code column} (0:0 for the whole source); notes never change the verdict. */

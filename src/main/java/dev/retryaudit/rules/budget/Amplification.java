@@ -66,7 +66,7 @@ public final class Amplification extends CrossOperationRule<String, Amplificatio
 
     @Override
     public Collection<String> keys(Operation op, Policy policy) {
-        return op.retries() == 0 && op.parent() == null ? List.of() : ALL;
+        return op.retries() == 0 && op.parent() == null ? Collections.emptyList() : ALL;
     }
 
     @Override

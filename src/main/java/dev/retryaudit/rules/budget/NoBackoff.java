@@ -13,6 +13,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.http.RetryAfterValue;
+import java.util.List;
 
 /**
  * A retry sent straight after a transient failure hits a server that is already struggling. A
@@ -29,7 +30,9 @@ public final class NoBackoff extends OperationRule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         long min = ctx.policy().minBackoffMs();
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
             long responseAt = prev.responseTime();

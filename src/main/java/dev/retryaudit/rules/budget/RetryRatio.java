@@ -11,6 +11,8 @@ import dev.retryaudit.rules.RuleInfo;
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * A run that spends more than its retry budget (retries per operation, above a floor of retries)
@@ -23,30 +25,70 @@ public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run>
                 "in one run, retries / operations > retry_budget.ratio and retries >= retry_budget.min_retries"));
     }
 
-    /** Per run (the key: run_id, null for operations without one): where it starts and its counts. */
-    public record Run(Location first, long operations, long retries) implements Serializable {
+    /**
+     * Per run (the key: run_id, null for operations without one): where it starts and its counts; added
+     * to in place, as one is made per run and counts every operation of it.
+     */
+    public static final class Run implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        private Location first;
+        private long operations;
+        private long retries;
+
+        /** The run's first operation in input order, null while it has none. */
+        public Location first() {
+            return first;
+        }
+
+        public long operations() {
+            return operations;
+        }
+
+        public long retries() {
+            return retries;
+        }
     }
+
+    /**
+     * The keys of the last operation, kept for the next one of the same run (most operations follow one
+     * of theirs); shared by threads without harm, as the list is immutable and its element final.
+     */
+    private List<String> lastKeys = Collections.singletonList(null);
 
     @Override
     public Collection<String> keys(Operation op, Policy policy) {
-        return Collections.singletonList(op.runId());
+        List<String> keys = lastKeys;
+        if (!Objects.equals(keys.get(0), op.runId())) {
+            keys = Collections.singletonList(op.runId());
+            lastKeys = keys;
+        }
+        return keys;
     }
 
     @Override
     public Run zero() {
-        return new Run(null, 0, 0);
+        return new Run();
     }
 
     @Override
     public Run add(Run run, String key, Operation op, Policy policy) {
-        return merge(run, new Run(op.location(), 1, op.retries()));
+        if (run.first == null || op.isBefore(run.first)) {
+            run.first = op.location();
+        }
+        run.operations++;
+        run.retries += op.retries();
+        return run;
     }
 
     @Override
     public Run merge(Run left, Run right) {
-        Location first = left.first() == null || right.first() != null
-                && Location.ORDER.compare(right.first(), left.first()) < 0 ? right.first() : left.first();
-        return new Run(first, left.operations() + right.operations(), left.retries() + right.retries());
+        if (left.first == null || right.first != null && Location.ORDER.compare(right.first, left.first) < 0) {
+            left.first = right.first;
+        }
+        left.operations += right.operations;
+        left.retries += right.retries;
+        return left;
     }
 
     @Override

@@ -37,7 +37,9 @@ public final class DuplicateCommit extends OperationRule {
                     + committed.size() + " times", Evidence.of().put("committed_attempts", ids));
             return;
         }
-        for (Check c : op.checks()) {
+        List<Check> checks = op.checks();
+        for (int i = 0; i < checks.size(); i++) {
+            Check c = checks.get(i);
             if (c.count() != null && c.count() >= 2) {
                 ctx.reportAt(c.location(), op.id(), null, op.tool(), op.runId(), "a reconcile read of " + op.id()
                         + " after attempt " + c.afterAttempt() + " found " + c.count()
@@ -52,12 +54,16 @@ public final class DuplicateCommit extends OperationRule {
     /** The cheap test run on every write: two committed attempts, or a check that counted two effects. */
     private static boolean landedTwice(Operation op) {
         int committed = 0;
-        for (Attempt a : op.attempts()) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             if (a.commitState() == CommitState.COMMITTED && ++committed == 2) {
                 return true;
             }
         }
-        for (Check c : op.checks()) {
+        List<Check> checks = op.checks();
+        for (int j = 0; j < checks.size(); j++) {
+            Check c = checks.get(j);
             if (c.count() != null && c.count() >= 2) {
                 return true;
             }

@@ -9,6 +9,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Requests;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /**
  * A retry of the same request under a new idempotency key defeats the server's deduplication. A
@@ -23,7 +24,9 @@ public final class KeyChanged extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : ctx.facts(op).retries()) {
+        List<CommitGate.Retry> retries = ctx.facts(op).retries();
+        for (int i = 0; i < retries.size(); i++) {
+            CommitGate.Retry r = retries.get(i);
             Attempt prior = r.prior();
             Attempt next = r.next();
             String priorKey = Requests.key(op, prior);

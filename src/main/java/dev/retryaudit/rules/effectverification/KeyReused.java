@@ -13,6 +13,7 @@ import dev.retryaudit.rules.RuleInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,16 +59,28 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
     @Override
     public Collection<String> keys(Operation op, Policy policy) {
         if (!policy.isWrite(op)) {
-            return List.of();
+            return Collections.emptyList();
         }
-        Set<String> keys = new LinkedHashSet<>();
-        for (Attempt a : op.attempts()) {
+        String only = null;
+        Set<String> keys = null;
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             String key = Requests.key(op, a);
-            if (key != null && a.requestHash() != null) {
+            if (key == null || a.requestHash() == null) {
+                continue;
+            }
+            if (only == null) {
+                only = key;
+            } else if (keys != null || !only.equals(key)) {
+                if (keys == null) {
+                    keys = new LinkedHashSet<>();
+                    keys.add(only);
+                }
                 keys.add(key);
             }
         }
-        return keys;
+        return keys != null ? keys : only != null ? List.of(only) : Collections.emptyList();
     }
 
     @Override
@@ -79,7 +92,9 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
     public Uses add(Uses uses, String key, Operation op, Policy policy) {
         List<Use> ofOp = new ArrayList<>();
         Set<String> hashes = new LinkedHashSet<>();
-        for (Attempt a : op.attempts()) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             if (key.equals(Requests.key(op, a)) && a.requestHash() != null && hashes.add(a.requestHash())) {
                 ofOp.add(new Use(a.requestHash(), op.id(), a.attemptId(), op.tool(), op.runId(), op.groupedBy(),
                         a.location()));

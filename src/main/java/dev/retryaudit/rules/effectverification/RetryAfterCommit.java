@@ -11,6 +11,7 @@ import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /**
  * An attempt sent after an earlier attempt or a reconcile read said the write had landed. A retry
@@ -25,7 +26,9 @@ public final class RetryAfterCommit extends OperationRule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         int firstCommitted = CommitGate.firstSeenCommitted(op);
-        for (CommitGate.Retry r : ctx.facts(op).retries()) {
+        List<CommitGate.Retry> retries = ctx.facts(op).retries();
+        for (int i = 0; i < retries.size(); i++) {
+            CommitGate.Retry r = retries.get(i);
             if (r.row() != CommitGate.COMMITTED) {
                 continue;
             }

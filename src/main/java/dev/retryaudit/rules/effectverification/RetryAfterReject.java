@@ -10,6 +10,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Requests;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /**
  * A write the server refused, such as a declined charge or a conflict, sent again unchanged. A
@@ -24,7 +25,9 @@ public final class RetryAfterReject extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : ctx.facts(op).retries()) {
+        List<CommitGate.Retry> retries = ctx.facts(op).retries();
+        for (int i = 0; i < retries.size(); i++) {
+            CommitGate.Retry r = retries.get(i);
             Attempt prior = r.prior();
             Attempt next = r.next();
             if (r.row() != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {

@@ -14,6 +14,7 @@ import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.http.HttpDate;
 import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
+import java.util.List;
 
 /**
  * A client that comes back before the server's Retry-After adds load exactly when the server asked
@@ -36,7 +37,9 @@ public final class Early extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
             if (prev.retryAfter() != null && Times.present(next.startedAt())) {

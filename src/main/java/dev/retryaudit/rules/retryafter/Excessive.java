@@ -11,6 +11,7 @@ import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.http.HttpDate;
 import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
+import java.util.List;
 
 /**
  * A Retry-After longer than the policy's {@code max_seconds}: many clients cap, overflow or ignore
@@ -26,7 +27,9 @@ public final class Excessive extends OperationRule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         long max = ctx.policy().retryAfterMaxSeconds();
-        for (Attempt a : op.attempts()) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             if (a.retryAfter() == null) {
                 continue;
             }

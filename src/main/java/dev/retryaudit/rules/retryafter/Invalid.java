@@ -10,6 +10,7 @@ import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
+import java.util.List;
 
 /** A Retry-After value outside RFC 9110's grammar: clients disagree on it, and some crash or retry at once. */
 public final class Invalid extends OperationRule {
@@ -20,7 +21,9 @@ public final class Invalid extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (Attempt a : op.attempts()) {
+        List<Attempt> attempts = op.attempts();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             // validity does not depend on the reference time, which only resolves two-digit years
             if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) == null) {
                 String why = RetryAfterValue.whyInvalid(a.retryAfter());

@@ -7,6 +7,7 @@ import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /**
  * A write retried after an attempt of unknown fate with no idempotency key on either attempt: the
@@ -21,7 +22,9 @@ public final class Keyless extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (CommitGate.Retry r : ctx.facts(op).retries()) {
+        List<CommitGate.Retry> retries = ctx.facts(op).retries();
+        for (int i = 0; i < retries.size(); i++) {
+            CommitGate.Retry r = retries.get(i);
             if (r.row() != CommitGate.KEYLESS) {
                 continue;
             }

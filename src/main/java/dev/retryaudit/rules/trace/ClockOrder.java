@@ -9,6 +9,7 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /** A later attempt that started before an earlier one shows clocks that disagree or ids assigned out of order. */
 public final class ClockOrder extends OperationRule {
@@ -19,7 +20,9 @@ public final class ClockOrder extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
             if (Times.present(prev.startedAt()) && Times.present(next.startedAt()) && next.startedAt() < prev.startedAt()) {

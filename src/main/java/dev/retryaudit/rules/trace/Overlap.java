@@ -10,6 +10,7 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /** A write retried before the previous attempt answered had two copies in flight at once. */
 public final class Overlap extends OperationRule {
@@ -23,7 +24,9 @@ public final class Overlap extends OperationRule {
         if (!ctx.facts(op).isWrite()) {
             return;
         }
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
             long prevEnd = prev.responseTime();

@@ -9,6 +9,7 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import java.util.List;
 
 /** Every retry must say why it was made; a first attempt that claims a retry reason means the numbering is off. */
 public final class RetryReason extends OperationRule {
@@ -28,7 +29,9 @@ public final class RetryReason extends OperationRule {
                     + " is the first attempt but has a retry_reason: an earlier attempt may be missing from the trace",
                     Evidence.of().put("retry_reason", first.retryReason()));
         }
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt a = pair.next();
             if (!a.hasRetryReason()) {
                 ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " is a retry with "

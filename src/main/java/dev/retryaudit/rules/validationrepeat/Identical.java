@@ -10,6 +10,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.text.Escaping;
+import java.util.List;
 
 /** A request that failed validation, sent again with the same content, fails the same way. */
 public final class Identical extends OperationRule {
@@ -20,7 +21,9 @@ public final class Identical extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
             if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() == null

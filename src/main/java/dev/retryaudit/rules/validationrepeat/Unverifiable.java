@@ -30,7 +30,9 @@ public final class Unverifiable extends OperationRule {
             return;
         }
         boolean write = ctx.facts(op).isWrite();
-        for (OperationFacts.Pair pair : ctx.facts(op).pairs()) {
+        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
+        for (int i = 0; i < pairs.size(); i++) {
+            OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
             if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
