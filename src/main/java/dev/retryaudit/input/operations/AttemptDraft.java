@@ -153,6 +153,11 @@ final class AttemptDraft {
         }
     }
 
+    /** Whether {@link #check} finds nothing wrong, for a reader that makes the location only when it does. */
+    boolean valid() {
+        return attemptId != null && !endsBeforeStart();
+    }
+
     private boolean endsBeforeStart() {
         return Times.present(endedAt) && Times.present(startedAt) && endedAt < startedAt;
     }

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
@@ -16,9 +17,9 @@ import java.util.Map;
 
 /**
  * The attempts of a whole spans file, held in columns until the file's last line: primitives for
- * numbers, times, enums and the line, a byte arena for span ids, shared strings for the idempotency
- * key and retry reason, and one small object only for an attempt with a rare field. No
- * {@link Attempt} or {@code Location} exists until {@link #build} is asked for one. Rows are
+ * numbers, times, enums and the line, a byte arena for span ids, idempotency keys held once each
+ * ({@link IdTable}), shared retry reasons, and one small object only for an attempt with a rare
+ * field. No {@link Attempt} or {@code Location} exists until {@link #build} is asked for one. Rows are
  * numbered from 0 in the order added; each row links to the next row of its operation.
  */
 final class HeldAttempts {
@@ -55,7 +56,8 @@ final class HeldAttempts {
         int[] next;
         int[] spanIdAt;
         short[] spanIdLength;
-        String[] key;
+        /** The idempotency key's entry in {@link #keys}, or -1. */
+        int[] key;
         String[] retryReason;
         Rare[] rare;
 
@@ -79,7 +81,7 @@ final class HeldAttempts {
             next = Arrays.copyOf(next == null ? new int[0] : next, rows);
             spanIdAt = Arrays.copyOf(spanIdAt == null ? new int[0] : spanIdAt, rows);
             spanIdLength = Arrays.copyOf(spanIdLength == null ? new short[0] : spanIdLength, rows);
-            key = Arrays.copyOf(key == null ? new String[0] : key, rows);
+            key = Arrays.copyOf(key == null ? new int[0] : key, rows);
             retryReason = Arrays.copyOf(retryReason == null ? new String[0] : retryReason, rows);
             rare = Arrays.copyOf(rare == null ? new Rare[0] : rare, rows);
         }
@@ -88,12 +90,20 @@ final class HeldAttempts {
     private final List<Page> pages = new ArrayList<>();
     private final List<byte[]> arenas = new ArrayList<>();
     private final Map<Integer, String> otherSpanIds = new HashMap<>();
+    /** The idempotency keys, each held once; the key built last, for the other attempts of its operation. */
+    private final IdTable keys = new IdTable();
+    private int lastKey = -1;
+    private String lastKeyString;
     private byte[] arena = new byte[0];
     private int arenaUsed;
     private int rows;
 
-    /** Adds the attempt of {@code d} found at {@code line}:{@code column}, with its shared strings; returns its row. */
-    int add(AttemptDraft d, String key, String retryReason, long line, int column) {
+    /**
+     * Adds the attempt of {@code d} and {@code spanId} found at {@code line}:{@code column}, with its
+     * idempotency key as entry {@code key} of {@link #key(String)} (-1 for none) and its shared retry
+     * reason; returns its row.
+     */
+    int add(AttemptDraft d, LineText spanId, int key, String retryReason, long line, int column) {
         int row = rows++;
         if ((row & MASK) == 0) {
             pages.add(new Page(row == 0 ? 8 : PAGE));
@@ -117,8 +127,29 @@ final class HeldAttempts {
         if (d.retryAfter != null || d.responseDate != null || d.requestHash != null || d.attributes != null) {
             p.rare[i] = new Rare(d.retryAfter, d.responseDate, d.requestHash, d.attributes);
         }
-        storeSpanId(p, i, row, d.spanId);
+        storeSpanId(p, i, row, spanId);
         return row;
+    }
+
+    /** The entry of idempotency key {@code key} among the keys held, made when new; -1 for null. */
+    int key(String key) {
+        if (key == null) {
+            return -1;
+        }
+        int entry = keys.put(key);
+        return entry >= 0 ? entry : -entry - 1;
+    }
+
+    /** The idempotency key of entry {@code entry}, null for -1; the string of the last one asked for is given again. */
+    String key(int entry) {
+        if (entry < 0) {
+            return null;
+        }
+        if (entry != lastKey) {
+            lastKey = entry;
+            lastKeyString = keys.get(entry);
+        }
+        return lastKeyString;
     }
 
     /** Links {@code row} after {@code previous} in its operation. */
@@ -137,7 +168,7 @@ final class HeldAttempts {
         int i = row & MASK;
         int e = p.enums[i];
         Rare r = p.rare[i];
-        return new Attempt(p.attemptId[i], spanId(p, i, row), p.key[i], p.startedAt[i], p.endedAt[i], p.durationMs[i],
+        return new Attempt(p.attemptId[i], spanId(p, i, row), key(p.key[i]), p.startedAt[i], p.endedAt[i], p.durationMs[i],
                 decode(OUTCOMES, e), p.status[i] == 0 ? null : AttemptDraft.status(p.status[i]),
                 decode(ERROR_CLASSES, e >>> 8), r == null ? null : r.retryAfter, r == null ? null : r.responseDate,
                 decode(COMMIT_STATES, e >>> 16), decode(COMMIT_SOURCES, e >>> 24), p.retryReason[i],
@@ -155,15 +186,15 @@ final class HeldAttempts {
     }
 
     /** Span ids of ASCII up to 255 characters go to the arena, one byte a character; any other kept as a string. */
-    private void storeSpanId(Page p, int i, int row, String id) {
-        if (id == null) {
+    private void storeSpanId(Page p, int i, int row, LineText id) {
+        if (!id.present()) {
             p.spanIdLength[i] = NO_SPAN_ID;
             return;
         }
         int n = id.length();
-        if (n > 255 || !ascii(id) || arenaUsed + n > arena.length && arenas.size() == MAX_ARENAS) {
+        if (n > 255 || !id.ascii() || arenaUsed + n > arena.length && arenas.size() == MAX_ARENAS) {
             p.spanIdLength[i] = OTHER_SPAN_ID;
-            otherSpanIds.put(row, id);
+            otherSpanIds.put(row, id.value());
             return;
         }
         if (arenaUsed + n > arena.length) {
@@ -181,8 +212,9 @@ final class HeldAttempts {
                 arenaUsed = 0;
             }
         }
+        char[] chars = id.chars();
         for (int k = 0; k < n; k++) {
-            arena[arenaUsed + k] = (byte) id.charAt(k);
+            arena[arenaUsed + k] = (byte) chars[k];
         }
         p.spanIdAt[i] = (arenas.size() - 1) << 20 | arenaUsed;
         p.spanIdLength[i] = (short) n;
@@ -197,16 +229,11 @@ final class HeldAttempts {
         if (n == OTHER_SPAN_ID) {
             return otherSpanIds.get(row);
         }
+        if (n == 0) {
+            // An empty id takes no arena, which may not exist yet.
+            return "";
+        }
         int at = p.spanIdAt[i];
         return new String(arenas.get(at >>> 20), at & ((1 << 20) - 1), n, StandardCharsets.ISO_8859_1);
-    }
-
-    private static boolean ascii(String s) {
-        for (int k = 0; k < s.length(); k++) {
-            if (s.charAt(k) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -61,24 +61,25 @@ public final class SpanLines {
      * attempt or no tool).
      */
     public Operation operation(List<Text> lines) throws InputException {
-        SpansReader.Group g = null;
-        SpansReader.Groups groups = new SpansReader.Groups();
+        HeldOperations groups = new HeldOperations();
         Text first = null;
         for (Text t : lines) {
             Parsed p = parse(t);
             if (p == null) {
                 continue;
             }
-            if (g == null) {
-                g = new SpansReader.Group(SpansReader.groupId(p.line), p.at.line(), (int) p.at.column());
+            if (first == null) {
+                boolean byOperationId = SpansReader.byOperationId(p.line, p.at);
+                groups.add(byOperationId, SpansReader.find(groups, byOperationId, p.line), p.at.line(),
+                        (int) p.at.column());
                 first = t;
             }
-            g.merge(p.line, p.at, limits, groups);
+            groups.merge(0, p.line, p.at.source(), p.at.sourceIndex(), p.at.line(), p.at.column(), limits);
         }
-        if (g == null) {
+        if (first == null) {
             throw new IllegalArgumentException("an operation needs at least one non-blank line");
         }
-        return g.build(groups.attempts, first.source(), first.sourceIndex());
+        return groups.build(0, first.source(), first.sourceIndex());
     }
 
     /** The rejection of a source with no span line (blank lines only, or none). */

@@ -3,7 +3,6 @@ package dev.retryaudit.input.operations;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
@@ -12,26 +11,22 @@ import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Check;
-import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.Operation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 
 /**
  * Reads {@code spans} JSON Lines: one attempt or check a line, grouped into operations by
  * {@code operation_id}, else by {@code idempotency_key}. The lines of an operation may be spread over
  * the file, so operations are handed on at the end, in the order of their first line; only the
- * grouped attempts are held ({@link HeldAttempts}), never the text. A source of more than one chunk
- * is parsed on several cores ({@link ParallelChunks}) and grouped in line order, so that operations,
- * limits and the first error are those of one pass.
+ * grouped operations and attempts are held, in columns ({@link HeldOperations}, {@link HeldAttempts}),
+ * never the text. A source of more than one chunk is parsed on several cores ({@link ParallelChunks})
+ * and grouped in line order, so that operations, limits and the first error are those of one pass.
  */
 public final class SpansReader implements TraceReader {
     private static final List<String> LINE_FIELDS = Stream.of(
@@ -49,22 +44,29 @@ public final class SpansReader implements TraceReader {
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        Groups groups = new Groups();
+        HeldOperations groups = new HeldOperations();
         LineDiscipline lines = discipline(ctx);
-        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk),
-                (chunk, parsed) -> {
-                    long at = chunk.firstLine() - 1 + parsed.line();
-                    lines.counted(at);
-                    add(groups, parsed.fields(), ctx.location(at, parsed.column(), null), ctx);
+        Queue<Batch> spare = new ConcurrentLinkedQueue<>();
+        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk, spare),
+                (chunk, batch) -> {
+                    for (int k = 0; k < batch.size; k++) {
+                        long at = chunk.firstLine() - 1 + batch.line[k];
+                        lines.counted(at);
+                        add(groups, batch.lines[k], at, batch.column[k], ctx);
+                    }
+                    batch.size = 0;
+                    spare.add(batch);
                 });
+        // The batches' lines are not needed while the operations are built and checked.
+        spare.clear();
         if (rest != null) {
             readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
         }
         if (lines.records() == 0) {
             throw empty(ctx.source());
         }
-        for (Group g : groups.inOrder) {
-            ctx.sink().accept(g.build(groups.attempts, ctx.source(), ctx.sourceIndex()));
+        for (int g = 0; g < groups.size(); g++) {
+            ctx.sink().accept(groups.build(g, ctx.source(), ctx.sourceIndex()));
         }
     }
 
@@ -74,7 +76,7 @@ public final class SpansReader implements TraceReader {
     }
 
     /** Reads and groups every line from the cursor on, in one pass. */
-    private static void readLines(JsonCursor c, Groups groups, LineDiscipline lines, ReadContext ctx)
+    private static void readLines(JsonCursor c, HeldOperations groups, LineDiscipline lines, ReadContext ctx)
             throws IOException, InputException {
         Line line = new Line();
         JsonToken t;
@@ -82,16 +84,39 @@ public final class SpansReader implements TraceReader {
             if (t != JsonToken.START_OBJECT) {
                 throw c.error("$", "expected one JSON object a line, found " + JsonCursor.describe(t));
             }
-            Location at = ctx.location(c, null);
             lines.start(c);
-            readLine(c, at, line);
+            long at = lines.startLine();
+            long column = lines.startColumn();
+            readLine(c, ctx.source(), at, column, line);
             lines.end(c);
-            add(groups, line, at, ctx);
+            add(groups, line, at, column, ctx);
         }
     }
 
-    /** One line of a chunk: its fields and where it starts in the chunk. */
-    private record Parsed(Line fields, long line, long column) {
+    /**
+     * The lines of one chunk and where each starts in it (line, column); once merged, it and its
+     * {@link Line}s are filled again with a later chunk's, so that a line costs no objects of its own.
+     */
+    private static final class Batch {
+        Line[] lines = new Line[256];
+        long[] line = new long[256];
+        int[] column = new int[256];
+        int size;
+
+        /** The next line's fields, cleared, starting at {@code at}:{@code col}. */
+        Line add(long at, long col) {
+            if (size == lines.length) {
+                lines = Arrays.copyOf(lines, 2 * size);
+                line = Arrays.copyOf(line, 2 * size);
+                column = Arrays.copyOf(column, 2 * size);
+            }
+            if (lines[size] == null) {
+                lines[size] = new Line();
+            }
+            line[size] = at;
+            column[size] = (int) col;
+            return lines[size++];
+        }
     }
 
     /**
@@ -99,14 +124,18 @@ public final class SpansReader implements TraceReader {
      * at a start that is not plain UTF-8 JSON (a byte order mark, another encoding), which only the
      * one-pass reader judges.
      */
-    private static List<Parsed> parse(ReadContext ctx, LineChunks.Chunk chunk) throws IOException, InputException {
+    private static Batch parse(ReadContext ctx, LineChunks.Chunk chunk, Queue<Batch> spare)
+            throws IOException, InputException {
         byte[] bytes = chunk.bytes();
         for (int i = 0; i < Math.min(4, chunk.length()); i++) {
             if (bytes[i] == 0 || bytes[i] < 0) {
                 throw new IOException("not plain UTF-8 JSON at the start of a chunk");
             }
         }
-        List<Parsed> out = new ArrayList<>();
+        Batch out = spare.poll();
+        if (out == null) {
+            out = new Batch();
+        }
         LineDiscipline lines = discipline(ctx);
         JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get());
         try (JsonParser p = c.parser()) {
@@ -115,34 +144,16 @@ public final class SpansReader implements TraceReader {
                 if (t != JsonToken.START_OBJECT) {
                     throw c.error("$", "expected one JSON object a line");
                 }
-                Location at = ctx.location(c, null);
                 lines.start(c);
-                Line line = new Line();
-                readLine(c, at, line);
+                long at = lines.startLine();
+                long column = lines.startColumn();
+                Line line = out.add(at, column);
+                readLine(c, ctx.source(), at, column, line);
                 lines.end(c);
                 hashGroupKeys(line);
-                out.add(new Parsed(line, at.line(), at.column()));
             }
         }
         return out;
-    }
-
-    /** The operations so far, found by operation_id or by idempotency key, in order of first line. */
-    static final class Groups {
-        final GroupIndex<Group> byOperationId = new GroupIndex<>(g -> g.id);
-        final GroupIndex<Group> byKey = new GroupIndex<>(g -> g.id);
-        final List<Group> inOrder = new ArrayList<>();
-        final HeldAttempts attempts = new HeldAttempts();
-        /** One instance of each combination of operation fields, shared by the operations that have it. */
-        final Map<OperationDraft, OperationDraft> drafts = new HashMap<>();
-
-        OperationDraft share(OperationDraft d) {
-            if (drafts.size() >= 1 << 16) {
-                return d;
-            }
-            OperationDraft shared = drafts.putIfAbsent(d, d);
-            return shared == null ? d : shared;
-        }
     }
 
     /** One line's fields, before it is known whether it is an attempt or a check; reused from line to line. */
@@ -153,7 +164,9 @@ public final class SpansReader implements TraceReader {
         boolean isCheck;
         String attemptField;
         String checkField;
-        String operationId;
+        /** The operation_id and span_id, as characters (the other attempt fields are in {@link #attempt}). */
+        final LineText operationId = new LineText();
+        final LineText spanId = new LineText();
         String runId;
 
         void clear() {
@@ -163,16 +176,17 @@ public final class SpansReader implements TraceReader {
             isCheck = false;
             attemptField = null;
             checkField = null;
-            operationId = null;
+            operationId.clear();
+            spanId.clear();
             runId = null;
         }
     }
 
-    /** Hashes the strings a line is grouped by, on the chunk's thread rather than the merging one (a string keeps its hash). */
+    /**
+     * Hashes the idempotency key, which a line without operation_id is grouped by, on the chunk's thread
+     * rather than the merging one (a string keeps its hash; the operation_id's is taken as it is read).
+     */
     private static void hashGroupKeys(Line line) {
-        if (line.operationId != null) {
-            line.operationId.hashCode();
-        }
         if (line.attempt.idempotencyKey != null) {
             line.attempt.idempotencyKey.hashCode();
         }
@@ -181,11 +195,13 @@ public final class SpansReader implements TraceReader {
     /** Reads one line's object, from its first field name on; {@code at} places the line's errors. */
     static Line readLine(JsonCursor c, Location at) throws IOException, InputException {
         Line line = new Line();
-        readLine(c, at, line);
+        readLine(c, at.source(), at.line(), at.column(), line);
         return line;
     }
 
-    private static void readLine(JsonCursor c, Location at, Line line) throws IOException, InputException {
+    /** Reads one line's object into {@code line}; the line's errors are placed at {@code at}:{@code column} of {@code source}. */
+    private static void readLine(JsonCursor c, String source, long at, long column, Line line)
+            throws IOException, InputException {
         line.clear();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
@@ -200,7 +216,11 @@ public final class SpansReader implements TraceReader {
                     }
                     line.isCheck = "check".equals(type);
                 }
-                case "operation_id" -> line.operationId = c.optString();
+                case "operation_id" -> line.operationId.read(c);
+                case "span_id" -> {
+                    line.spanId.read(c);
+                    line.attemptField = name;
+                }
                 case "parent_run_id" -> line.runId = c.optSharedString();
                 default -> {
                     if (line.operation.bind(name, c)) {
@@ -219,27 +239,29 @@ public final class SpansReader implements TraceReader {
             }
         }
         if (line.isCheck && line.attemptField != null) {
-            throw InputException.rejected(at.source(), at.line(), at.column(), "$." + line.attemptField,
+            throw InputException.rejected(source, at, column, "$." + line.attemptField,
                     "an attempt field on a check line (\"type\": \"check\")");
         }
         if (!line.isCheck && line.checkField != null) {
-            throw InputException.rejected(at.source(), at.line(), at.column(), "$." + line.checkField,
+            throw InputException.rejected(source, at, column, "$." + line.checkField,
                     "a check field on an attempt line; checks say \"type\": \"check\"");
         }
     }
 
-    private static void add(Groups groups, Line line, Location at, ReadContext ctx) throws InputException {
-        GroupIndex<Group> index = byOperationId(line, at) ? groups.byOperationId : groups.byKey;
-        String id = groupId(line);
-        Group g = index.get(id);
-        if (g == null) {
-            ctx.limits().checkOperations(groups.inOrder.size() + 1L,
-                    detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
-            g = new Group(id, at.line(), (int) at.column());
-            index.add(g);
-            groups.inOrder.add(g);
+    /** Groups the line found at {@code at}:{@code column} of the context's source. */
+    private static void add(HeldOperations groups, Line line, long at, long column, ReadContext ctx)
+            throws InputException {
+        boolean byOperationId = byOperationId(line, ctx.source(), at, column);
+        int g = find(groups, byOperationId, line);
+        if (g < 0) {
+            if (groups.size() >= ctx.limits().operations()) {
+                // Only here, where it throws: the placing function would cost an object per operation.
+                ctx.limits().checkOperations(groups.size() + 1L,
+                        detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
+            }
+            g = groups.add(byOperationId, g, at, (int) column);
         }
-        g.merge(line, at, ctx.limits(), groups);
+        groups.merge(g, line, ctx.source(), ctx.sourceIndex(), at, column, ctx.limits());
     }
 
     /** The rejection of a source with no span line. */
@@ -249,153 +271,27 @@ public final class SpansReader implements TraceReader {
 
     /** Whether the line is grouped by its operation_id (else by its idempotency key); rejects a line with neither. */
     static boolean byOperationId(Line line, Location at) throws InputException {
-        if (line.operationId != null) {
+        return byOperationId(line, at.source(), at.line(), at.column());
+    }
+
+    private static boolean byOperationId(Line line, String source, long at, long column) throws InputException {
+        if (line.operationId.present()) {
             return true;
         }
         if (line.attempt.idempotencyKey != null) {
             return false;
         }
-        throw InputException.rejected(at.source(), at.line(), at.column(), "$",
+        throw InputException.rejected(source, at, column, "$",
                 "a span line needs operation_id or idempotency_key to be grouped into an operation");
     }
 
     /** The id of the operation a line belongs to: its operation_id, else its idempotency key. */
     static String groupId(Line line) {
-        return line.operationId != null ? line.operationId : line.attempt.idempotencyKey;
+        return line.operationId.present() ? line.operationId.value() : line.attempt.idempotencyKey;
     }
 
-    /** The lines of one operation so far: its shared fields and the rows of its attempts. */
-    static final class Group {
-        private static final OperationDraft NONE = new OperationDraft();
-        final String id;
-        final long firstLine;
-        /** The column of the first line's object, as the parser counts it (in an int). */
-        final int firstColumn;
-        OperationDraft operation = NONE;
-        String runId;
-        String key;
-        int attempts;
-        int firstRow = -1;
-        int lastRow = -1;
-        /** What few operations need: checks, and the lines that set fields after the first; null until then. */
-        Rare rare;
-
-        /** The rare parts of an operation. */
-        static final class Rare {
-            /** The line that set each operation field; null while the first line set them all. */
-            int[] fieldLines;
-            int runIdLine;
-            List<Check> checks = List.of();
-
-            Rare(long firstLine) {
-                runIdLine = (int) Math.min(Integer.MAX_VALUE, firstLine);
-            }
-        }
-
-        Rare rare() {
-            if (rare == null) {
-                rare = new Rare(firstLine);
-            }
-            return rare;
-        }
-
-        Group(String id, long firstLine, int firstColumn) {
-            this.id = id;
-            this.firstLine = firstLine;
-            this.firstColumn = firstColumn;
-        }
-
-        void merge(Line line, Location at, Limits limits, Groups groups) throws InputException {
-            int i = line.operation.firstDisagreement(operation);
-            if (i >= 0) {
-                throw disagreement(at, OperationDraft.FIELDS.get(i),
-                        rare == null || rare.fieldLines == null ? firstLine : rare.fieldLines[i]);
-            }
-            if (line.runId != null && runId != null && !runId.equals(line.runId)) {
-                throw disagreement(at, "parent_run_id", rare == null ? firstLine : rare.runIdLine);
-            }
-            OperationDraft merged = operation.with(line.operation);
-            if (merged != operation) {
-                if (at.line() != firstLine) {
-                    for (int f = 0; f < operation.values.length; f++) {
-                        if (operation.values[f] == null && merged.values[f] != null) {
-                            lineSetsField(f, at.line());
-                        }
-                    }
-                }
-                operation = groups.share(merged);
-            }
-            if (runId == null && line.runId != null) {
-                runId = line.runId;
-                if (at.line() != firstLine) {
-                    rare().runIdLine = (int) Math.min(Integer.MAX_VALUE, at.line());
-                }
-            }
-            if (line.isCheck) {
-                Check check = line.check.build(at);
-                if (rare().checks.isEmpty()) {
-                    rare.checks = new ArrayList<>(1);
-                }
-                rare.checks.add(check);
-                return;
-            }
-            limits.checkAttempts(attempts + 1L, "operation", "attempts",
-                    detail -> InputException.rejected(at.source(), at.line(), at.column(), "$", detail));
-            AttemptDraft a = line.attempt;
-            a.check(at);
-            String attemptKey = a.idempotencyKey;
-            if (attemptKey != null) {
-                if (key == null) {
-                    key = attemptKey;
-                } else if (key.equals(attemptKey)) {
-                    attemptKey = key;
-                }
-            }
-            int row = groups.attempts.add(a, attemptKey, a.retryReason,
-                    at.line(), (int) at.column());
-            if (lastRow >= 0) {
-                groups.attempts.link(lastRow, row);
-            } else {
-                firstRow = row;
-            }
-            lastRow = row;
-            attempts++;
-        }
-
-        private void lineSetsField(int field, long line) {
-            if (rare().fieldLines == null) {
-                rare.fieldLines = new int[operation.values.length];
-                java.util.Arrays.fill(rare.fieldLines, (int) Math.min(Integer.MAX_VALUE, firstLine));
-            }
-            rare.fieldLines[field] = (int) Math.min(Integer.MAX_VALUE, line);
-        }
-
-        private static InputException disagreement(Location at, String field, long earlierLine) {
-            return InputException.rejected(at.source(), at.line(), at.column(), "$." + field,
-                    "disagrees with line " + earlierLine + " of the same operation");
-        }
-
-        /** The operation, its attempts taken from {@code held}, placed in source {@code sourceIndex}, {@code source}. */
-        Operation build(HeldAttempts held, String source, int sourceIndex) throws InputException {
-            Location first = new Location(source, sourceIndex, firstLine, firstColumn, null);
-            if (attempts == 0) {
-                throw InputException.rejected(first.source(), first.line(), first.column(), "$",
-                        "a check line for an operation that has no attempt lines");
-            }
-            if (operation.tool() == null) {
-                throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
-                        "missing required field tool: no line of this operation carries it");
-            }
-            List<Attempt> list = new ArrayList<>(attempts);
-            for (int row = firstRow; row >= 0; row = held.next(row)) {
-                list.add(held.build(row, source, sourceIndex));
-            }
-            list.sort(Attempt.BY_ID);
-            return new Operation(id, operation.tool(), operation.effect(), operation.method(), operation.target(),
-                    list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : key, runId, operation.parent(),
-                    operation.deadlineMs(), operation.reportedOutcome(), operation.clock(), list,
-                    rare == null ? List.of() : rare.checks, null,
-                    first, Field.ALL);
-        }
+    /** The operation of the line's id in {@code groups}, as {@link HeldOperations#find} gives it. */
+    static int find(HeldOperations groups, boolean byOperationId, Line line) {
+        return byOperationId ? groups.find(line.operationId) : groups.find(line.attempt.idempotencyKey);
     }
 }

@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -12,16 +13,21 @@ import java.util.List;
  * A stream cut into chunks of whole lines, in order, for readers that parse the chunks of a JSON
  * Lines source on several cores: each chunk ends just after a newline (the last one at the end of
  * the stream) and knows the number of the line it starts on, counted as the parser counts them
- * (LF, CR LF or a lone CR). A read that fails stays for {@link #rest} to repeat. Not thread-safe:
- * one thread takes the chunks.
+ * (LF, CR LF or a lone CR). A read that fails stays for {@link #rest} to repeat. The buffer of a
+ * chunk whose lines are done with is handed back ({@link #recycle}) and filled again, so that a long
+ * stream costs a few buffers, not its size in garbage. Not thread-safe: one thread takes the chunks.
  */
 public final class LineChunks {
     /** One chunk: {@code length} bytes from 0 of {@code bytes}, starting on line {@code firstLine} (from 1). */
     public record Chunk(byte[] bytes, int length, long firstLine) {
     }
 
+    /** The most buffers kept for reuse. */
+    private static final int KEPT = 8;
+
     private final InputStream in;
     private final int size;
+    private final ArrayDeque<byte[]> free = new ArrayDeque<>();
     private byte[] carry = new byte[0];
     private int carried;
     private long line = 1;
@@ -43,7 +49,8 @@ public final class LineChunks {
         if (ended && carried == 0) {
             return null;
         }
-        byte[] buf = Arrays.copyOf(carry, Math.max(size, carried * 2));
+        byte[] buf = buffer(Math.max(size, carried * 2));
+        System.arraycopy(carry, 0, buf, 0, carried);
         carry = buf;
         int n = carried;
         int scanned = n;
@@ -70,6 +77,19 @@ public final class LineChunks {
                 carry = buf;
             }
         }
+    }
+
+    /** Hands back the buffer of {@code chunk}, whose bytes nobody reads any more, to be filled again. */
+    public void recycle(Chunk chunk) {
+        if (chunk.bytes().length >= size && free.size() < KEPT) {
+            free.push(chunk.bytes());
+        }
+    }
+
+    /** A buffer of at least {@code length} bytes: one handed back if it is large enough, else a new one. */
+    private byte[] buffer(int length) {
+        byte[] kept = free.poll();
+        return kept != null && kept.length >= length ? kept : new byte[length];
     }
 
     /**

@@ -47,6 +47,16 @@ public final class LineDiscipline {
         }
     }
 
+    /** The line of the value {@link #start} saw last. */
+    public long startLine() {
+        return startLine;
+    }
+
+    /** The column of the value {@link #start} saw last. */
+    public long startColumn() {
+        return startColumn;
+    }
+
     /** The value that {@link #start} saw ends at the cursor: over several lines, it must be the only one. */
     public void end(JsonCursor c) throws InputException {
         previousEnd = c.line();

@@ -24,18 +24,18 @@ public final class ParallelChunks {
     private ParallelChunks() {
     }
 
-    /** Parses one chunk into its records; any exception sends the chunk to the one-pass reader. */
+    /** Parses one chunk into what it holds; any exception sends the chunk to the one-pass reader. */
     public interface Parse<T> {
-        List<T> parse(LineChunks.Chunk chunk) throws Exception;
+        T parse(LineChunks.Chunk chunk) throws Exception;
     }
 
-    /** Merges one record of a chunk, in line order. */
+    /** Merges what a chunk holds, chunk after chunk in line order. */
     public interface Merge<T> {
-        void accept(LineChunks.Chunk chunk, T record) throws InputException;
+        void accept(LineChunks.Chunk chunk, T parsed) throws InputException;
     }
 
     /** A chunk being parsed. */
-    private record Pending<T>(LineChunks.Chunk chunk, Future<List<T>> records) {
+    private record Pending<T>(LineChunks.Chunk chunk, Future<T> parsed) {
     }
 
     /**
@@ -87,9 +87,9 @@ public final class ParallelChunks {
                 if (head == null) {
                     return readFailed ? chunks.rest(List.of()) : null;
                 }
-                List<T> records;
+                T parsed;
                 try {
-                    records = head.records().get();
+                    parsed = head.parsed().get();
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof Error error) {
                         throw error;
@@ -99,9 +99,8 @@ public final class ParallelChunks {
                     queue.forEach(p -> left.add(p.chunk()));
                     return chunks.rest(left);
                 }
-                for (T r : records) {
-                    merge.accept(head.chunk(), r);
-                }
+                merge.accept(head.chunk(), parsed);
+                chunks.recycle(head.chunk());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

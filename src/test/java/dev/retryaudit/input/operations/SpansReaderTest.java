@@ -1,6 +1,9 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Inputs;
+import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import java.util.List;
@@ -63,10 +66,44 @@ class SpansReaderTest {
         object over two lines  | {"operation_id":"a",\\n"tool":"t","attempt_id":1}                              | s.jsonl:1:1: error: $: a span must fit on one line (JSON Lines); this object spans several
         not an object          | [1]                                                                           | s.jsonl:1:1: error: $: expected one JSON object a line, found an array
         duplicate key          | {"operation_id":"a","tool":"t","attempt_id":1,"attempt_id":2}                 | s.jsonl:1:47: error: $.attempt_id: duplicate field: the object already has it
+        operation_id a number  | {"operation_id":5,"tool":"t","attempt_id":1}                                  | s.jsonl:1:17: error: $.operation_id: expected a string, found an integer
+        span_id a number       | {"operation_id":"a","tool":"t","attempt_id":1,"span_id":7}                    | s.jsonl:1:57: error: $.span_id: expected a string, found an integer
+        span_id on a check     | {"operation_id":"a","tool":"t","attempt_id":1}\\n{"type":"check","operation_id":"a","after_attempt":1,"result":"committed","span_id":"x"} | s.jsonl:2:1: error: $.span_id: an attempt field on a check line ("type": "check")
+        key equal to an id     | {"operation_id":"k","tool":"t","attempt_id":1}\\n{"idempotency_key":"k","tool":"t","attempt_id":1} | s.jsonl:2:1: error: $: duplicate operation id: operation ids must be unique in the input set
         truncated line         | {"operation_id":"a","tool":"t","attempt_id":1}\\n{"operation_id":"a","to     | s.jsonl:2:24: error: $.operation_id: malformed JSON: Unexpected end-of-input in field name
         """)
     void rejects(String what, String lines, String diagnostic) {
         assertThat(Inputs.rejection("s.jsonl", lines.replace("\\n", "\n"))).isEqualTo(diagnostic);
+    }
+
+    @Test
+    void idsKeepEveryCharacter() throws Exception {
+        String longSpan = "s".repeat(300);
+        List<Operation> ops = Inputs.read("s.jsonl", "{\"operation_id\":\"\u00e9-1\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\""
+                + longSpan + "\"}\n"
+                + "{\"operation_id\":null,\"idempotency_key\":\"k2\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":null}\n"
+                + "{\"operation_id\":\"\u00e9-1\",\"tool\":\"t\",\"attempt_id\":2,\"span_id\":\"\u00fc\u4e2d\"}\n"
+                + "{\"operation_id\":\"\u00e9-10\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\"\"}\n");
+        assertThat(ops).extracting(Operation::id).containsExactly("\u00e9-1", "k2", "\u00e9-10");
+        assertThat(ops.get(0).attempts()).extracting(Attempt::spanId).containsExactly(longSpan, "\u00fc\u4e2d");
+        assertThat(ops.get(1).attempts()).extracting(Attempt::spanId).containsOnlyNulls();
+        assertThat(ops.get(2).attempts()).extracting(Attempt::spanId).containsExactly("");
+    }
+
+    @Test
+    void idsOverTheStringLimitAreRefusedWhereTheyStand() {
+        Limits ten = new Limits(1L << 30, 10, 10, 10, 64);
+        InputException opId = Inputs.rejected(InputFormat.SPANS,
+                "{\"operation_id\":\"abcdefghijkl\",\"tool\":\"t\",\"attempt_id\":1}\n", ten);
+        assertThat(opId.line() + ":" + opId.column() + " " + opId.path() + " " + opId.detail())
+                .isEqualTo("1:17 $.operation_id a string of 12 characters exceeds the string limit of 10");
+        InputException spanId = Inputs.rejected(InputFormat.SPANS,
+                "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\"\u00e9\u4e2dabcdefghi\"}\n", ten);
+        assertThat(spanId.line() + ":" + spanId.column() + " " + spanId.path() + " " + spanId.detail())
+                .isEqualTo("1:57 $.span_id a string of 11 characters exceeds the string limit of 10");
+        assertThat(Inputs.rejected(InputFormat.SPANS,
+                "{\"operation_id\":\"abcdefghij\",\"tool\":\"t\",\"attempt_id\":1,\"span_id\":\"\u00e9\u4e2dabcdefgh\"}\n"
+                        + "{\"tool\":\"t\",\"attempt_id\":1}\n", ten).line()).isEqualTo(2);
     }
 
     @Test

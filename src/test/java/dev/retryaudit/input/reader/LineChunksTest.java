@@ -44,6 +44,21 @@ class LineChunksTest {
     }
 
     @Test
+    void aRecycledBufferIsFilledAgainWithTheNextLines() throws IOException {
+        LineChunks c = chunks("aa\nbb\n" + "x".repeat(20) + "\ncc\n", 4);
+        LineChunks.Chunk first = c.next();
+        assertThat(new String(first.bytes(), 0, first.length(), StandardCharsets.UTF_8)).isEqualTo("aa\n");
+        c.recycle(first);
+        LineChunks.Chunk second = c.next();
+        assertThat(second.bytes()).isSameAs(first.bytes());
+        assertThat(second.firstLine() + ":" + new String(second.bytes(), 0, second.length(), StandardCharsets.UTF_8))
+                .isEqualTo("2:bb\n");
+        c.recycle(second);
+        // A line longer than the buffer grows a new one, which takes every whole line read by then.
+        assertThat(all(c)).containsExactly("3:" + "x".repeat(20) + "\ncc\n");
+    }
+
+    @Test
     void anEmptyStreamHasNoChunks() throws IOException {
         LineChunks c = chunks("", 8);
         assertThat(c.next()).isNull();
