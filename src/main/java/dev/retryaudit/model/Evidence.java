@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * The facts behind a finding, in the order they were added. Values are strings, numbers, booleans,
  * null, {@link RawJson}, or lists of those. Held as two short arrays, since a large audit holds one
- * per finding.
+ * per finding; a timestamp given by {@link #putTime} is held as its milliseconds and formatted when read.
  */
 public final class Evidence implements Serializable {
     private static final long serialVersionUID = 2L;
@@ -26,6 +26,8 @@ public final class Evidence implements Serializable {
     private String[] keys = NO_KEYS;
     private Object[] values = NO_VALUES;
     private int size;
+    /** Bit i set: values[i] is a timestamp's milliseconds, read as {@link Times#format}. */
+    private long times;
     private boolean frozen;
 
     public static Evidence of() {
@@ -34,10 +36,26 @@ public final class Evidence implements Serializable {
 
     /** Adds a fact; refuses a value of a type that reports cannot print. */
     public Evidence put(String key, Object value) {
+        check(value);
+        return add(key, value);
+    }
+
+    /** Adds a timestamp given as epoch milliseconds: read as the string {@link Times#format} gives. */
+    public Evidence putTime(String key, long millis) {
+        add(key, millis);
+        int at = indexOf(key);
+        if (at < Long.SIZE) {
+            times |= 1L << at;
+        } else {
+            values[at] = Times.format(millis);
+        }
+        return this;
+    }
+
+    private Evidence add(String key, Object value) {
         if (frozen) {
             throw new UnsupportedOperationException("the evidence of a finding cannot change");
         }
-        check(value);
         int at = indexOf(key);
         if (key.isEmpty() || (at >= 0 && values[at] != null)) {
             throw new IllegalArgumentException("evidence key repeated or empty: " + key);
@@ -75,6 +93,7 @@ public final class Evidence implements Serializable {
                     : values[i];
         }
         copy.size = size;
+        copy.times = times;
         copy.frozen = true;
         return copy;
     }
@@ -91,7 +110,8 @@ public final class Evidence implements Serializable {
 
     /** The value of the {@code i}th fact added, from 0. */
     public Object value(int i) {
-        return values[Objects.checkIndex(i, size)];
+        Object v = values[Objects.checkIndex(i, size)];
+        return i < Long.SIZE && (times & 1L << i) != 0 ? Times.format((Long) v) : v;
     }
 
     /** The facts as an unchangeable map in the order they were added. */
@@ -116,7 +136,7 @@ public final class Evidence implements Serializable {
                                     throw new NoSuchElementException();
                                 }
                                 next++;
-                                return new SimpleImmutableEntry<>(keys[next - 1], values[next - 1]);
+                                return new SimpleImmutableEntry<>(keys[next - 1], value(next - 1));
                             }
                         };
                     }

@@ -12,18 +12,14 @@ import java.util.Objects;
  * {@code attempt} null for one about a whole operation. The fingerprint depends only on the rule,
  * the source name, the operation and the attempt (for a finding about a whole run, also the run),
  * so it survives lines moving in the input.
+ *
+ * <p>A large audit holds hundreds of thousands of findings until they are written, so a finding
+ * holds what its strings are made of rather than the strings: its fingerprint is computed when
+ * first asked for, and a rule may give its message as a {@link Message} built when it is read.
+ * Two findings are equal when every component is.
  */
-public record Finding(
-        String rule,
-        Severity severity,
-        String operation,
-        Integer attempt,
-        String tool,
-        String run,
-        String message,
-        Evidence evidence,
-        Location location,
-        String fingerprint) implements Serializable {
+public final class Finding implements Serializable {
+    private static final long serialVersionUID = 1L;
     private static final HexFormat HEX = HexFormat.of();
     /** One digest a thread, reset by each {@code digest()}: fingerprints are computed for every finding. */
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
@@ -34,25 +30,110 @@ public record Finding(
         }
     });
 
-    public Finding {
-        Objects.requireNonNull(rule, "rule");
-        Objects.requireNonNull(severity, "severity");
-        Objects.requireNonNull(message, "message");
-        evidence = Objects.requireNonNull(evidence, "evidence").frozen();
-        Objects.requireNonNull(location, "location");
-        Objects.requireNonNull(fingerprint, "fingerprint");
+    /** A finding's message, built each time it is read from the few values it is made of. */
+    public interface Message extends Serializable {
+        String text();
+    }
+
+    private final String rule;
+    private final Severity severity;
+    private final String operation;
+    private final Integer attempt;
+    private final String tool;
+    private final String run;
+    /** A {@link String}, or a {@link Message} that builds it. */
+    private final Serializable message;
+    private final Evidence evidence;
+    private final Location location;
+    /** Null until first asked for when the finding computes its own. */
+    private String fingerprint;
+
+    public Finding(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
+            String message, Evidence evidence, Location location, String fingerprint) {
+        this(rule, severity, operation, attempt, tool, run, (Serializable) message, evidence, location,
+                Objects.requireNonNull(fingerprint, "fingerprint"));
         if (message.isBlank()) {
             throw new IllegalArgumentException("a finding needs a message");
         }
     }
 
-    /** Builds a finding and computes its fingerprint. */
+    private Finding(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
+            Serializable message, Evidence evidence, Location location, String fingerprint) {
+        this.rule = Objects.requireNonNull(rule, "rule");
+        this.severity = Objects.requireNonNull(severity, "severity");
+        this.operation = operation;
+        this.attempt = attempt;
+        this.tool = tool;
+        this.run = run;
+        this.message = Objects.requireNonNull(message, "message");
+        this.evidence = Objects.requireNonNull(evidence, "evidence").frozen();
+        this.location = Objects.requireNonNull(location, "location");
+        this.fingerprint = fingerprint;
+    }
+
+    /** Builds a finding; its fingerprint is computed when first asked for. */
     public static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location) {
-        return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location,
-                operation == null && run != null
-                        ? fingerprint(rule, location.source(), operation, attempt, run)
-                        : fingerprint(rule, location.source(), operation, attempt));
+        if (Objects.requireNonNull(message, "message").isBlank()) {
+            throw new IllegalArgumentException("a finding needs a message");
+        }
+        return new Finding(rule, severity, operation, attempt, tool, run, (Serializable) message, evidence,
+                location, null);
+    }
+
+    /** As {@link #of(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
+    public static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
+            String run, Message message, Evidence evidence, Location location) {
+        return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location, null);
+    }
+
+    public String rule() {
+        return rule;
+    }
+
+    public Severity severity() {
+        return severity;
+    }
+
+    public String operation() {
+        return operation;
+    }
+
+    public Integer attempt() {
+        return attempt;
+    }
+
+    public String tool() {
+        return tool;
+    }
+
+    public String run() {
+        return run;
+    }
+
+    public String message() {
+        return message instanceof Message m ? m.text() : (String) message;
+    }
+
+    public Evidence evidence() {
+        return evidence;
+    }
+
+    public Location location() {
+        return location;
+    }
+
+    /** {@code sha256:} and 64 hex digits; see {@link #fingerprint(String, String, String, Integer)}. */
+    public String fingerprint() {
+        String f = fingerprint;
+        if (f == null) {
+            // Computed from final fields into an immutable String: threads that race compute the same value.
+            f = operation == null && run != null
+                    ? fingerprint(rule, location.source(), operation, attempt, run)
+                    : fingerprint(rule, location.source(), operation, attempt);
+            fingerprint = f;
+        }
+        return f;
     }
 
     /** As {@link #fingerprint(String, String, String, Integer)}, plus the run: two runs reported in one source must differ. */
@@ -79,5 +160,26 @@ public record Finding(
             md.update((byte) 0);
         }
         return "sha256:" + HEX.formatHex(md.digest());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Finding f && rule.equals(f.rule) && severity == f.severity
+                && Objects.equals(operation, f.operation) && Objects.equals(attempt, f.attempt)
+                && Objects.equals(tool, f.tool) && Objects.equals(run, f.run) && message().equals(f.message())
+                && evidence.equals(f.evidence) && location.equals(f.location) && fingerprint().equals(f.fingerprint());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(rule, severity, operation, attempt, tool, run, message(), evidence, location,
+                fingerprint());
+    }
+
+    @Override
+    public String toString() {
+        return "Finding[rule=" + rule + ", severity=" + severity + ", operation=" + operation + ", attempt=" + attempt
+                + ", tool=" + tool + ", run=" + run + ", message=" + message() + ", evidence=" + evidence
+                + ", location=" + location + ", fingerprint=" + fingerprint() + "]";
     }
 }

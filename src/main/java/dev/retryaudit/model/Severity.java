@@ -6,9 +6,12 @@ public enum Severity {
     WARNING,
     NOTE;
 
+    /** Named once: reports print the severity of every finding. */
+    private final String id = Wire.name(this, '_');
+
     /** The lower-case name used in reports, policies and flags. */
     public String id() {
-        return Wire.name(this, '_');
+        return id;
     }
 
     /** Whether this severity is the same as or more severe than {@code threshold}. */

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,7 +19,8 @@ import java.util.concurrent.Future;
  * the bytes are those of rendering the whole list on one thread, since a chunk's rendering depends
  * only on its items and the index of its first one. A short list, or a machine of one core, renders
  * on the caller's thread. At most two chunks a core are rendered ahead of the one being written, so
- * the memory held stays small however long the list.
+ * the memory held stays small however long the list. A chunk is rendered into a buffer that goes
+ * back to a pool once written, so a long report allocates a few buffers, not one (or more) a chunk.
  */
 final class Chunks {
     /** Items of a chunk: large enough that handing a chunk over costs little beside rendering it. */
@@ -44,7 +46,7 @@ final class Chunks {
             renderer.render(items, 0, out);
             return;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+        ExecutorService workers = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "report-chunks");
             t.setDaemon(true);
             // A task's error reaches the caller through its future; one outside a task (out of memory
@@ -52,34 +54,41 @@ final class Chunks {
             t.setUncaughtExceptionHandler((thread, e) -> { });
             return t;
         });
+        ConcurrentLinkedQueue<ByteArrayOutputStream> pool = new ConcurrentLinkedQueue<>();
         try {
-            Deque<Future<byte[]>> ahead = new ArrayDeque<>();
+            Deque<Future<ByteArrayOutputStream>> ahead = new ArrayDeque<>();
             int next = 0;
             while (next < items.size() || !ahead.isEmpty()) {
                 while (next < items.size() && ahead.size() < 2 * threads) {
                     int first = next;
                     List<T> chunk = items.subList(first, Math.min(items.size(), first + size));
-                    ahead.add(pool.submit(() -> render(renderer, chunk, first)));
+                    ahead.add(workers.submit(() -> render(renderer, chunk, first, pool)));
                     next += chunk.size();
                 }
-                out.write(await(ahead.poll()));
+                ByteArrayOutputStream rendered = await(ahead.poll());
+                rendered.writeTo(out);
+                rendered.reset();
+                pool.add(rendered);
             }
         } finally {
-            pool.shutdownNow();
+            workers.shutdownNow();
         }
     }
 
-    private static <T> byte[] render(Renderer<T> renderer, List<T> chunk, int first) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(chunk.size() * 256);
+    private static <T> ByteArrayOutputStream render(Renderer<T> renderer, List<T> chunk, int first, ConcurrentLinkedQueue<ByteArrayOutputStream> pool) {
+        ByteArrayOutputStream bytes = pool.poll();
+        if (bytes == null) {
+            bytes = new ByteArrayOutputStream(chunk.size() * 256);
+        }
         try {
             renderer.render(chunk, first, bytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
+        return bytes;
     }
 
-    private static byte[] await(Future<byte[]> chunk) throws IOException {
+    private static ByteArrayOutputStream await(Future<ByteArrayOutputStream> chunk) throws IOException {
         try {
             return chunk.get();
         } catch (InterruptedException e) {

@@ -8,9 +8,7 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -25,14 +23,14 @@ public final class GithubReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         boolean inFile = Summaries.inFile(r);
         Chunks.write(r.findings(), (chunk, first, o) -> {
-            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            Writer c = new Utf8Writer(o);
             for (Finding f : chunk) {
                 c.write(command(command(f.severity()), inFile ? f.location().source() : InputSummary.STDIN,
                         f.location().line(), f.location().column(), f.rule(), f.message()));
             }
             c.flush();
         }, out);
-        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        Writer w = new Utf8Writer(out);
         for (InputNote n : Summaries.notes(r)) {
             w.write(command("notice", n.source(), n.line(), n.column(), r.toolName() + ": input note", n.message()));
         }
@@ -47,7 +45,7 @@ public final class GithubReportWriter implements ReportWriter {
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
         InputError e = failure.error();
-        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        Writer w = new Utf8Writer(out);
         String title = e.unreadable() ? "input unreadable" : "input rejected";
         w.write(command("error", e.source(), e.line(), e.column(), failure.toolName() + ": " + title, e.message()));
         w.write(failure.toolName() + ": " + title + " (exit " + failure.exitCode() + "); no audit ran\n");

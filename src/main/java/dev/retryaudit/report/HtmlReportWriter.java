@@ -13,9 +13,7 @@ import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.text.Diagnostics;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +38,7 @@ public final class HtmlReportWriter implements ReportWriter {
 
     @Override
     public void write(Report r, OutputStream out) throws IOException {
-        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        Writer w = new Utf8Writer(out);
         head(w, r.toolName() + " report: " + (r.passed() ? "passed" : "failed"));
         w.write("<header><h1>" + escape(r.toolName()) + " report</h1>\n<p><span class=\"verdict "
                 + (r.passed() ? "passed\">passed" : "failed\">failed") + "</span> <span class=\"line\">"
@@ -60,7 +58,7 @@ public final class HtmlReportWriter implements ReportWriter {
     /** A page that says why there is no report: the diagnostic that stderr also gets, and the exit code. */
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
-        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        Writer w = new Utf8Writer(out);
         InputError e = failure.error();
         head(w, failure.toolName() + " report: input rejected");
         w.write("<header><h1>" + escape(failure.toolName()) + " report</h1>\n<p><span class=\"verdict failed\">"
@@ -127,7 +125,7 @@ public final class HtmlReportWriter implements ReportWriter {
                     + escape(rule.summary()) + "</span></summary>\n<ol class=\"findings\">\n");
             w.flush();
             Chunks.write(fs, (chunk, first, o) -> {
-                Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+                Writer c = new Utf8Writer(o);
                 for (Finding f : chunk) {
                     c.write("<li>" + severity(f) + " " + where(f) + subject(f) + "<div class=\"msg\">"
                             + escape(f.message()) + "</div></li>\n");
@@ -156,7 +154,7 @@ public final class HtmlReportWriter implements ReportWriter {
         long undrawn = operations.stream().filter(e -> !drawn.containsKey(e.getKey())).count();
         w.flush();
         Chunks.write(operations, (chunk, first, o) -> {
-            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            Writer c = new Utf8Writer(o);
             for (int i = 0; i < chunk.size(); i++) {
                 operation(c, first + i + 1, chunk.get(i).getKey(), chunk.get(i).getValue(), drawn.get(chunk.get(i).getKey()));
             }

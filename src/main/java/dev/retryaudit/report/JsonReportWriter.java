@@ -6,7 +6,6 @@ import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -161,14 +160,19 @@ public final class JsonReportWriter implements ReportWriter {
                 out);
     }
 
-    /** Findings {@code first..} of the array: its {@code [} for the first chunk, a {@code ,} before any other, its {@code ]} after the last. */
+    /**
+     * Findings {@code first..} of the array: its {@code [} for the first chunk, a {@code ,} before any other, its {@code ]} after the last.
+     * The generator opens an object and the array first, so that it indents as it would inside the
+     * report; those bytes, and the object's end when the generator closes, are held back; the rest go to {@code out} as the generator writes them.
+     */
     private static void writeChunk(List<Finding> chunk, int first, boolean last, OutputStream out) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(chunk.size() * 1024);
-        try (JsonGenerator c = Json.generator(bytes)) {
+        Opening opened = new Opening(out);
+        try (JsonGenerator c = Json.generator(opened)) {
             c.writeStartObject();
             c.writeArrayFieldStart("findings");
             c.flush();
-            int start = first == 0 ? bytes.size() - 1 : bytes.size();
+            out.write(first == 0 ? '[' : ',');
+            opened.open = true;
             for (Finding f : chunk) {
                 writeFinding(c, f);
             }
@@ -176,10 +180,31 @@ public final class JsonReportWriter implements ReportWriter {
                 c.writeEndArray();
             }
             c.flush();
-            if (first > 0) {
-                out.write(',');
+            opened.open = false;
+        }
+    }
+
+    /** Passes bytes on to {@code out} once {@link #open}, dropping those written before. */
+    private static final class Opening extends OutputStream {
+        private final OutputStream out;
+        private boolean open;
+
+        Opening(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (open) {
+                out.write(b);
             }
-            out.write(bytes.toByteArray(), start, bytes.size() - start);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (open) {
+                out.write(b, off, len);
+            }
         }
     }
 

@@ -5,7 +5,7 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,18 +29,12 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         Objects.requireNonNull(toolVersion, "toolVersion");
         Objects.requireNonNull(failOn, "failOn");
         inputs = List.copyOf(inputs);
-        findings = List.copyOf(findings);
         rules = List.copyOf(rules);
         timelines = timelines == null ? List.of() : List.copyOf(timelines);
         if (suppressed < 0 || (baseline == null && suppressed != 0)) {
             throw new IllegalArgumentException("suppressed findings need a baseline: " + suppressed);
         }
-        Set<String> ids = rules.stream().map(RuleInfo::id).collect(Collectors.toSet());
-        for (Finding f : findings) {
-            if (!ids.contains(f.rule())) {
-                throw new IllegalArgumentException("a finding of rule " + f.rule() + ", which is not enabled");
-            }
-        }
+        findings = ReportFindings.of(findings, rules.stream().map(RuleInfo::id).collect(Collectors.toSet()));
     }
 
     /** The position of a rule in {@link #rules}, or -1. */
@@ -79,8 +73,14 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
         if (operations.isEmpty() && timelines.isEmpty()) {
             return this;
         }
-        Set<String> named = findings.stream().map(Finding::operation).filter(Objects::nonNull)
-                .collect(Collectors.toSet());
+        Set<String> wanted = operations.stream().map(Operation::id).collect(Collectors.toSet());
+        Set<String> named = new HashSet<>();
+        for (int i = 0; i < findings.size() && named.size() < wanted.size(); i++) {
+            String id = findings.get(i).operation();
+            if (id != null && wanted.contains(id)) {
+                named.add(id);
+            }
+        }
         return new Report(toolName, toolVersion, inputs, findings, failOn, rules, baseline, suppressed, probe,
                 operations.stream().filter(op -> named.contains(op.id())).toList());
     }
@@ -100,16 +100,21 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
 
     /** The number of findings of each severity, every severity present. */
     public Map<Severity, Long> counts() {
-        Map<Severity, Long> counts = new EnumMap<>(Severity.class);
-        for (Severity s : Severity.values()) {
-            counts.put(s, 0L);
-        }
-        findings.forEach(f -> counts.merge(f.severity(), 1L, Long::sum));
-        return counts;
+        return ((ReportFindings) findings).counts();
+    }
+
+    /** The number of findings of each rule that has any, rules in the order of their first finding. */
+    public Map<String, Long> perRule() {
+        return ((ReportFindings) findings).perRule();
     }
 
     /** Whether no finding is at or above {@code --fail-on}. */
     public boolean passed() {
-        return findings.stream().noneMatch(f -> failOn.fails(f.severity()));
+        for (Map.Entry<Severity, Long> e : counts().entrySet()) {
+            if (e.getValue() > 0 && failOn.fails(e.getKey())) {
+                return false;
+            }
+        }
+        return true;
     }
 }

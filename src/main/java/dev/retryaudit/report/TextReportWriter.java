@@ -7,11 +7,8 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +33,7 @@ public final class TextReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         boolean inFile = Summaries.inFile(r);
         Chunks.write(r.findings(), (chunk, first, o) -> {
-            Writer c = new OutputStreamWriter(o, StandardCharsets.UTF_8);
+            Writer c = new Utf8Writer(o);
             for (Finding f : chunk) {
                 Location l = f.location();
                 String where = inFile ? Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":" : "probe:";
@@ -46,7 +43,7 @@ public final class TextReportWriter implements ReportWriter {
             }
             c.flush();
         }, out);
-        Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        Writer w = new Utf8Writer(out);
         for (InputNote n : Summaries.notes(r)) {
             String at = n.line() > 0 ? ":" + n.line() + ":" + n.column() + ":" : ":";
             w.write(paint(BOLD, Escaping.controls(n.source()) + at) + " "
@@ -56,7 +53,7 @@ public final class TextReportWriter implements ReportWriter {
             w.write("no findings\n");
         } else {
             w.write("\nfindings by rule:\n");
-            for (Map.Entry<String, Long> e : perRule(r.findings())) {
+            for (Map.Entry<String, Long> e : perRule(r)) {
                 w.write(String.format("%7d  %s", e.getValue(), Escaping.controls(e.getKey())) + "\n");
             }
             w.write("\n");
@@ -74,10 +71,8 @@ public final class TextReportWriter implements ReportWriter {
     }
 
     /** The finding count of each rule, most findings first, then by rule id. */
-    private static List<Map.Entry<String, Long>> perRule(List<Finding> findings) {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        findings.forEach(f -> counts.merge(f.rule(), 1L, Long::sum));
-        List<Map.Entry<String, Long>> rows = new ArrayList<>(counts.entrySet());
+    private static List<Map.Entry<String, Long>> perRule(Report r) {
+        List<Map.Entry<String, Long>> rows = new ArrayList<>(r.perRule().entrySet());
         rows.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
         return rows;
     }

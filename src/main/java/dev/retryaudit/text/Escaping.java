@@ -16,8 +16,15 @@ public final class Escaping {
             return null;
         }
         int i = 0;
-        while (i < s.length() && !needsEscape(s, i)) {
-            i += Character.charCount(s.codePointAt(i));
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                i++;
+            } else if (!needsEscape(s, i)) {
+                i += Character.charCount(s.codePointAt(i));
+            } else {
+                break;
+            }
         }
         if (i >= s.length()) {
             return s;

@@ -30,6 +30,24 @@ class EvidenceTest {
     }
 
     @Test
+    void aTimeReadsAsItsFormattedStringAndEqualsIt() {
+        long at = 1_788_793_036_164L;
+        Evidence e = Evidence.of().put("n", 1).putTime("at", at);
+        assertThat(e.value(1)).isEqualTo("2026-09-07T14:57:16.164Z").isEqualTo(Times.format(at));
+        assertThat(e.frozen().value(1)).isEqualTo(Times.format(at));
+        assertThat(e.asMap()).containsEntry("at", Times.format(at));
+        assertThat(e).isEqualTo(Evidence.of().put("n", 1).put("at", Times.format(at)));
+        assertThatThrownBy(() -> e.putTime("at", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> e.frozen().putTime("t", 0)).isInstanceOf(UnsupportedOperationException.class);
+        Evidence many = Evidence.of();
+        for (int i = 0; i < 70; i++) {
+            many.putTime("t" + i, at + i);
+        }
+        assertThat(many.value(69)).isEqualTo(Times.format(at + 69));
+        assertThat(many.value(3)).isEqualTo(Times.format(at + 3));
+    }
+
+    @Test
     void equalWhenTheFactsAreEqualInAnyOrder() {
         Evidence a = Evidence.of().put("x", 1).put("y", true);
         Evidence b = Evidence.of().put("y", true).put("x", 1);

@@ -1,6 +1,7 @@
 package dev.retryaudit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,24 @@ class FindingTest {
     void theRunDoesNotChangeTheFingerprintOfAnOperationsFinding() {
         assertThat(of("op", 2, "run-a").fingerprint()).isEqualTo(of("op", 2, "run-b").fingerprint())
                 .isEqualTo(Finding.fingerprint("budget/retry-ratio", "a.jsonl", "op", 2));
+    }
+
+    @Test
+    void aMessageBuiltWhenReadMakesTheSameFindingAsItsString() {
+        Finding.Message built = () -> "attempt " + 2 + " overlapped";
+        Finding lazy = Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", built, Evidence.of(), AT);
+        Finding eager = Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", "attempt 2 overlapped",
+                Evidence.of(), AT);
+        assertThat(lazy.message()).isEqualTo("attempt 2 overlapped");
+        assertThat(lazy).isEqualTo(eager).hasSameHashCodeAs(eager).hasToString(eager.toString());
+        assertThat(lazy.fingerprint()).isSameAs(lazy.fingerprint())
+                .isEqualTo(Finding.fingerprint("trace/overlap", "a.jsonl", "op", 2));
+        Finding given = new Finding("trace/overlap", Severity.WARNING, "op", 2, "t", "r", "attempt 2 overlapped",
+                Evidence.of(), AT, "sha256:given");
+        assertThat(given.fingerprint()).isEqualTo("sha256:given");
+        assertThat(given).isNotEqualTo(eager);
+        assertThatThrownBy(() -> Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", " ", Evidence.of(), AT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a finding needs a message");
     }
 
     @Test

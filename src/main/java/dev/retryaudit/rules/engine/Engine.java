@@ -278,12 +278,23 @@ public final class Engine {
 
         @Override
         public void report(Severity severity, Operation op, Attempt attempt, String message, Evidence evidence) {
-            Location at = attempt != null ? attempt.location() : op.location();
+            add(severity, at(op, attempt, evidence), op.id(), attempt == null ? null : attempt.attemptId(), op.tool(),
+                    op.runId(), message, evidence);
+        }
+
+        @Override
+        public void report(Operation op, Attempt attempt, Finding.Message message, Evidence evidence) {
+            Location at = at(op, attempt, evidence);
+            findings.add(Finding.of(rule.info().id(), severity(null), op.id(),
+                    attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(), message, evidence, at));
+        }
+
+        /** Where a finding about {@code attempt} of {@code op} stands; says {@link #GROUPED_BY} in the evidence when the tool grouped the operation. */
+        private Location at(Operation op, Attempt attempt, Evidence evidence) {
             if (op.groupedBy() != null && !evidence.has(GROUPED_BY)) {
                 evidence.put(GROUPED_BY, op.groupedBy());
             }
-            add(severity, at, op.id(), attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(),
-                    message, evidence);
+            return attempt != null ? attempt.location() : op.location();
         }
 
         @Override
@@ -294,8 +305,12 @@ public final class Engine {
 
         private void add(Severity severity, Location at, String operation, Integer attempt, String tool, String run,
                 String message, Evidence evidence) {
-            Severity s = override != null ? override : severity != null ? severity : rule.info().severity();
-            findings.add(Finding.of(rule.info().id(), s, operation, attempt, tool, run, message, evidence, at));
+            findings.add(Finding.of(rule.info().id(), severity(severity), operation, attempt, tool, run, message,
+                    evidence, at));
+        }
+
+        private Severity severity(Severity asked) {
+            return override != null ? override : asked != null ? asked : rule.info().severity();
         }
     }
 }

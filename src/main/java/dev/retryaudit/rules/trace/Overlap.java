@@ -2,6 +2,7 @@ package dev.retryaudit.rules.trace;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Times;
@@ -33,13 +34,20 @@ public final class Overlap extends OperationRule {
                     || next.startedAt() < prev.startedAt() || next.startedAt() >= prevEnd) {
                 continue;
             }
-            ctx.report(op, next, "attempt " + next.attemptId() + " of write " + op.id() + " started "
-                    + (prevEnd - next.startedAt()) + " ms before attempt " + prev.attemptId()
-                    + " got its response: two copies of the write were in flight at once",
+            ctx.report(op, next, new Message(next.attemptId(), op.id(), prevEnd - next.startedAt(), prev.attemptId()),
                     Evidence.of().put("previous_attempt", prev.attemptId())
-                            .put("previous_response_at", Times.format(prevEnd))
-                            .put("started_at", Times.format(next.startedAt()))
+                            .putTime("previous_response_at", prevEnd)
+                            .putTime("started_at", next.startedAt())
                             .put("overlap_ms", prevEnd - next.startedAt()));
+        }
+    }
+
+    /** The message of an overlap, held as its values: a large input may overlap on most of its writes. */
+    private record Message(int attempt, String operation, long overlapMs, int previous) implements Finding.Message {
+        @Override
+        public String text() {
+            return "attempt " + attempt + " of write " + operation + " started " + overlapMs + " ms before attempt "
+                    + previous + " got its response: two copies of the write were in flight at once";
         }
     }
 }
