@@ -121,7 +121,7 @@ public final class OtlpReader implements TraceReader {
             }
         }
         if ("scopeSpans".equals(shape)) {
-            resourceRead(scratch, client);
+            resourceRead(scratch, client, linker);
         }
         // An empty object is an empty export; an object of other fields is not a trace export at all.
         if (fields && shape == null) {
@@ -148,13 +148,17 @@ public final class OtlpReader implements TraceReader {
             }
             readScopes(c, ctx, linker, scratch, pointer, name);
         }
-        resourceRead(scratch, client);
+        resourceRead(scratch, client, linker);
     }
 
-    /** The resource may follow its spans, so they learn their client once the resource is read. */
-    private static void resourceRead(SpanScratch scratch, String client) {
+    /**
+     * The resource may follow its spans, so they learn their client once the resource is read, and only
+     * then go to the linker: a root request is linked within its client.
+     */
+    private static void resourceRead(SpanScratch scratch, String client, RetryLinker linker) {
         for (ForeignSpan span : scratch.resourceSpans) {
             span.client = client;
+            linker.add(span);
         }
         scratch.resourceSpans.clear();
     }
@@ -191,7 +195,6 @@ public final class OtlpReader implements TraceReader {
                 readSpan(c, scratch);
                 ForeignSpan span = SpanAttempts.attempt(scratch, ctx);
                 if (span != null) {
-                    linker.add(span);
                     scratch.resourceSpans.add(span);
                     requests += span.kind == ForeignSpan.Kind.HTTP ? 1 : 0;
                 }

@@ -236,6 +236,32 @@ class OtlpReaderTest {
     }
 
     @Test
+    void rootRequestsOfDifferentServicesAreNotResendsOfEachOther() throws Exception {
+        String root500 = spanUnder("1111aaaa2222bb01", "", 0, withStatus(500, get("https://a.example/x")));
+        String rootResend = spanUnder("1111aaaa2222bb02", "", 40, concat(withStatus(200, get("https://a.example/x")),
+                integer("http.request.resend_count", 1)));
+        String checkout = "{\"attributes\":[" + str("service.name", "checkout") + "]}";
+        String billing = "{\"attributes\":[" + str("service.name", "billing") + "]}";
+        // The resource may stand before or after its spans: either way a span is linked within its own service.
+        for (boolean resourceFirst : new boolean[] {true, false}) {
+            String export = "{\"resourceSpans\":[" + resourceSpans(checkout, root500, resourceFirst) + ","
+                    + resourceSpans(billing, rootResend, resourceFirst) + "]}";
+            assertThat(read(export)).as("resource first: %s", resourceFirst).hasSize(2)
+                    .allSatisfy(op -> assertThat(op.attempts()).hasSize(1));
+            String same = "{\"resourceSpans\":[" + resourceSpans(checkout, root500, resourceFirst) + ","
+                    + resourceSpans(checkout, rootResend, resourceFirst) + "]}";
+            assertThat(read(same)).as("resource first: %s", resourceFirst).singleElement()
+                    .satisfies(op -> assertThat(op.attempts()).hasSize(2));
+        }
+    }
+
+    private static String resourceSpans(String resource, String span, boolean resourceFirst) {
+        String spans = "\"scopeSpans\":[{\"spans\":[" + span + "]}]";
+        String res = "\"resource\":" + resource;
+        return "{" + (resourceFirst ? res + "," + spans : spans + "," + res) + "}";
+    }
+
+    @Test
     void aMissingResendLeavesAGapInTheAttemptNumbers() throws Exception {
         Operation op = read(export(
                 span("1111aaaa2222bb01", 0, withStatus(503, get("https://a.example/x"))),
