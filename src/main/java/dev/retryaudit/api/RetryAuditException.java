@@ -51,13 +51,13 @@ public final class RetryAuditException extends Exception {
 
     /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code Builder.limits}. */
     static String hint(Limit limit) {
-        return switch (limit) {
-            case BYTES -> "raise it with Limits.bytes (RetryAudit.Builder.limits)";
-            case OPERATIONS -> "raise it with Limits.operations (RetryAudit.Builder.limits)";
-            case ATTEMPTS -> "raise it with Limits.attemptsPerOperation (RetryAudit.Builder.limits)";
-            case STRING -> "raise it with Limits.stringLength (RetryAudit.Builder.limits)";
-            case DEPTH -> "raise it with Limits.depth (RetryAudit.Builder.limits), at most " + Limits.MAX_DEPTH;
-            case MEMORY -> "give the JVM more heap (-Xmx), lower Limits.bytes, or split the input";
+        String component = switch (limit) {
+            case BYTES, OPERATIONS, DEPTH -> limit.id();
+            case ATTEMPTS -> "attemptsPerOperation";
+            case STRING -> "stringLength";
+            case MEMORY -> null;
         };
+        return component == null ? "give the JVM more heap (-Xmx), lower Limits.bytes, or split the input"
+                : Limits.raiseWith(limit, "Limits." + component + " (RetryAudit.Builder.limits)");
     }
 }

@@ -14,13 +14,6 @@ public final class LimitHints {
 
     /** The hint after an input error's message, for example {@code raise it with --limit-string}. */
     public static String of(Limit limit) {
-        return switch (limit) {
-            case BYTES -> "raise it with --limit-bytes";
-            case OPERATIONS -> "raise it with --limit-operations";
-            case ATTEMPTS -> "raise it with --limit-attempts";
-            case STRING -> "raise it with --limit-string";
-            case DEPTH -> "raise it with --limit-depth, at most " + Limits.MAX_DEPTH;
-            case MEMORY -> MORE_MEMORY;
-        };
+        return limit == Limit.MEMORY ? MORE_MEMORY : Limits.raiseWith(limit, "--limit-" + limit.id());
     }
 }

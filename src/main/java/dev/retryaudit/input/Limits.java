@@ -46,6 +46,14 @@ public record Limits(long bytes, long operations, int attemptsPerOperation, int 
         }
     }
 
+    /**
+     * How to raise {@code limit} (not {@link Limit#MEMORY}) through {@code setting}, the name of its
+     * setting where the caller sets it: {@code raise it with SETTING}, and the depth's own bound.
+     */
+    public static String raiseWith(Limit limit, String setting) {
+        return "raise it with " + setting + (limit == Limit.DEPTH ? ", at most " + MAX_DEPTH : "");
+    }
+
     /** The one check of the operations limit: rejects an input set that would hold {@code count} operations. */
     public void checkOperations(long count, Function<String, InputException> at) throws InputException {
         if (count > operations) {

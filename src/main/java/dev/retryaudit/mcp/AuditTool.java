@@ -131,15 +131,10 @@ final class AuditTool {
 
     /** How a client raises {@code limit}: the member of the {@code limits} argument. */
     static String hint(Limit limit) {
-        return switch (limit) {
-            case BYTES -> "raise it with the argument limits.bytes";
-            case OPERATIONS -> "raise it with the argument limits.operations";
-            case ATTEMPTS -> "raise it with the argument limits.attempts";
-            case STRING -> "raise it with the argument limits.string";
-            case DEPTH -> "raise it with the argument limits.depth, at most " + Limits.MAX_DEPTH;
-            case MEMORY -> "start the server with more heap (java -Xmx4g -jar retry-audit.jar mcp ...), "
-                    + "lower limits.bytes, or split the trace";
-        };
+        return limit == Limit.MEMORY
+                ? "start the server with more heap (java -Xmx4g -jar retry-audit.jar mcp ...), lower limits.bytes, "
+                        + "or split the trace"
+                : Limits.raiseWith(limit, "the argument limits." + limit.id());
     }
 
     /** The JSON report (as the CLI prints it) and a short text: the findings, at most a screenful, and the verdict. */
