@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.cli.CliRunner;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -94,9 +96,44 @@ class HtmlReportBrowserTest {
         Run run = chromium("--hide-scrollbars", "--window-size=1100,900",
                 "--screenshot=" + SCREENSHOT.toAbsolutePath(), page.toUri().toString());
         assertThat(run.console()).isEmpty();
-        byte[] png = Files.readAllBytes(SCREENSHOT);
-        assertThat(png.length).isGreaterThan(10_000);
-        assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        BufferedImage shot = ImageIO.read(SCREENSHOT.toFile());
+        assertThat(shot).as("a PNG at " + SCREENSHOT).isNotNull();
+        assertThat(shot.getWidth()).isEqualTo(1100);
+        assertThat(shot.getHeight()).isEqualTo(900);
+        // The checkout example fails: the verdict badge is drawn in the error colour.
+        assertThat(widestBar(shot, 0xb3261e).width()).as("the failed verdict badge").isGreaterThan(20);
+        // Its charge timed out and was sent again: the timeline draws a long timeout bar, then a success bar
+        // that starts after the timeout ended.
+        Bar timeout = widestBar(shot, 0xd4a72c);
+        Bar success = widestBar(shot, 0x2da44e);
+        assertThat(timeout.width()).as("the timeout bar").isGreaterThan(200);
+        assertThat(success.width()).as("the success bar").isGreaterThan(5);
+        assertThat(success.y()).as("the retry's row is below the first attempt's").isGreaterThan(timeout.y());
+        assertThat(success.x()).as("the retry starts after the timeout ended").isGreaterThan(timeout.x() + timeout.width());
+    }
+
+    /** A horizontal run of one colour in a screenshot: where it starts and how wide it is. */
+    record Bar(int x, int y, int width) {
+    }
+
+    /** The widest horizontal run of pixels of exactly {@code rgb}, the lowest such run on a tie. */
+    private static Bar widestBar(BufferedImage image, int rgb) {
+        Bar widest = new Bar(0, 0, 0);
+        for (int y = 0; y < image.getHeight(); y++) {
+            int start = -1;
+            for (int x = 0; x <= image.getWidth(); x++) {
+                boolean match = x < image.getWidth() && (image.getRGB(x, y) & 0xffffff) == rgb;
+                if (match && start < 0) {
+                    start = x;
+                } else if (!match && start >= 0) {
+                    if (x - start >= widest.width()) {
+                        widest = new Bar(start, y, x - start);
+                    }
+                    start = -1;
+                }
+            }
+        }
+        return widest;
     }
 
     /** The audit of {@code input} as an HTML file. */
