@@ -143,6 +143,9 @@ const cases = {
   'fetch-concurrent': () => inParent(() => Promise.all([1, 2].map(async () => {
     await (await fetch(`${base}/ok/${scenario}`)).arrayBuffer();
   }))),
+  'fetch-concurrent-503': () => inParent(() => Promise.all([1, 2].map(() => fetchLoop(`${base}/rl/${scenario}?n=2&code=503&ra=1`, {
+    honour: true,
+  })))),
   'fetch-post-timeout-keyless': () => inParent(() => fetchLoop(`${base}/stall/${scenario}?n=1&ms=2500`, {
     attempts: 2, timeoutMs: 1000,
     init: { method: 'POST', body: order, headers: { 'content-type': 'application/json' } },
@@ -150,13 +153,18 @@ const cases = {
   'openai-honoured-429': () => inParent(() => chat(openai('rl', { n: 1, code: 429, ra: 1 }))),
   'openai-honoured-503-retry-after-ms': () => inParent(() => chat(openai('rl', { n: 1, code: 503, ra: 'ms:700' }))),
   'openai-timeout-keyless': () => inParent(() => chat(openai('stall', { n: 1, ms: 2500 }, { timeout: 1000, maxRetries: 1 }))),
+  'openai-timeout-keyed': () => inParent(() => openai('stall', { n: 1, ms: 2500 }, { timeout: 1000, maxRetries: 1 })
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'ping' }] },
+      { headers: { 'Idempotency-Key': 'chat-7f3a-0004' } }).then((completion) => completion.id)),
   'anthropic-honoured-429-root': () => message(anthropic('rl', { n: 1, code: 429, ra: 1 })),
+  'anthropic-exhausted-503-root': () => message(anthropic('rl', { n: 3, code: 503, ra: 1 })).catch((e) => `${e.status} ${e.name}`),
   'anthropic-timeout-keyless': () => inParent(() => message(anthropic('stall', { n: 1, ms: 2500 }, { timeout: 1000, maxRetries: 1 }))),
   'axios-retry-honoured-429': () => inParent(() => axiosText(axiosClient().get(`${base}/rl/${scenario}?n=1&code=429&ra=1`))),
   'axios-retry-ignored-503': () => inParent(() => axiosText(axiosClient({ delay: 100 }).get(`${base}/rl/${scenario}?n=2&code=503&ra=2`))),
   'axios-retry-post-timeout-keyless': () => inParent(() => axiosText(axiosClient({ retries: 1, delay: 200, timeoutPosts: true })
     .post(`${base}/stall/${scenario}?n=1&ms=2500`, order, { headers: { 'content-type': 'application/json' } }))),
   'ky-honoured-503': () => inParent(() => kyText(ky.get(`${base}/rl/${scenario}?n=1&code=503&ra=1`, { retry: 2 }).text())),
+  'ky-honoured-429-http-date': () => inParent(() => kyText(ky.get(`${base}/rl/${scenario}?n=1&code=429&ra=date:2`, { retry: 2 }).text())),
   'ky-ignored-429': () => inParent(() => kyText(ky.get(`${base}/rl/${scenario}?n=1&code=429&ra=2`, {
     retry: { limit: 2, afterStatusCodes: [] },
   }).text())),
