@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 const [outDir, port = '8765', ...only] = process.argv.slice(2);
 const scenarios = ['honoured-interleaved', 'early-interleaved', 'honoured-http-date', 'early-http-date',
   'polling', 'concurrent', 'cors-preflight', 'two-pages', 'eventsource', 'long-polling', 'concurrent-503',
-  'post-timeout-keyless'];
+  'post-timeout-keyless', 'polling-503'];
 // A scenario that is more than one tab: its pages' cases, opened one after the other.
 const tabs = { 'two-pages': ['two-pages-a', 'two-pages-b'] };
 const dir = path.join(path.resolve(outDir), 'chromium-har');

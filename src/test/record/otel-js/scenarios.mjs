@@ -153,6 +153,7 @@ const cases = {
   'openai-honoured-429': () => inParent(() => chat(openai('rl', { n: 1, code: 429, ra: 1 }))),
   'openai-honoured-503-retry-after-ms': () => inParent(() => chat(openai('rl', { n: 1, code: 503, ra: 'ms:700' }))),
   'openai-timeout-keyless': () => inParent(() => chat(openai('stall', { n: 1, ms: 2500 }, { timeout: 1000, maxRetries: 1 }))),
+  'openai-timeout-keyless-root': () => chat(openai('stall', { n: 1, ms: 2500 }, { timeout: 1000, maxRetries: 1 })),
   'openai-timeout-keyed': () => inParent(() => openai('stall', { n: 1, ms: 2500 }, { timeout: 1000, maxRetries: 1 })
     .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'ping' }] },
       { headers: { 'Idempotency-Key': 'chat-7f3a-0004' } }).then((completion) => completion.id)),
@@ -173,6 +174,9 @@ const cases = {
     retry: { limit: 1, methods: ['post'], retryOnTimeout: true },
   }).text())),
   'undici-retryagent-honoured-429': () => inParent(() => undiciText(`${base}/rl/${scenario}?n=1&code=429&ra=1`, {
+    dispatcher: retryAgent(),
+  })),
+  'undici-retryagent-honoured-503-http-date': () => inParent(() => undiciText(`${base}/rl/${scenario}?n=1&code=503&ra=date:2`, {
     dispatcher: retryAgent(),
   })),
   'undici-retryagent-ignored-503': () => inParent(() => undiciText(`${base}/rl/${scenario}?n=2&code=503&ra=2`, {
