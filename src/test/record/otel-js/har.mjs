@@ -8,7 +8,10 @@ import { chromium } from 'playwright-core';
 
 const [outDir, port = '8765', ...only] = process.argv.slice(2);
 const scenarios = ['honoured-interleaved', 'early-interleaved', 'honoured-http-date', 'early-http-date',
-  'polling', 'concurrent'];
+  'polling', 'concurrent', 'cors-preflight', 'two-pages', 'eventsource', 'long-polling', 'concurrent-503',
+  'post-timeout-keyless', 'polling-503'];
+// A scenario that is more than one tab: its pages' cases, opened one after the other.
+const tabs = { 'two-pages': ['two-pages-a', 'two-pages-b'] };
 const dir = path.join(path.resolve(outDir), 'chromium-har');
 fs.mkdirSync(dir, { recursive: true });
 const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -19,10 +22,12 @@ for (const scenario of only.length ? only : scenarios) {
     executablePath: '/usr/bin/chromium', headless: true, args,
     recordHar: { path: path.join(dir, `${scenario}.har`) },
   });
-  const page = context.pages()[0] ?? await context.newPage();
-  await page.goto(`http://127.0.0.1:${port}/page/retry.html?case=${scenario}`);
-  await page.waitForFunction(() => document.title === 'done', null, { timeout: 20000 });
-  console.log(scenario, await page.textContent('#out'));
+  for (const [i, name] of (tabs[scenario] ?? [scenario]).entries()) {
+    const page = (i === 0 && context.pages()[0]) || await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/page/retry.html?case=${name}`);
+    await page.waitForFunction(() => document.title === 'done', null, { timeout: 20000 });
+    console.log(name, await page.textContent('#out'));
+  }
   await context.close();
   fs.rmSync(profile, { recursive: true, force: true });
 }

@@ -11,6 +11,12 @@ const scenarios = [
   'got-honoured-429-parent', 'got-honoured-429-root', 'got-honoured-503-http-date', 'got-post-timeout-keyless', 'got-post-timeout-keyed',
   'fetch-ignored-429', 'fetch-ignored-503-http-date', 'fetch-honoured-interleaved', 'fetch-ignored-interleaved', 'fetch-polling', 'fetch-polling-root',
   'fetch-concurrent', 'fetch-post-timeout-keyless',
+  'fetch-concurrent-503',
+  'openai-honoured-429', 'openai-honoured-503-retry-after-ms', 'openai-timeout-keyless', 'openai-timeout-keyless-root', 'openai-timeout-keyed',
+  'anthropic-honoured-429-root', 'anthropic-exhausted-503-root', 'anthropic-timeout-keyless',
+  'axios-retry-honoured-429', 'axios-retry-ignored-503', 'axios-retry-post-timeout-keyless',
+  'ky-honoured-503', 'ky-honoured-429-http-date', 'ky-ignored-429', 'ky-post-timeout-keyless',
+  'undici-retryagent-honoured-429', 'undici-retryagent-honoured-503-http-date', 'undici-retryagent-ignored-503', 'undici-retryagent-post-timeout-keyless',
 ];
 for (const scenario of only.length ? only : scenarios) {
   const env = { ...process.env, RECORD_OUT: path.join(dir, `${scenario}.json`) };

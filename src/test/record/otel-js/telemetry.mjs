@@ -24,7 +24,7 @@ const fileExporter = {
 };
 
 const requestHeaders = ['idempotency-key', 'user-agent'];
-const responseHeaders = ['retry-after', 'date'];
+const responseHeaders = ['retry-after', 'retry-after-ms', 'date'];
 const provider = new NodeTracerProvider({
   resource: resourceFromAttributes({ 'service.name': 'record-clients' }),
   spanProcessors: [new SimpleSpanProcessor(fileExporter)],
