@@ -30,12 +30,14 @@ import org.junit.jupiter.api.TestFactory;
  * {@code verdicts.json} gives it, through the command line with default options: the exit code, the
  * detected format, the operations read, the attempt counts of the retried ones, the rules of the
  * findings and the input notes. An entry marked {@code pending} (a format this build cannot read
- * yet) is skipped with a visible reason; a file without an entry fails.
+ * yet) is skipped with a visible reason; a file without an entry fails. A file may instead have its
+ * entry in the corpus's {@code verdicts-pending.json} (the same shape): the reading it should get once
+ * this build reads its shape right; those entries are listed but not checked.
  */
 class RealExportsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> NOT_EXPORTS = Set.of("README.md", "verdicts.json", "LICENSE", "LICENSE.txt",
-            "NOTICE", "NOTICE.txt");
+    private static final Set<String> NOT_EXPORTS = Set.of("README.md", "verdicts.json", "verdicts-pending.json",
+            "LICENSE", "LICENSE.txt", "NOTICE", "NOTICE.txt");
     private static final List<String> CORPORA = List.of("public", "recorded");
 
     private static Path root() throws URISyntaxException {
@@ -75,6 +77,12 @@ class RealExportsTest {
             Set<String> listed = new HashSet<>();
             for (JsonNode entry : JSON.readTree(manifest.toFile()).get("files")) {
                 assertThat(listed.add(entry.get("file").asText())).as("one entry per file: " + entry).isTrue();
+            }
+            Path pending = dir.resolve("verdicts-pending.json");
+            if (Files.exists(pending)) {
+                for (JsonNode entry : JSON.readTree(pending.toFile()).get("files")) {
+                    assertThat(listed.add(entry.get("file").asText())).as("one entry per file: " + entry).isTrue();
+                }
             }
             Set<String> files = new TreeSet<>();
             try (Stream<Path> walk = Files.walk(dir)) {
