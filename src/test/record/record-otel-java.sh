@@ -58,7 +58,7 @@ all="okhttp-honoured-429-parent okhttp-honoured-429-root okhttp-ignored-503-root
   okhttp-post-timeout-keyed okhttp-two-threads-root okhttp-builtin-408 apache5-honoured-429 apache5-ignored-503
   jdk-honoured-429 jdk-ignored-503 jdk-post-timeout-keyless jdk-post-timeout-keyed r4j-okhttp-ignored-503
   r4j-okhttp-honoured-429 restclient-honoured-503 restclient-ignored-503 restclient-post-timeout-keyless
-  webclient-post-timeout-keyless webclient-ignored-503-root"
+  webclient-post-timeout-keyless webclient-ignored-503-root webclient-post-timeout-keyed jdk-post-400-resent"
 [ "$only" = zipkin ] || for case in ${RECORD_CASES:-$all}; do
   logging_case "$case"
 done

@@ -83,7 +83,11 @@ public final class Clients {
       case "restclient-post-timeout-keyless" -> inParent(name, () ->
           SpringClients.restPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", null));
       case "webclient-post-timeout-keyless" -> inParent(name, () ->
-          SpringClients.webPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500"));
+          SpringClients.webPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", null));
+      case "webclient-post-timeout-keyed" -> inParent(name, () ->
+          SpringClients.webPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", "order-7f3a-0004"));
+      case "jdk-post-400-resent" -> inParent(name, () ->
+          JdkClients.postAgainAfter400(base + "/rl/" + name + "?n=2&code=400&ra=none"));
       case "webclient-ignored-503-root" ->
           SpringClients.webGetIgnoringRetryAfter(base + "/rl/" + name + "?n=2&code=503&ra=2");
       default -> throw new IllegalArgumentException("unknown scenario " + scenario);

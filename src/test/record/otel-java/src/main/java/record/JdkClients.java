@@ -28,6 +28,18 @@ final class JdkClients {
     }
   }
 
+  /** POSTs the same body twice, 100 ms apart, when the first answer is a 400. */
+  static void postAgainAfter400(String url) throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"A-1\",\"qty\":0}")).build();
+    int code = CLIENT.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    System.out.println(url + " -> " + code);
+    if (code == 400) {
+      Thread.sleep(100);
+      System.out.println(url + " -> " + CLIENT.send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+  }
+
   /** POSTs with a 1 s request timeout and re-sends once, 200 ms after a timeout. */
   static void postAfterTimeout(String url, String key) throws IOException, InterruptedException {
     HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(1))

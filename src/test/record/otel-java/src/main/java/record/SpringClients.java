@@ -78,9 +78,13 @@ final class SpringClients {
    * POSTs with WebClient and a 1 s response timeout, retried by {@code Retry.backoff(2, 200 ms)} on
    * {@code WebClientRequestException} (which wraps Reactor Netty's {@code ReadTimeoutException}).
    */
-  static void webPostAfterTimeout(String url) {
-    String status = webClient(Duration.ofSeconds(1)).post().uri(url).contentType(MediaType.APPLICATION_JSON)
-        .bodyValue(BODY).retrieve().toBodilessEntity()
+  static void webPostAfterTimeout(String url, String key) {
+    WebClient.RequestBodySpec request = webClient(Duration.ofSeconds(1)).post().uri(url)
+        .contentType(MediaType.APPLICATION_JSON);
+    if (key != null) {
+      request.header("Idempotency-Key", key);
+    }
+    String status = request.bodyValue(BODY).retrieve().toBodilessEntity()
         .retryWhen(Retry.backoff(2, Duration.ofMillis(200)).filter(e -> e instanceof WebClientRequestException))
         .map(entity -> entity.getStatusCode().toString()).block(Duration.ofSeconds(20));
     System.out.println(url + " -> " + status);
