@@ -54,9 +54,9 @@ import java.util.function.Consumer;
  * recording gRPC exports: {@code java [-javaagent:...] -Drecord.mode=agent|a72
  * -Drecord.wire=FILE -cp ... record.Grpc CASE}. Under the OpenTelemetry Java agent
  * ({@code agent}) the agent's gRPC instrumentation writes the spans; with {@code a72} grpc-java's
- * own tracing ({@code grpc-opentelemetry}, gRFC A72) writes them through the SDK that
- * {@code otel.*} properties configure. The server writes what it received, one call a line, to
- * the wire log.
+ * own tracing ({@code grpc-opentelemetry}, gRFC A72, on when GRPC_EXPERIMENTAL_ENABLE_OTEL_TRACING
+ * is true) writes them through the SDK that {@code otel.*} properties configure. The server writes
+ * each call it received and how it answered to the wire log.
  */
 public final class Grpc {
   private static final String SERVICE = "orders.v1.Orders";
@@ -91,11 +91,10 @@ public final class Grpc {
 
   public static void main(String[] args) throws Exception {
     String scenario = args[0];
-    boolean a72 = A72;
     Path wire = Path.of(System.getProperty("record.wire", "grpc-wire.jsonl"));
-    OpenTelemetrySdk sdk = a72 ? AutoConfiguredOpenTelemetrySdk.initialize().getOpenTelemetrySdk() : null;
-    OpenTelemetry otel = a72 ? sdk : GlobalOpenTelemetry.get();
-    GrpcOpenTelemetry grpcOtel = a72 ? GrpcOpenTelemetry.newBuilder().sdk(sdk).disableAllMetrics().build() : null;
+    OpenTelemetrySdk sdk = A72 ? AutoConfiguredOpenTelemetrySdk.initialize().getOpenTelemetrySdk() : null;
+    OpenTelemetry otel = A72 ? sdk : GlobalOpenTelemetry.get();
+    GrpcOpenTelemetry grpcOtel = A72 ? GrpcOpenTelemetry.newBuilder().sdk(sdk).disableAllMetrics().build() : null;
     Behaviour behaviour = behaviour(scenario);
     WireLog log = new WireLog(wire, scenario);
     NettyServerBuilder serverBuilder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
