@@ -11,5 +11,6 @@ server=$!
 trap 'kill "$server"' EXIT
 sleep 1
 "$here/record-otel-java.sh" "$out" "$port"
+"$here/record-grpc-java.sh" "$out" "$port"
 (cd "$here/otel-js" && npm ci --no-audit --no-fund --silent && node record.mjs "$out" "$port")
 (cd "$here/otel-js" && node har.mjs "$out" "$port")

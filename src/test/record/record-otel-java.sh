@@ -22,7 +22,7 @@ common=(-Xshare:off -XX:TieredStopAtLevel=1 -javaagent:"$agent"
   -Drecord.base="http://127.0.0.1:$port"
   -Dotel.service.name=record-clients
   -Dotel.metrics.exporter=none -Dotel.logs.exporter=none -Dotel.bsp.schedule.delay=60000
-  -Dotel.resource.disabled.keys=host.name,host.arch,os.description,os.type,process.pid,process.command_args,process.command_line,process.executable.path,process.runtime.description,process.runtime.name,process.runtime.version,container.id
+  -Dotel.resource.disabled.keys=host.name,host.arch,os.description,os.type,os.version,process.pid,process.command_args,process.command_line,process.executable.path,process.runtime.description,process.runtime.name,process.runtime.version,container.id
   -Dotel.instrumentation.http.client.capture-request-headers=idempotency-key,user-agent
   -Dotel.instrumentation.http.client.capture-response-headers=retry-after,date
   -Dio.opentelemetry.javaagent.slf4j.simpleLogger.log.io.opentelemetry.javaagent.tooling.VersionLogger=warn)
@@ -55,7 +55,10 @@ zipkin_case() { # the agent posts the whole scenario once, at exit; server.mjs s
 only=${RECORD_ONLY:-}
 all="okhttp-honoured-429-parent okhttp-honoured-429-root okhttp-ignored-503-root
   okhttp-ignored-429-parent okhttp-honoured-503-http-date okhttp-post-timeout-keyless
-  okhttp-post-timeout-keyed okhttp-two-threads-root okhttp-builtin-408 apache5-honoured-429 apache5-ignored-503"
+  okhttp-post-timeout-keyed okhttp-two-threads-root okhttp-builtin-408 apache5-honoured-429 apache5-ignored-503
+  jdk-honoured-429 jdk-ignored-503 jdk-post-timeout-keyless jdk-post-timeout-keyed r4j-okhttp-ignored-503
+  r4j-okhttp-honoured-429 restclient-honoured-503 restclient-ignored-503 restclient-post-timeout-keyless
+  webclient-post-timeout-keyless webclient-ignored-503-root webclient-post-timeout-keyed jdk-post-400-resent"
 [ "$only" = zipkin ] || for case in ${RECORD_CASES:-$all}; do
   logging_case "$case"
 done

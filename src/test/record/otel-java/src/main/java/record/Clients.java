@@ -64,6 +64,32 @@ public final class Clients {
               base + "/rl/" + name + "?n=1&code=429&ra=1"));
       case "apache5-ignored-503" -> inParent(name, () ->
           apacheGet(new IgnoringRetryAfter(), base + "/rl/" + name + "?n=2&code=503&ra=2"));
+      case "jdk-honoured-429" -> inParent(name, () ->
+          JdkClients.get(base + "/rl/" + name + "?n=1&code=429&ra=1", true, 100));
+      case "jdk-ignored-503" -> inParent(name, () ->
+          JdkClients.get(base + "/rl/" + name + "?n=2&code=503&ra=2", false, 100));
+      case "jdk-post-timeout-keyless" -> inParent(name, () ->
+          JdkClients.postAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", null));
+      case "jdk-post-timeout-keyed" -> inParent(name, () ->
+          JdkClients.postAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", "order-7f3a-0003"));
+      case "r4j-okhttp-ignored-503" -> inParent(name, () ->
+          Resilience4jClients.get(base + "/rl/" + name + "?n=2&code=503&ra=2", false));
+      case "r4j-okhttp-honoured-429" -> inParent(name, () ->
+          Resilience4jClients.get(base + "/rl/" + name + "?n=1&code=429&ra=1", true));
+      case "restclient-honoured-503" -> inParent(name, () ->
+          SpringClients.restGet(base + "/rl/" + name + "?n=1&code=503&ra=1", true));
+      case "restclient-ignored-503" -> inParent(name, () ->
+          SpringClients.restGet(base + "/rl/" + name + "?n=1&code=503&ra=2", false));
+      case "restclient-post-timeout-keyless" -> inParent(name, () ->
+          SpringClients.restPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", null));
+      case "webclient-post-timeout-keyless" -> inParent(name, () ->
+          SpringClients.webPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", null));
+      case "webclient-post-timeout-keyed" -> inParent(name, () ->
+          SpringClients.webPostAfterTimeout(base + "/stall/" + name + "?n=1&ms=2500", "order-7f3a-0004"));
+      case "jdk-post-400-resent" -> inParent(name, () ->
+          JdkClients.postAgainAfter400(base + "/rl/" + name + "?n=2&code=400&ra=none"));
+      case "webclient-ignored-503-root" ->
+          SpringClients.webGetIgnoringRetryAfter(base + "/rl/" + name + "?n=2&code=503&ra=2");
       default -> throw new IllegalArgumentException("unknown scenario " + scenario);
     }
   }
