@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The row of the commit-state decision table (README, Rules) that governs one retry of a write. Each
+ * The row of the commit-state decision table (docs/rules.md) that governs one retry of a write. Each
  * blocking row belongs to exactly one rule, so a retry is reported once however many facts
  * speak against it.
  */

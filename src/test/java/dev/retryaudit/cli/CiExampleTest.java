@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The GitHub Actions example: the README shows it as shipped, and the commands it runs work as it expects. */
+/** The GitHub Actions example: docs/ci.md shows it as shipped, and the commands it runs work as it expects. */
 class CiExampleTest {
     private static final Path WORKFLOW = Path.of("examples/ci/retry-audit.yml");
 
@@ -17,8 +17,8 @@ class CiExampleTest {
     Path tmp;
 
     @Test
-    void theReadmeShowsTheWorkflowAsShipped() throws IOException {
-        assertThat(Files.readString(Path.of("README.md"))).contains("```yaml\n" + Files.readString(WORKFLOW) + "```\n");
+    void theCiPageShowsTheWorkflowAsShipped() throws IOException {
+        assertThat(Files.readString(Path.of("docs/ci.md"))).contains("```yaml\n" + Files.readString(WORKFLOW) + "```\n");
     }
 
     @Test

@@ -39,7 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The one explicit list of built-in rules, in catalogue order (README, Rules). */
+/** The one explicit list of built-in rules, in catalogue order (docs/rules.md). */
 public final class RuleRegistry {
     private static final List<Rule> ALL = List.of(
             new Early(),

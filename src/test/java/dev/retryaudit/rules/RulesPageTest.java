@@ -19,17 +19,21 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Keeps the README's rule tables and policy example in step with the rules, their documents and the policy reader. */
-class ReadmeRulesTest {
+/** Keeps the rule tables of docs/rules.md and the example of docs/policy.md in step with the rules, their documents and the policy reader. */
+class RulesPageTest {
     private static final Pattern ROW = Pattern.compile("(?m)^\\| `([a-z-]+/[a-z-]+)` \\| ([^|]+) \\| (.+) \\|$");
 
-    private static String readme() throws Exception {
-        return Files.readString(Path.of("README.md"));
+    private static String rulesPage() throws Exception {
+        return Files.readString(Path.of("docs/rules.md"));
     }
 
-    /** The rows of the rule tables, by id: {severity cell, summary cell}, in README order. */
+    private static String policyPage() throws Exception {
+        return Files.readString(Path.of("docs/policy.md"));
+    }
+
+    /** The rows of the rule tables, by id: {severity cell, summary cell}, in page order. */
     private static Map<String, String[]> rows() throws Exception {
-        String rules = readme().substring(readme().indexOf("\n## Rules\n"), readme().indexOf("\n## Policy file\n"));
+        String rules = rulesPage();
         Map<String, String[]> rows = new LinkedHashMap<>();
         Matcher m = ROW.matcher(rules);
         while (m.find()) {
@@ -68,24 +72,23 @@ class ReadmeRulesTest {
     @Test
     void everyRowIsADocumentedRuleUnderItsFamily() throws Exception {
         assertThat(rows().keySet()).containsExactlyInAnyOrderElementsOf(RuleDocsTest.documentedIds());
-        String readme = readme();
+        String page = rulesPage();
         for (String id : rows().keySet()) {
             String family = id.substring(0, id.indexOf('/'));
-            int heading = readme.indexOf("\n### " + family + "\n");
-            int row = readme.indexOf("| `" + id + "` |");
-            int nextHeading = readme.indexOf("\n### ", heading + 1);
+            int heading = page.indexOf("\n## " + family + "\n");
+            int row = page.indexOf("| `" + id + "` |");
+            int nextHeading = page.indexOf("\n## ", heading + 1);
             assertThat(heading).as("a section for family %s", family).isPositive();
-            assertThat(row).as("%s in its family's table", id).isBetween(heading, nextHeading < 0 ? readme.length() : nextHeading);
+            assertThat(row).as("%s in its family's table", id).isBetween(heading, nextHeading < 0 ? page.length() : nextHeading);
         }
     }
 
     @Test
     void thePolicyExampleIsValidAndShowsTheDefaults() throws Exception {
-        String readme = readme();
-        int section = readme.indexOf("\n## Policy file\n");
-        int start = readme.indexOf("```json\n", section) + "```json\n".length();
-        String example = readme.substring(start, readme.indexOf("```", start));
-        Policy p = PolicyReader.read(new ByteArrayInputStream(example.getBytes(StandardCharsets.UTF_8)), "README.md",
+        String page = policyPage();
+        int start = page.indexOf("```json\n") + "```json\n".length();
+        String example = page.substring(start, page.indexOf("```", start));
+        Policy p = PolicyReader.read(new ByteArrayInputStream(example.getBytes(StandardCharsets.UTF_8)), "docs/policy.md",
                 RuleIds.of(RuleDocsTest.documentedIds()), Limits.DEFAULTS);
         Policy withoutMaps = new Policy(p.maxAttempts(), p.minBackoffMs(), p.retryBudgetRatio(), p.retryBudgetMinRetries(),
                 p.retryAfterToleranceMs(), p.httpDateSkewMs(), p.retryAfterMaxSeconds(), p.nonRetryableStatuses(),
