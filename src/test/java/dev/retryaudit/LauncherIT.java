@@ -100,6 +100,10 @@ class LauncherIT {
         Files.write(file, content);
     }
 
+    private static byte[] firstBytes(Path file, long n) throws IOException {
+        return java.util.Arrays.copyOf(Files.readAllBytes(file), (int) n);
+    }
+
     /** Gives {@code archive} the content {@code bytes} and a checksum beside it that agrees. */
     private static void forge(Path archive, byte[] bytes) throws Exception {
         replace(archive, bytes);
@@ -180,12 +184,11 @@ class LauncherIT {
 
     @Test
     void anArchiveCutShortOrEmptyIsNeverMappedAndTheNextAuditWritesItAgain() throws Exception {
+        List<String> before = errorFiles();
         JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
         Path archive = writeTheArchive(expected);
-        byte[] whole = Files.readAllBytes(archive);
-        List<String> before = errorFiles();
 
-        for (byte[] cut : List.of(java.util.Arrays.copyOf(whole, whole.length / 2), new byte[0])) {
+        for (byte[] cut : List.of(firstBytes(archive, Files.size(archive) / 2), new byte[0])) {
             replace(archive, cut);
             // the JVM would die of SIGBUS mapping the first, with its error report on stdout
             assertThat(launcher(Map.of(), new byte[0], "--version")).isEqualTo(javaJar(new byte[0], "--version"));
@@ -198,13 +201,12 @@ class LauncherIT {
 
     @Test
     void anArchiveThatCrashesJavaDespiteItsChecksumIsDeletedAndTheRunMadeAgainWithoutIt() throws Exception {
+        List<String> before = errorFiles();
         JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
         Path archive = writeTheArchive(expected);
-        byte[] whole = Files.readAllBytes(archive);
-        List<String> before = errorFiles();
 
         // a cache copied whole but cut short: its checksum agrees with what is left
-        forge(archive, java.util.Arrays.copyOf(whole, whole.length / 2));
+        forge(archive, firstBytes(archive, Files.size(archive) / 2));
         JarIT.Run run = launcher(Map.of(), new byte[0], "audit", SPANS);
 
         assertThat(run.exit()).isEqualTo(expected.exit());
@@ -216,7 +218,7 @@ class LauncherIT {
         // and stdin, which java never read, still reaches the run made again
         byte[] spans = Files.readAllBytes(Path.of(SPANS));
         writeTheArchive(expected);
-        forge(archive, java.util.Arrays.copyOf(whole, 4096));
+        forge(archive, firstBytes(archive, 4096));
         assertThat(launcher(Map.of(), spans, "audit", "-").out()).isEqualTo(javaJar(spans, "audit", "-").out());
     }
 
