@@ -211,7 +211,7 @@ class LauncherIT {
 
         assertThat(run.exit()).isEqualTo(expected.exit());
         assertThat(run.out()).isEqualTo(expected.out());
-        assertThat(run.err()).isEqualTo("retry-audit: warning: java crashed mapping the class archive " + archive
+        assertThat(run.err()).isEqualTo("retry-audit: warning: java crashed on the class archive " + archive
                 + " (exit 134); it is deleted, running without it\n");
         assertThat(cacheFiles()).isEmpty();
         assertThat(errorFiles()).isEqualTo(before);
@@ -236,6 +236,14 @@ class LauncherIT {
         replace(checksum(archive), Files.readAllBytes(checksum(foreign)));
         assertThat(launcher(Map.of(), new byte[0], "audit", SPANS)).isEqualTo(expected);
         assertThat(launcher(Map.of(), new byte[0], "rules")).isEqualTo(javaJar(new byte[0], "rules"));
+
+        // where sharing is required, java refuses it before the program runs: the run is made again without it
+        JarIT.Run required = launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", "-Xshare:on"), new byte[0], "audit", SPANS);
+        assertThat(required.out()).isEqualTo(expected.out());
+        assertThat(required.exit()).isEqualTo(expected.exit());
+        assertThat(required.err()).endsWith("retry-audit: warning: java could not use the class archive " + archive
+                + " (exit 1); it is deleted, running without it\n");
+        assertThat(Files.exists(archive)).isFalse();
     }
 
     @Test
