@@ -256,7 +256,7 @@ class LauncherIT {
         assertThat(limited).isEqualTo(expected);
         assertThat(cacheFiles()).isEmpty();
 
-        // a cache on a file system of 64 KiB, where one can be mounted (as root)
+        // a cache on a file system of 64 KiB, where one can be mounted (as root): too small to try at all
         Files.createDirectories(cache);
         Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", cache.toString())
                 .redirectErrorStream(true).start();
@@ -290,6 +290,9 @@ class LauncherIT {
     void classSharingOffAndTheCollectorOfOnesOwnChoice() throws Exception {
         JarIT.Run expected = javaJar(new byte[0], "audit", "examples/checkout-spans.jsonl");
         assertThat(launcher(Map.of("RETRY_AUDIT_CDS", "off"), new byte[0], "audit", "examples/checkout-spans.jsonl"))
+                .isEqualTo(expected);
+        assertThat(archives()).isEmpty();
+        assertThat(launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", "-Xshare:off"), new byte[0], "audit", SPANS))
                 .isEqualTo(expected);
         assertThat(archives()).isEmpty();
         assertThat(launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", "-XX:+UseG1GC -Xmx64m"), new byte[0],
