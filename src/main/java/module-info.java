@@ -12,7 +12,6 @@ module dev.retryaudit {
     requires info.picocli;
     requires io.modelcontextprotocol.sdk.mcp.core;
     requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
-    requires jdk.httpserver;
     // The MCP SDK is two automatic modules that name nothing they need: the named modules it uses are required
     // here so that they resolve on the module path (it logs through SLF4J and checks tool arguments against
     // their JSON Schemas).

@@ -17,13 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs {@code bin/retry-audit} as a user would: its output and exit codes are those of
- * {@code java -jar}, the first audit leaves a class archive that later runs map, and a stale or
- * missing archive never shows on stdout.
+ * {@code java -jar}, the first audit leaves a checked class archive that later runs map, and an
+ * archive that is stale, missing, cut short, empty, foreign or impossible to write never shows on
+ * stdout, in the exit code or as a JVM error file in the working directory.
  */
 class LauncherIT {
     private static final Path LAUNCHER = Path.of("bin/retry-audit");
     private static final Path JAR = Path.of("target/retry-audit.jar");
     private static final String JAVA_HOME = System.getProperty("java.home");
+    private static final String SPANS = "examples/checkout-spans.jsonl";
 
     @TempDir
     Path tmp;
@@ -41,6 +43,10 @@ class LauncherIT {
     private JarIT.Run launcher(Map<String, String> env, byte[] stdin, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("sh", LAUNCHER.toString()));
         cmd.addAll(List.of(args));
+        return JarIT.exec(launcherCommand(env, cmd.toArray(String[]::new)), stdin);
+    }
+
+    private ProcessBuilder launcherCommand(Map<String, String> env, String... cmd) {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("JAVA_HOME", JAVA_HOME);
         pb.environment().put("RETRY_AUDIT_JAR", jar.toString());
@@ -48,7 +54,7 @@ class LauncherIT {
         pb.environment().remove("RETRY_AUDIT_JAVA_OPTS");
         pb.environment().remove("RETRY_AUDIT_CDS");
         pb.environment().putAll(env);
-        return JarIT.exec(pb, stdin);
+        return pb;
     }
 
     private JarIT.Run javaJar(byte[] stdin, String... args) throws Exception {
@@ -57,13 +63,59 @@ class LauncherIT {
         return JarIT.exec(new ProcessBuilder(cmd), stdin);
     }
 
+    /** The archives in the cache, without the checksums beside them. */
     private List<Path> archives() throws IOException {
+        return cacheFiles().stream().filter(p -> p.getFileName().toString().endsWith(".jsa")).toList();
+    }
+
+    private List<Path> cacheFiles() throws IOException {
         if (!Files.isDirectory(cache)) {
             return List.of();
         }
         try (Stream<Path> s = Files.list(cache)) {
             return s.sorted().toList();
         }
+    }
+
+    private static Path checksum(Path archive) {
+        return archive.resolveSibling(archive.getFileName() + ".cksum");
+    }
+
+    /** The JVM error files in the working directory, where {@code java} would leave one by default. */
+    private static List<String> errorFiles() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of(""))) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hs_err_pid")).toList();
+        }
+    }
+
+    /** The first audit's archive, after checking that a second run prints what {@code java -jar} does. */
+    private Path writeTheArchive(JarIT.Run expected) throws Exception {
+        assertThat(launcher(Map.of(), new byte[0], "audit", SPANS)).isEqualTo(expected);
+        assertThat(archives()).hasSize(1);
+        return archives().get(0);
+    }
+
+    private static void replace(Path file, byte[] content) throws IOException {
+        file.toFile().setWritable(true);
+        Files.write(file, content);
+    }
+
+    private static byte[] firstBytes(Path file, long n) throws IOException {
+        return java.util.Arrays.copyOf(Files.readAllBytes(file), (int) n);
+    }
+
+    /** Gives {@code archive} the content {@code bytes} and a checksum beside it that agrees. */
+    private static void forge(Path archive, byte[] bytes) throws Exception {
+        replace(archive, bytes);
+        replace(checksum(archive), cksum(archive).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The line that {@code cksum} writes for {@code file}: its checksum and size. */
+    private static String cksum(Path file) throws Exception {
+        Process p = new ProcessBuilder("cksum").redirectInput(file.toFile()).start();
+        String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertThat(p.waitFor()).isZero();
+        return line;
     }
 
     @Test
@@ -74,9 +126,11 @@ class LauncherIT {
         JarIT.Run first = launcher(Map.of(), new byte[0], "audit", "examples/checkout-spans.jsonl");
         assertThat(first).isEqualTo(expected);
         assertThat(archives()).singleElement().satisfies(a -> {
-            assertThat(a.getFileName().toString()).endsWith(".jsa");
             assertThat(Files.size(a)).isPositive();
+            // its checksum and size, as cksum gives them, beside it
+            assertThat(Files.readString(checksum(a))).isEqualTo(cksum(a)).endsWith(" " + Files.size(a) + "\n");
         });
+        assertThat(cacheFiles()).hasSize(2);
 
         JarIT.Run second = launcher(Map.of(), new byte[0], "audit", "examples/checkout-spans.jsonl");
         assertThat(second).isEqualTo(expected);
@@ -120,12 +174,116 @@ class LauncherIT {
         assertThat(launcher(Map.of(), new byte[0], "audit", "examples/checkout-spans.jsonl")).isEqualTo(expected);
         assertThat(archives()).hasSize(2).contains(old);
 
-        // An archive the JVM cannot use (here: not an archive at all) is skipped without a word.
+        // An archive the JVM cannot use (here: not an archive at all) is skipped without a word, and rewritten.
         for (Path a : archives()) {
-            a.toFile().setWritable(true);
-            Files.writeString(a, "not a class archive");
+            replace(a, "not a class archive".getBytes(StandardCharsets.US_ASCII));
         }
         assertThat(launcher(Map.of(), new byte[0], "audit", "examples/checkout-spans.jsonl")).isEqualTo(expected);
+        assertThat(launcher(Map.of(), new byte[0], "rules")).isEqualTo(javaJar(new byte[0], "rules"));
+    }
+
+    @Test
+    void anArchiveCutShortOrEmptyIsNeverMappedAndTheNextAuditWritesItAgain() throws Exception {
+        List<String> before = errorFiles();
+        JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
+        Path archive = writeTheArchive(expected);
+
+        for (byte[] cut : List.of(firstBytes(archive, Files.size(archive) / 2), new byte[0])) {
+            replace(archive, cut);
+            // the JVM would die of SIGBUS mapping the first, with its error report on stdout
+            assertThat(launcher(Map.of(), new byte[0], "--version")).isEqualTo(javaJar(new byte[0], "--version"));
+            assertThat(launcher(Map.of(), new byte[0], "audit", SPANS)).isEqualTo(expected);
+            assertThat(Files.size(archive)).isPositive();
+            assertThat(Files.readString(checksum(archive))).isEqualTo(cksum(archive));
+        }
+        assertThat(errorFiles()).isEqualTo(before);
+    }
+
+    @Test
+    void anArchiveThatCrashesJavaDespiteItsChecksumIsDeletedAndTheRunMadeAgainWithoutIt() throws Exception {
+        List<String> before = errorFiles();
+        JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
+        Path archive = writeTheArchive(expected);
+
+        // a cache copied whole but cut short: its checksum agrees with what is left
+        forge(archive, firstBytes(archive, Files.size(archive) / 2));
+        JarIT.Run run = launcher(Map.of(), new byte[0], "audit", SPANS);
+
+        assertThat(run.exit()).isEqualTo(expected.exit());
+        assertThat(run.out()).isEqualTo(expected.out());
+        assertThat(run.err()).isEqualTo("retry-audit: warning: java crashed on the class archive " + archive
+                + " (exit 134); it is deleted, running without it\n");
+        assertThat(cacheFiles()).isEmpty();
+        assertThat(errorFiles()).isEqualTo(before);
+        // and stdin, which java never read, still reaches the run made again
+        byte[] spans = Files.readAllBytes(Path.of(SPANS));
+        writeTheArchive(expected);
+        forge(archive, firstBytes(archive, 4096));
+        assertThat(launcher(Map.of(), spans, "audit", "-").out()).isEqualTo(javaJar(spans, "audit", "-").out());
+    }
+
+    @Test
+    void anArchiveOfAnotherJarWithItsOwnChecksumIsLeftUnusedWithoutAWord() throws Exception {
+        JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
+        Path other = tmp.resolve("other.jar");
+        Files.copy(jar, other);
+        Files.setLastModifiedTime(other, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
+        Path archive = writeTheArchive(expected);
+        launcher(Map.of("RETRY_AUDIT_JAR", other.toString()), new byte[0], "audit", SPANS);
+        Path foreign = archives().stream().filter(a -> !a.equals(archive)).findFirst().orElseThrow();
+
+        replace(archive, Files.readAllBytes(foreign));
+        replace(checksum(archive), Files.readAllBytes(checksum(foreign)));
+        assertThat(launcher(Map.of(), new byte[0], "audit", SPANS)).isEqualTo(expected);
+        assertThat(launcher(Map.of(), new byte[0], "rules")).isEqualTo(javaJar(new byte[0], "rules"));
+
+        // where sharing is required, java refuses it before the program runs: the run is made again without it
+        JarIT.Run required = launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", "-Xshare:on"), new byte[0], "audit", SPANS);
+        assertThat(required.out()).isEqualTo(expected.out());
+        assertThat(required.exit()).isEqualTo(expected.exit());
+        assertThat(required.err()).endsWith("retry-audit: warning: java could not use the class archive " + archive
+                + " (exit 1); it is deleted, running without it\n");
+        assertThat(Files.exists(archive)).isFalse();
+    }
+
+    @Test
+    void anArchiveThatCannotBeWrittenChangesNeitherTheOutputNorTheExitCode() throws Exception {
+        JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
+        List<String> before = errorFiles();
+        // a file size limit below the archive's: the write fails as on a full disk, without privileges
+        JarIT.Run limited = JarIT.exec(launcherCommand(Map.of(), "sh", "-c", "ulimit -f 256; exec sh \"$0\" \"$@\"",
+                LAUNCHER.toString(), "audit", SPANS), new byte[0]);
+        assertThat(limited).isEqualTo(expected);
+        assertThat(cacheFiles()).isEmpty();
+
+        // a cache on a file system of 64 KiB, where one can be mounted (as root): too small to try at all
+        Files.createDirectories(cache);
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", cache.toString())
+                .redirectErrorStream(true).start();
+        mount.getInputStream().readAllBytes();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0, "no tmpfs can be mounted here");
+        try {
+            assertThat(launcher(Map.of(), new byte[0], "audit", SPANS)).isEqualTo(expected);
+            assertThat(cacheFiles()).isEmpty();
+        } finally {
+            new ProcessBuilder("umount", cache.toString()).start().waitFor();
+        }
+        assertThat(errorFiles()).isEqualTo(before);
+    }
+
+    @Test
+    void jvmLogsOfTheUsersOptionsGoToStderrAndTheOptionsAreNeverGlobbed() throws Exception {
+        JarIT.Run expected = javaJar(new byte[0], "audit", SPANS);
+        for (String opts : List.of("-Xlog:gc", "-Xlog:gc*", "-Xlog:gc:stdout", "-Xlog:gc::uptime", "-Xlog:gc=info:#0",
+                "-verbose:gc", "-Xlog")) {
+            JarIT.Run r = launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", opts), new byte[0], "audit", SPANS);
+            assertThat(r.out()).as(opts).isEqualTo(expected.out());
+            assertThat(r.exit()).as(opts).isEqualTo(expected.exit());
+            assertThat(r.err()).as(opts).contains("Using Serial");
+        }
+        JarIT.Run star = launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", " * "), new byte[0], "rules");
+        assertThat(star.out()).isEmpty();
+        assertThat(star.err()).contains("Could not find or load main class *");
     }
 
     @Test
@@ -134,8 +292,20 @@ class LauncherIT {
         assertThat(launcher(Map.of("RETRY_AUDIT_CDS", "off"), new byte[0], "audit", "examples/checkout-spans.jsonl"))
                 .isEqualTo(expected);
         assertThat(archives()).isEmpty();
+        assertThat(launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", "-Xshare:off"), new byte[0], "audit", SPANS))
+                .isEqualTo(expected);
+        assertThat(archives()).isEmpty();
         assertThat(launcher(Map.of("RETRY_AUDIT_JAVA_OPTS", "-XX:+UseG1GC -Xmx64m"), new byte[0],
                 "audit", "examples/checkout-spans.jsonl")).isEqualTo(expected);
+    }
+
+    @Test
+    void aJavaHomeWithoutJavaIsAOneLineError() throws Exception {
+        JarIT.Run r = launcher(Map.of("JAVA_HOME", "/nonexistent"), new byte[0], "rules");
+        assertThat(r.exit()).isEqualTo(70);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("retry-audit: error: no java at /nonexistent/bin/java; set JAVA_HOME to a Java 17"
+                + " or later, or unset it to use java on PATH\n");
     }
 
     @Test

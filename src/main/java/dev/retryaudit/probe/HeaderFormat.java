@@ -25,6 +25,11 @@ public enum HeaderFormat {
     private static final DateTimeFormatter IMF_FIXDATE =
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
 
+    /** The IMF-fixdate of {@code millis} (its whole second), as the Date header of an answer gives it. */
+    static String httpDate(long millis) {
+        return IMF_FIXDATE.format(Instant.ofEpochSecond(Math.floorDiv(millis, 1000L)));
+    }
+
     /**
      * The headers of one failure: {@code retryAfter} and {@code retryAfterMs} as sent (null when not
      * sent), the wait the header a client should obey asks for ({@code askedMillis}, counted from the

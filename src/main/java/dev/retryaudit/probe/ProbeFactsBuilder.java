@@ -17,6 +17,7 @@ public final class ProbeFactsBuilder {
         ProbeFacts.Served served = new ProbeFacts.Served(s.method(), s.status(), s.failures(), s.delays(),
                 s.headerFormat().id(), s.stallSeconds(), s.dedupe(), s.keyHeader());
         ProbeFacts.Counts counts = new ProbeFacts.Counts(t.attempts().size(), t.otherRequests().size(), t.unrecorded(),
+                t.unfinished(),
                 t.connections(), t.reachedSuccess());
         List<ProbeFacts.Request> requests = new ArrayList<>();
         long previous = Times.NONE;

@@ -1,73 +1,85 @@
 package dev.retryaudit.probe;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Times;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fixture: an HTTP server on 127.0.0.1 that answers the requests of its {@link Scenario}'s
+ * The fixture: an HTTP/1.x server on 127.0.0.1 that answers the requests of its {@link Scenario}'s
  * method as the scenario says, answers other methods 405, and journals every request with its
  * arrival time. It never sleeps on its own account: the client alone decides when to come back,
- * except that the scenario may hold a response past the client's timeout. Each exchange runs on a
- * thread of its own pool, with TCP_NODELAY and a per-connection limit on the time to read a
- * request, so one slow or stalled connection never holds up another.
+ * except that the scenario may hold a response past the client's timeout. A request counts only
+ * once it has arrived whole ({@link HttpConnection}); one cut off, or not HTTP at all, is counted as
+ * unfinished and never journalled. Each connection is served on a thread of its own, started when it
+ * is accepted, with TCP_NODELAY, so a stalled connection holds up only itself. Two bounds keep
+ * stalled connections from piling up: past {@value #MAX_STALLED} connections stalled partway through
+ * a request for {@value #STALLED_MILLIS} ms or more, a new connection closes the one stalled longest;
+ * past {@value #MAX_OPEN} open connections, it closes the one that has waited longest for a request.
  */
 public final class ProbeServer implements AutoCloseable {
     /** The path of the probe URL; any path is answered the same way. */
     public static final String PATH = "/retry-after-probe";
 
-    /** Seconds a connection may take to send one request before the server closes it. */
+    /** Seconds a connection may take to send one request, from its first byte, before the server closes it. */
     public static final int READ_TIMEOUT_SECONDS = 10;
 
-    /** Exchanges served at once; more wait for a free thread. */
-    private static final int THREADS = 64;
+    /** Seconds a connection may stay idle, before its first request or after an answer, before the server closes it. */
+    public static final int IDLE_TIMEOUT_SECONDS = 30;
+
+    /** Connections that may stay stalled partway through a request; a new one closes the one stalled longest. */
+    public static final int MAX_STALLED = 32;
+
+    /** How long a request may take before it counts as stalled: a client that sends a request at once never does. */
+    public static final int STALLED_MILLIS = 1000;
+
+    /** Open connections at most; a new one closes the one that has waited longest for a request. */
+    public static final int MAX_OPEN = 512;
 
     private static final byte[] LOOPBACK = {127, 0, 0, 1};
-
-    static {
-        // Read once by the JDK's server when it first starts; a value the user set on the command line wins.
-        setDefault("sun.net.httpserver.nodelay", "true");
-        setDefault("sun.net.httpserver.maxReqTime", Integer.toString(READ_TIMEOUT_SECONDS));
-    }
+    private static final int BACKLOG = 256;
 
     private final Scenario scenario;
     private final String client;
     private final int maxRecorded;
-    private final HttpServer server;
+    private final ServerSocket listener;
     private final ExecutorService pool;
     private final String runId = UUID.randomUUID().toString();
     private final long createdMillis = System.currentTimeMillis();
     private final List<RecordedRequest> attempts = new ArrayList<>();
     private final List<RecordedRequest> others = new ArrayList<>();
-    private final Map<String, Integer> connections = new HashMap<>();
     private final Map<String, Integer> committedKeys = new HashMap<>();
+    /** The open connections, each with its number (0 until it has sent a request). */
+    private final Map<HttpConnection, Integer> open = new HashMap<>();
+    /** The open connections waiting for a request (idle, or partway through one), the one that has waited longest first. */
+    private final Set<HttpConnection> waiting = new LinkedHashSet<>();
+    private int connectionCount;
     private int count;
     private long unrecorded;
+    private long unfinished;
     /** The receipt time of the request recorded last: the journal's times never go back. */
     private long lastReceived;
 
-    private ProbeServer(Scenario scenario, String client, int maxRecorded, HttpServer server, ExecutorService pool) {
+    private ProbeServer(Scenario scenario, String client, int maxRecorded, ServerSocket listener, ExecutorService pool) {
         this.scenario = scenario;
         this.client = client;
         this.maxRecorded = maxRecorded;
-        this.server = server;
+        this.listener = listener;
         this.pool = pool;
     }
 
@@ -77,28 +89,41 @@ public final class ProbeServer implements AutoCloseable {
      * each kind and counts the rest.
      */
     public static ProbeServer start(Scenario scenario, String client, int port, int maxRecorded) throws IOException {
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(LOOPBACK), port), 0);
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "probe-exchange");
+        ServerSocket listener = new ServerSocket();
+        try {
+            listener.bind(new InetSocketAddress(InetAddress.getByAddress(LOOPBACK), port), BACKLOG);
+        } catch (IOException e) {
+            listener.close();
+            throw e;
+        }
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "probe-connection");
             t.setDaemon(true);
             return t;
         });
-        ProbeServer probe = new ProbeServer(scenario, client, maxRecorded, http, pool);
-        http.createContext("/", probe::handle);
-        http.setExecutor(pool);
-        http.start();
+        ProbeServer probe = new ProbeServer(scenario, client, maxRecorded, listener, pool);
+        Thread accept = new Thread(probe::accept, "probe-accept");
+        accept.setDaemon(true);
+        accept.start();
         return probe;
     }
 
     /** The URL a client should call. */
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + PATH;
+        return "http://127.0.0.1:" + listener.getLocalPort() + PATH;
     }
 
     /** Stops serving and ends held responses; requests already journaled stay recorded. */
     @Override
     public void close() {
-        server.stop(0);
+        try {
+            listener.close();
+        } catch (IOException e) {
+            // the port is given up either way
+        }
+        synchronized (this) {
+            open.keySet().forEach(HttpConnection::close);
+        }
         pool.shutdownNow();
         try {
             pool.awaitTermination(1, TimeUnit.SECONDS);
@@ -109,49 +134,120 @@ public final class ProbeServer implements AutoCloseable {
 
     /** What has been recorded so far. */
     public synchronized RecordedTrace trace() {
-        return new RecordedTrace(runId, createdMillis, scenario, client, attempts, others, unrecorded);
+        // a connection partway through a request now is one more unfinished request, unless it completes it
+        long partway = open.keySet().stream().filter(HttpConnection::started).count();
+        return new RecordedTrace(runId, createdMillis, scenario, client, attempts, others, unrecorded,
+                unfinished + partway);
     }
 
-    private void handle(HttpExchange ex) throws IOException {
-        long received = System.currentTimeMillis();
-        try (ex; InputStream body = ex.getRequestBody()) {
-            MessageDigest sha = sha256();
-            long length = 0;
-            byte[] buf = new byte[8192];
-            for (int n; (n = body.read(buf)) > 0; length += n) {
-                sha.update(buf, 0, n);
+    private void accept() {
+        while (!listener.isClosed()) {
+            Socket socket;
+            try {
+                socket = listener.accept();
+            } catch (IOException e) {
+                // closed, or a connection that failed while it was accepted: the next one is served all the same
+                continue;
             }
-            RecordedRequest r = record(received, ex, "sha256:" + HexFormat.of().formatHex(sha.digest()), length);
-            if (r.stalledMillis() > 0 && !hold(r.stalledMillis())) {
-                return;
+            try {
+                socket.setTcpNoDelay(true);
+                HttpConnection c = new HttpConnection(socket, READ_TIMEOUT_SECONDS * 1000L, IDLE_TIMEOUT_SECONDS * 1000L);
+                if (admit(c)) {
+                    pool.execute(() -> serve(c));
+                }
+            } catch (IOException | RejectedExecutionException e) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // a connection that cannot be served is dropped
+                }
             }
-            respond(ex, r);
         }
     }
 
-    private void respond(HttpExchange ex, RecordedRequest r) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.getResponseHeaders().set("Cache-Control", "no-store");
+    /**
+     * Takes {@code c} in as waiting for its first request, closing the connections stalled longest past
+     * {@link #MAX_STALLED}, and the one that has waited longest past {@link #MAX_OPEN}. The thread of a
+     * closed connection sees its socket close and counts the request it was partway through.
+     */
+    private synchronized boolean admit(HttpConnection c) {
+        if (listener.isClosed()) {
+            c.close();
+            return false;
+        }
+        long stale = System.currentTimeMillis() - STALLED_MILLIS;
+        List<HttpConnection> stalled = waiting.stream().filter(w -> w.started() && w.startedMillis() <= stale)
+                .sorted(java.util.Comparator.comparingLong(HttpConnection::startedMillis)).toList();
+        for (int i = 0; i < stalled.size() - MAX_STALLED; i++) {
+            waiting.remove(stalled.get(i));
+            stalled.get(i).close();
+        }
+        if (open.size() >= MAX_OPEN && !waiting.isEmpty()) {
+            HttpConnection oldest = waiting.iterator().next();
+            waiting.remove(oldest);
+            oldest.close();
+        }
+        open.put(c, 0);
+        waiting.add(c);
+        return true;
+    }
+
+    private synchronized void waitFor(HttpConnection c) {
+        waiting.add(c);
+    }
+
+    private void serve(HttpConnection c) {
+        try {
+            for (HttpConnection.Request request; (request = c.next()) != null;) {
+                synchronized (this) {
+                    waiting.remove(c);
+                }
+                RecordedRequest r = record(c, request);
+                if (r.stalledMillis() > 0 && !hold(r.stalledMillis())) {
+                    return;
+                }
+                respond(c, request, r);
+                if (!request.keepAlive()) {
+                    return;
+                }
+                waitFor(c);
+            }
+        } catch (HttpConnection.MalformedException e) {
+            c.reject(e.getMessage());
+        } catch (IOException e) {
+            // the connection ended or ran out of time partway through a request: counted below, never journalled
+        } finally {
+            finish(c);
+            c.close();
+        }
+    }
+
+    private synchronized void finish(HttpConnection c) {
+        if (open.remove(c) != null && c.started()) {
+            unfinished++;
+        }
+        waiting.remove(c);
+    }
+
+    private void respond(HttpConnection c, HttpConnection.Request request, RecordedRequest r) throws IOException {
+        List<String[]> headers = new ArrayList<>(4);
+        headers.add(new String[] {"Content-Type", "application/json"});
+        headers.add(new String[] {"Cache-Control", "no-store"});
         if (r.ask() != null && r.ask().retryAfter() != null) {
-            ex.getResponseHeaders().set("Retry-After", r.ask().retryAfter());
+            headers.add(new String[] {"Retry-After", r.ask().retryAfter()});
         }
         if (r.ask() != null && r.ask().retryAfterMs() != null) {
-            ex.getResponseHeaders().set(HeaderFormat.MS_HEADER, r.ask().retryAfterMs());
+            headers.add(new String[] {HeaderFormat.MS_HEADER, r.ask().retryAfterMs()});
         }
         if (!r.inScenario()) {
-            ex.getResponseHeaders().set("Allow", scenario.method());
+            headers.add(new String[] {"Allow", scenario.method()});
         }
         String what = r.inScenario() ? "\"attempt\": " + r.sequence() : "\"allow\": \"" + scenario.method() + "\"";
         byte[] out = ("{\"fixture\": \"retry-audit probe test server\", " + what + ", \"status\": " + r.status()
                 + (r.replayOf() > 0 ? ", \"replay_of\": " + r.replayOf() : "")
                 + ", \"server_received_at\": \"" + Times.format(r.receivedMillis()) + "\"}\n")
                 .getBytes(StandardCharsets.UTF_8);
-        if (r.method().equals("HEAD")) {
-            ex.sendResponseHeaders(r.status(), -1);
-            return;
-        }
-        ex.sendResponseHeaders(r.status(), out.length);
-        ex.getResponseBody().write(out);
+        c.respond(r.status(), headers, out, r.method().equals("HEAD"), !request.keepAlive());
     }
 
     /** Holds a response; false when the server closed meanwhile. */
@@ -165,15 +261,17 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
-    private synchronized RecordedRequest record(long arrived, HttpExchange ex, String hash, long length) {
+    private synchronized RecordedRequest record(HttpConnection c, HttpConnection.Request request) {
         // two requests arriving together may reach this lock in either order; the one recorded later is
         // given at least the earlier one's time, so that the journal's order and its times agree
-        long received = Math.max(arrived, lastReceived);
+        long received = Math.max(request.receivedMillis(), lastReceived);
         lastReceived = received;
-        String method = ex.getRequestMethod();
-        String path = String.valueOf(ex.getRequestURI().getRawPath());
-        int connection = connections.computeIfAbsent(String.valueOf(ex.getRemoteAddress()), k -> connections.size() + 1);
-        String key = ex.getRequestHeaders().getFirst(scenario.keyHeader());
+        String method = request.method();
+        String path = request.path();
+        int connection = open.merge(c, 0, (was, none) -> was == 0 ? ++connectionCount : was);
+        String key = request.header(scenario.keyHeader());
+        String hash = request.bodyHash();
+        long length = request.bodyLength();
         if (!method.equals(scenario.method())) {
             RecordedRequest r = new RecordedRequest(0, received, method, path, connection, key, hash, length, 405, null,
                     null, 0, 0);
@@ -213,20 +311,6 @@ public final class ProbeServer implements AutoCloseable {
             list.add(r);
         } else {
             unrecorded++;
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
-    }
-
-    private static void setDefault(String property, String value) {
-        if (System.getProperty(property) == null) {
-            System.setProperty(property, value);
         }
     }
 }

@@ -73,6 +73,12 @@ public final class ProbeVerdict {
                 return "no " + method + " reached the probe, only " + t.otherRequests().size()
                         + " request(s) of other methods, answered 405";
             }
+            if (t.unfinished() > 0) {
+                String partial = t.unfinished()
+                        + " unfinished request(s) (cut off, timed out, or a protocol other than plain HTTP?)";
+                return ending(run, "before any request arrived whole, after " + partial, "after only " + partial,
+                        "only " + partial + " reached " + run.url());
+            }
             return ending(run, "before any request reached " + run.url()
                     + " (a wrong URL, or a protocol other than plain HTTP?)", "without calling " + run.url(),
                     "no request reached " + run.url());

@@ -6,15 +6,22 @@ import java.util.Objects;
 /**
  * What one probe run recorded: its id, when the server started, the scenario it served, the client
  * command (null when it only served), the requests of the scenario's method in arrival order, the
- * requests of other methods, and how many requests went unrecorded past the journal's capacity.
+ * requests of other methods, how many requests went unrecorded past the journal's capacity, and how
+ * many never arrived whole (cut off, timed out or not HTTP/1.x: no attempt, and never journalled).
  */
 public record RecordedTrace(String runId, long createdMillis, Scenario scenario, String client,
-        List<RecordedRequest> attempts, List<RecordedRequest> otherRequests, long unrecorded) {
+        List<RecordedRequest> attempts, List<RecordedRequest> otherRequests, long unrecorded, long unfinished) {
     public RecordedTrace {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(scenario, "scenario");
         attempts = List.copyOf(attempts);
         otherRequests = List.copyOf(otherRequests);
+    }
+
+    /** A trace in which every request arrived whole. */
+    public RecordedTrace(String runId, long createdMillis, Scenario scenario, String client,
+            List<RecordedRequest> attempts, List<RecordedRequest> otherRequests, long unrecorded) {
+        this(runId, createdMillis, scenario, client, attempts, otherRequests, unrecorded, 0);
     }
 
     /** Whether any request of the scenario's method was answered 200 without being held. */

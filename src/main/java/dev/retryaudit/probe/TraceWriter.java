@@ -79,6 +79,10 @@ public final class TraceWriter {
             if (t.unrecorded() > 0) {
                 g.writeString(t.unrecorded() + " further requests were answered but not recorded.");
             }
+            if (t.unfinished() > 0) {
+                g.writeString(t.unfinished() + " further requests never arrived whole (cut off, timed out or not"
+                        + " HTTP/1.x) and are not attempts.");
+            }
             g.writeEndArray();
             g.writeEndObject();
             g.writeRaw('\n');

@@ -113,6 +113,7 @@ public final class JsonReportWriter implements ReportWriter {
         g.writeNumberField("attempts", n.attempts());
         g.writeNumberField("other_requests", n.otherRequests());
         g.writeNumberField("unrecorded_requests", n.unrecorded());
+        g.writeNumberField("unfinished_requests", n.unfinished());
         g.writeNumberField("connections", n.connections());
         g.writeBooleanField("reached_success", n.reachedSuccess());
         g.writeStringField("verdict", p.verdict());

@@ -42,8 +42,12 @@ public record ProbeFacts(String url, Served scenario, ClientEnd client, Counts c
         }
     }
 
-    /** Requests of the scenario's method, of other methods, past the journal's capacity, and the connections they came on. */
-    public record Counts(int attempts, int otherRequests, long unrecorded, long connections, boolean reachedSuccess) {
+    /**
+     * Requests of the scenario's method, of other methods, past the journal's capacity, those that never
+     * arrived whole (no attempts), and the connections they came on.
+     */
+    public record Counts(int attempts, int otherRequests, long unrecorded, long unfinished, long connections,
+            boolean reachedSuccess) {
     }
 
     /**
@@ -74,6 +78,10 @@ public record ProbeFacts(String url, Served scenario, ClientEnd client, Counts c
         }
         if (counts.unrecorded() > 0) {
             b.append(", ").append(counts.unrecorded()).append(" more past the journal's capacity (not recorded)");
+        }
+        if (counts.unfinished() > 0) {
+            b.append(", ").append(counts.unfinished()).append(counts.unfinished() == 1 ? " request" : " requests")
+                    .append(" that never arrived whole (not attempts)");
         }
         b.append(counts.reachedSuccess() ? ", reached success" : ", did not reach success");
         b.append("; ").append(verdict.replace('_', ' ')).append(": ").append(reason);

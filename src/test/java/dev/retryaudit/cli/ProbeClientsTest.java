@@ -160,7 +160,7 @@ class ProbeClientsTest {
         assertVerdict(report, "not_tested");
         assertThat(report.get("probe").get("exit_code").asInt()).isNotZero();
         assertThat(report.get("probe").get("verdict_reason").asText())
-                .endsWith("(a wrong URL, or a protocol other than plain HTTP?)");
+                .endsWith("after 1 unfinished request(s) (cut off, timed out, or a protocol other than plain HTTP?)");
     }
 
     @ParameterizedTest(name = "run {0}")

@@ -159,6 +159,46 @@ class ProbeCommandTest {
     }
 
     @Test
+    void requestsThatNeverArriveWholeAreNotAttemptsAndEveryFormatCountsThem() throws Exception {
+        // three connections each send a request line and headers but never the blank line that ends them
+        String client = "import os, socket, urllib.parse\n"
+                + "u = urllib.parse.urlsplit(os.environ['RETRY_AUDIT_PROBE_URL'])\n"
+                + "for i in range(3):\n"
+                + "    s = socket.create_connection((u.hostname, u.port))\n"
+                + "    s.sendall(b'GET ' + u.path.encode() + b' HTTP/1.1\\r\\nHost: probe\\r\\n')\n"
+                + "    s.shutdown(socket.SHUT_WR)\n"
+                + "    s.recv(1)\n"
+                + "    s.close()\n";
+        String why = "the client exited with code 0 after only 3 unfinished request(s) (cut off, timed out, or a"
+                + " protocol other than plain HTTP?)";
+        String line = "retry-audit: probe: the client exited with code 0: 0 GETs, 3 requests that never arrived whole"
+                + " (not attempts), did not reach success; not tested: " + why;
+
+        CliRunner.Result json = CliRunner.run("probe", "--timeout", "20", "--", "python3", "-c", client);
+        assertThat(json.exit()).isEqualTo(2);
+        JsonNode probe = JSON.readTree(json.out()).get("probe");
+        assertThat(probe.get("attempts").asInt()).isZero();
+        assertThat(probe.get("unfinished_requests").asInt()).isEqualTo(3);
+        assertThat(probe.get("requests")).isEmpty();
+        assertThat(probe.get("verdict").asText()).isEqualTo("not_tested");
+        assertThat(probe.get("verdict_reason").asText()).isEqualTo(why);
+        assertThat(json.err()).contains(line);
+
+        for (String format : List.of("text", "github")) {
+            CliRunner.Result r = CliRunner.run("probe", "--format", format, "--color", "never", "--timeout", "20", "--",
+                    "python3", "-c", client);
+            assertThat(r.exit()).as(format).isEqualTo(2);
+            assertThat(r.out()).as(format).contains(line + "\n");
+        }
+        CliRunner.Result sarif = CliRunner.run("probe", "--format", "sarif", "--timeout", "20", "--", "python3", "-c",
+                client);
+        JsonNode run = JSON.readTree(sarif.out()).get("runs").get(0);
+        assertThat(run.get("invocations").get(0).get("toolExecutionNotifications").get(0).get("message").get("text")
+                .asText()).isEqualTo(line);
+        assertThat(run.get("results").get(0).get("ruleId").asText()).isEqualTo("probe/not-tested");
+    }
+
+    @Test
     void sarifCarriesTheProbeLineAsANotification() throws Exception {
         CliRunner.Result r = CliRunner.run("probe", "--format", "sarif", "--timeout", "5", "--", "true");
 

@@ -132,6 +132,7 @@ class ProbeServerTest {
             assertThat(get(server.url()).statusCode()).isEqualTo(429);
             assertThat(get(server.url()).statusCode()).isEqualTo(200);
             assertThat(server.trace().attempts()).hasSize(2);
+            assertThat(server.trace().unfinished()).isEqualTo(1);
         }
     }
 
@@ -173,11 +174,138 @@ class ProbeServerTest {
     }
 
     @Test
-    void theServerSendsWithoutNagleAndLimitsTheTimeToReadARequest() throws Exception {
-        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 2)) {
-            assertThat(System.getProperty("sun.net.httpserver.nodelay")).isEqualTo("true");
-            assertThat(System.getProperty("sun.net.httpserver.maxReqTime"))
-                    .isEqualTo(Integer.toString(ProbeServer.READ_TIMEOUT_SECONDS));
+    void aRequestCutOffAnywhereIsCountedAsUnfinishedAndNeverJournalled() throws Exception {
+        List<String> cut = List.of(
+                "GET /retry-after-probe HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+                "GET /retry-after-probe HTTP/1.1\r\nHost: 127.0",
+                "GET /retry-after-probe HTT",
+                "POST /retry-after-probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n12345",
+                "POST /retry-after-probe HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n");
+        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 100)) {
+            for (String request : cut) {
+                try (Socket socket = connect(server)) {
+                    socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                    socket.shutdownOutput();
+                    assertThat(socket.getInputStream().read()).as(request).isEqualTo(-1);
+                }
+            }
+            // a connection that closes before sending anything is no request at all
+            connect(server).close();
+            assertThat(get(server.url()).statusCode()).isEqualTo(429);
+
+            RecordedTrace t = awaitUnfinished(server, cut.size());
+            assertThat(t.attempts()).extracting(RecordedRequest::sequence).containsExactly(1);
+            assertThat(t.otherRequests()).isEmpty();
+        }
+    }
+
+    @Test
+    void bytesThatAreNotAnHttpRequestAreAnswered400AndCountedAsUnfinished() throws Exception {
+        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 100)) {
+            String answer = exchange(server, "\u0016\u0003\u0001 hello\r\n\r\n");
+
+            assertThat(answer).startsWith("HTTP/1.1 400 Bad Request\r\n").contains("\r\nConnection: close\r\n")
+                    .endsWith("not an HTTP/1.x request: the request line is not METHOD TARGET HTTP/1.x\n");
+            assertThat(awaitUnfinished(server, 1).attempts()).isEmpty();
+        }
+    }
+
+    @Test
+    void aChunkedBodyIsHashedWholeAndAnExpectedContinueIsGiven() throws Exception {
+        Scenario s = new Scenario("POST", 429, 1, List.of(0L), HeaderFormat.SECONDS, 10, 0, true, "Idempotency-Key");
+        try (ProbeServer server = ProbeServer.start(s, null, 0, 100); Socket socket = connect(server)) {
+            OutputStream out = socket.getOutputStream();
+            java.io.InputStream in = socket.getInputStream();
+            out.write(("POST /retry-after-probe?x=1 HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n"
+                    + "idempotency-key:  k-9 \r\nTransfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertThat(new String(in.readNBytes(25), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+            out.write("3;x=y\r\n{\"a\r\n5\r\n\": 1}\r\n0\r\nTrailer: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            // a second request behind the first on the same connection, answered after it
+            out.write("POST http://127.0.0.1/retry-after-probe HTTP/1.1\r\nContent-Length: 8\r\nConnection: close\r\n\r\n{\"a\": 1}"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answers = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+
+            assertThat(answers).startsWith("HTTP/1.1 429 Too Many Requests\r\n").contains("\r\nRetry-After: 0\r\n")
+                    .contains("HTTP/1.1 200 OK\r\n", "\"attempt\": 2, \"status\": 200, ");
+            RecordedTrace t = server.trace();
+            assertThat(t.attempts()).extracting(RecordedRequest::path).containsOnly(ProbeServer.PATH);
+            assertThat(t.attempts()).extracting(RecordedRequest::requestHash).containsOnly(
+                    "sha256:f9d86028c6e0d64e225186f96acb69338b2c59764df79162107f5c4bb34d1310");
+            assertThat(t.attempts()).extracting(RecordedRequest::contentLength).containsExactly(8L, 8L);
+            assertThat(t.attempts()).extracting(RecordedRequest::idempotencyKey).containsExactly("k-9", null);
+            assertThat(t.attempts()).extracting(RecordedRequest::connection).containsExactly(1, 1);
+            assertThat(t.unfinished()).isZero();
+        }
+    }
+
+    @Test
+    void anHttp10RequestIsAnsweredAndItsConnectionClosed() throws Exception {
+        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 100)) {
+            String answer = exchange(server, "GET / HTTP/1.0\r\n\r\n");
+
+            assertThat(answer).startsWith("HTTP/1.1 429 Too Many Requests\r\nDate: ").contains("\r\nConnection: close\r\n");
+            assertThat(server.trace().attempts()).extracting(RecordedRequest::path).containsExactly("/");
+        }
+    }
+
+    @Test
+    @Tag("timing")
+    void pastTheBoundTheConnectionsStalledLongestAreClosed() throws Exception {
+        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 100)) {
+            List<Socket> stalled = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < ProbeServer.MAX_STALLED + 5; i++) {
+                    Socket socket = connect(server);
+                    stalled.add(socket);
+                    socket.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+                }
+                Thread.sleep(ProbeServer.STALLED_MILLIS + 500);
+                assertThat(get(server.url()).statusCode()).isEqualTo(429);
+
+                // the fresh client's connection closed the five stalled longest, and no other
+                int closed = 0;
+                for (Socket socket : stalled) {
+                    socket.setSoTimeout(100);
+                    try {
+                        closed += socket.getInputStream().read() == -1 ? 1 : 0;
+                    } catch (java.net.SocketTimeoutException e) {
+                        // still open
+                    }
+                }
+                assertThat(closed).isEqualTo(5);
+                assertThat(awaitUnfinished(server, ProbeServer.MAX_STALLED + 5).attempts()).hasSize(1);
+            } finally {
+                for (Socket socket : stalled) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    @Tag("timing")
+    void aFreshClientIsAnsweredAtOnceBeside150StalledConnections() throws Exception {
+        try (ProbeServer server = ProbeServer.start(Scenario.of(429, 1, 0, HeaderFormat.SECONDS, 32), null, 0, 100)) {
+            List<Socket> stalled = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 150; i++) {
+                    Socket socket = connect(server);
+                    stalled.add(socket);
+                    socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+                }
+                long start = System.nanoTime();
+                HttpResponse<String> fresh = HTTP.send(HttpRequest.newBuilder(URI.create(server.url()))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+                assertThat(fresh.statusCode()).isEqualTo(429);
+                assertThat(tookMillis).isLessThan(1000);
+            } finally {
+                for (Socket socket : stalled) {
+                    socket.close();
+                }
+            }
+            assertThat(awaitUnfinished(server, 150).attempts()).hasSize(1);
         }
     }
 
@@ -190,6 +318,30 @@ class ProbeServerTest {
             assertThat(server.trace().attempts()).hasSize(2);
             assertThat(server.trace().unrecorded()).isEqualTo(2);
         }
+    }
+
+    private static Socket connect(ProbeServer server) throws Exception {
+        Socket socket = new Socket("127.0.0.1", URI.create(server.url()).getPort());
+        socket.setSoTimeout(5000);
+        return socket;
+    }
+
+    /** What the server answers {@code request}, sent on a connection of its own, until it closes the connection. */
+    private static String exchange(ProbeServer server, String request) throws Exception {
+        try (Socket socket = connect(server)) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** The trace once the server has counted {@code n} unfinished requests (its threads see a closed connection in their own time). */
+    private static RecordedTrace awaitUnfinished(ProbeServer server, long n) throws InterruptedException {
+        for (int i = 0; i < 500 && server.trace().unfinished() < n; i++) {
+            Thread.sleep(10);
+        }
+        RecordedTrace t = server.trace();
+        assertThat(t.unfinished()).isEqualTo(n);
+        return t;
     }
 
     private static HttpResponse<String> get(String url) throws Exception {

@@ -75,6 +75,23 @@ class ProbeVerdictTest {
     }
 
     @Test
+    void onlyUnfinishedRequestsTestNothing() {
+        RecordedTrace none = gets(HeaderFormat.SECONDS, List.of(3L), 1);
+        RecordedTrace cut = new RecordedTrace(none.runId(), none.createdMillis(), none.scenario(), none.client(),
+                List.of(), List.of(), 0, 3);
+
+        ProbeVerdict.Verdict v = judge(cut, EXITED_0, Set.of());
+        assertThat(v.kind()).isEqualTo(ProbeFacts.NOT_TESTED);
+        assertThat(v.reason()).isEqualTo("the client exited with code 0 after only 3 unfinished request(s) (cut off,"
+                + " timed out, or a protocol other than plain HTTP?)");
+        assertThat(judge(cut, new ClientRun.Result(null, true), Set.of()).reason()).isEqualTo("the client was killed"
+                + " at the 60 s timeout before any request arrived whole, after 3 unfinished request(s) (cut off, timed"
+                + " out, or a protocol other than plain HTTP?)");
+        assertThat(judge(cut, null, Set.of()).reason()).isEqualTo("only 3 unfinished request(s) (cut off, timed out,"
+                + " or a protocol other than plain HTTP?) reached " + URL + " in the 60 s the probe served");
+    }
+
+    @Test
     void nothingTestedSaysWhy() {
         RecordedTrace none = gets(HeaderFormat.SECONDS, List.of(3L), 1);
         RecordedTrace one = gets(HeaderFormat.SECONDS, List.of(3L), 1, 1);
@@ -208,6 +225,6 @@ class ProbeVerdictTest {
                     r.requestHash(), r.contentLength(), r.status(), ask, r.commitState(), r.stalledMillis(), r.replayOf()));
         }
         return new RecordedTrace(t.runId(), t.createdMillis(), t.scenario(), t.client(), list, t.otherRequests(),
-                t.unrecorded());
+                t.unrecorded(), t.unfinished());
     }
 }

@@ -140,6 +140,19 @@ class TraceWriterTest {
     }
 
     @Test
+    void requestsThatNeverArrivedWholeAreNamedInTheLimitationsAndTheTraceStillReads() throws Exception {
+        RecordedTrace t = trace();
+        RecordedTrace cut = new RecordedTrace(t.runId(), t.createdMillis(), t.scenario(), t.client(), t.attempts(),
+                t.otherRequests(), t.unrecorded(), 2);
+        String written = write(cut);
+
+        assertThat(written).contains("\"2 further requests never arrived whole (cut off, timed out or not HTTP/1.x)"
+                + " and are not attempts.\"");
+        assertThat(read(written).attempts()).hasSize(3);
+        assertThat(write(t)).doesNotContain("never arrived whole");
+    }
+
+    @Test
     void aHeldWriteTheClientGaveUpOnIsATimeoutCommittedOnTheServer() throws Exception {
         Scenario stall = new Scenario("POST", 429, 1, List.of(0L), HeaderFormat.SECONDS, 10, 5, true, "Idempotency-Key");
         long a = Rfc3339.parse("2026-09-07T10:10:00.000Z");

@@ -159,6 +159,18 @@ class HtmlReportWriterTest {
         assertThat(render(r)).contains("No attempt has a start time: there is no timeline to draw.");
     }
 
+    @Test
+    void aProbeReportSaysWhatArrivedIncludingRequestsThatNeverArrivedWhole() throws IOException {
+        ProbeFacts probe = new ProbeFacts("http://127.0.0.1:1/p", new ProbeFacts.Served("GET", 429, 3, List.of(3L),
+                "seconds", 0, true, "Idempotency-Key"), new ProbeFacts.ClientEnd(List.of("c"), 0, false, 5),
+                new ProbeFacts.Counts(0, 0, 0, 3, 0, false), ProbeFacts.NOT_TESTED, "why", null, List.of(), null);
+        Report r = new Report("retry-audit", "0.1.0", List.of(new InputSummary("<probe>", "retry-trace", 0, 0)),
+                List.of(), FailOn.ERROR, ReportContractTest.RULES, null, 0).withProbe(probe);
+
+        assertThat(render(r)).contains("<p class=\"line\">retry-audit: probe: the client exited with code 0: 0 GETs,"
+                + " 3 requests that never arrived whole (not attempts), did not reach success; not tested: why</p>");
+    }
+
     private static Finding finding(String rule, int attempt) {
         return new Finding(rule, Severity.ERROR, rule.equals("contract/attempt-gap") ? "x" : "pay-77", attempt, "t", null,
                 rule + " on " + attempt, Evidence.of(), new Location("a.json", 0, 1, 1, null), "sha256:0");

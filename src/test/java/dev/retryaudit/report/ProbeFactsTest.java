@@ -12,9 +12,9 @@ class ProbeFactsTest {
     @Test
     void theLineSaysHowTheClientEndedWhatArrivedAndTheVerdict() {
         ProbeFacts killed = facts(new ProbeFacts.ClientEnd(List.of("curl"), null, true, 5),
-                new ProbeFacts.Counts(1, 0, 0, 1, false), ProbeFacts.NOT_TESTED, "why");
+                new ProbeFacts.Counts(1, 0, 0, 0, 1, false), ProbeFacts.NOT_TESTED, "why");
         ProbeFacts exited = facts(new ProbeFacts.ClientEnd(List.of("curl"), 7, false, 5),
-                new ProbeFacts.Counts(2, 1, 0, 1, true), ProbeFacts.VIOLATED, "came back early");
+                new ProbeFacts.Counts(2, 1, 0, 0, 1, true), ProbeFacts.VIOLATED, "came back early");
 
         assertThat(killed.describe()).isEqualTo("the client was killed at the 5 s timeout: 1 GET, did not reach success;"
                 + " not tested: why");
@@ -23,12 +23,12 @@ class ProbeFactsTest {
     }
 
     @Test
-    void requestsPastTheJournalsCapacityAreNamed() {
+    void requestsPastTheJournalsCapacityAndUnfinishedOnesAreNamed() {
         ProbeFacts served = facts(new ProbeFacts.ClientEnd(List.of(), null, false, 60),
-                new ProbeFacts.Counts(10_000, 0, 25, 3, true), ProbeFacts.HONOURED, "fine");
+                new ProbeFacts.Counts(10_000, 0, 25, 2, 3, true), ProbeFacts.HONOURED, "fine");
 
         assertThat(served.describe()).isEqualTo("served for 60 s: 10000 GETs, 25 more past the journal's capacity"
-                + " (not recorded), reached success; honoured: fine");
+                + " (not recorded), 2 requests that never arrived whole (not attempts), reached success; honoured: fine");
     }
 
     private static ProbeFacts facts(ProbeFacts.ClientEnd client, ProbeFacts.Counts counts, String verdict, String reason) {
