@@ -78,8 +78,17 @@ enum Compression {
         return name;
     }
 
+    /** This JVM cannot decode the compression: the message says why. */
+    static final class UnavailableException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        UnavailableException(String message) {
+            super(message);
+        }
+    }
+
     /** The decompressed text of {@code in}, which starts with this compression's magic bytes. */
-    InputStream decompress(InputStream in) {
+    InputStream decompress(InputStream in) throws UnavailableException {
         return switch (this) {
             case GZIP -> new GzipMembers(in);
             case ZSTD -> new Zstd(in);
@@ -147,9 +156,16 @@ enum Compression {
         private final Counted counted;
         private final ZstdInputStream zstd;
 
-        Zstd(InputStream in) {
+        Zstd(InputStream in) throws UnavailableException {
             counted = new Counted(in);
-            zstd = new ZstdInputStream(counted);
+            try {
+                zstd = new ZstdInputStream(counted);
+            } catch (LinkageError e) {
+                // The decoder needs a little-endian platform and sun.misc.Unsafe; it says so when it loads.
+                Throwable why = e.getCause() != null ? e.getCause() : e;
+                throw new UnavailableException("zstd input cannot be decoded on this JVM: "
+                        + Escaping.shortened(String.valueOf(why.getMessage()), 160));
+            }
         }
 
         @Override

@@ -136,7 +136,12 @@ public final class InputSet {
             throws InputException, IOException {
         BufferedInputStream sniffed = new BufferedInputStream(raw, 1 << 16);
         Compression compression = Compression.of(sniffed);
-        InputStream text = compression == null ? sniffed : compression.decompress(sniffed);
+        InputStream text;
+        try {
+            text = compression == null ? sniffed : compression.decompress(sniffed);
+        } catch (Compression.UnavailableException e) {
+            throw InputException.unreadable(s.name(), e.getMessage());
+        }
         ByteBudget.Counted counted = budget.wrap(text, compression != null);
         BufferedInputStream in = new BufferedInputStream(counted, 1 << 16);
         String name = compression == null ? s.name() : compression.inner(s.name());
