@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -210,6 +211,23 @@ class CompressedInputsTest {
         CliRunner.Result h = CliRunner.run("audit", headOnly.toString());
         assertThat(h.exit()).isEqualTo(65);
         assertThat(h.err()).startsWith(headOnly + ":1:1: error: truncated " + name + " data");
+    }
+
+    @Test
+    void aZstdWindowTheDecoderDoesNotReadIsSaidSo() throws Exception {
+        Assumptions.assumeTrue(new java.io.File("/usr/bin/zstd").canExecute(), "the zstd command is not installed");
+        // Read from a pipe, zstd --long=27 declares its whole 128 MiB window in the frame header.
+        Process p = new ProcessBuilder("/usr/bin/zstd", "-q", "--long=27", "-c").start();
+        p.getOutputStream().write(spans);
+        p.getOutputStream().close();
+        byte[] zst = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor()).isZero();
+        CliRunner.Result r = CliRunner.run("audit", write("long.jsonl.zst", zst).toString());
+        assertThat(r.exit()).isEqualTo(65);
+        assertThat(r.err().lines()).singleElement().asString()
+                .containsPattern("error: unsupported zstd data at compressed byte \\d+: a frame needs a window larger "
+                        + "than 8 MiB \\(as zstd --long and --ultra write\\), which this decoder does not read; "
+                        + "decompress it first, as in zstd -dc FILE \\| retry-audit audit -$");
     }
 
     @Test

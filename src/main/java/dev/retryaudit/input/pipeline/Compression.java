@@ -153,6 +153,9 @@ enum Compression {
      * a block ahead, so a corrupt block is placed by the compressed bytes read when it was found.
      */
     private static final class Zstd extends Decoder {
+        /** The largest window the decoder reads: zstd's levels up to 19 write no larger one. */
+        private static final int MAX_WINDOW = 8 << 20;
+
         private final Counted counted;
         private final ZstdInputStream zstd;
 
@@ -176,6 +179,13 @@ enum Compression {
                 // The decoder throws IOException when the input ends early, MalformedInputException (and
                 // for some malformed frame headers other runtime exceptions) when it is corrupt.
                 String why = String.valueOf(e.getMessage()).replaceFirst(":? ?offset=-?\\d+$", "");
+                if (why.startsWith("Window size too large") || e instanceof IllegalStateException
+                        && why.contains("windowSize")) {
+                    throw new CorruptException("unsupported zstd data at compressed byte " + counted.count
+                            + ": a frame needs a window larger than " + (MAX_WINDOW >> 20) + " MiB (as zstd --long "
+                            + "and --ultra write), which this decoder does not read; decompress it first, as in "
+                            + "zstd -dc FILE | retry-audit audit -");
+                }
                 throw corrupt(ZSTD, counted.count, counted.ended, counted.ended ? null : why);
             }
         }
