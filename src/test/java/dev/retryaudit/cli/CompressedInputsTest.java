@@ -231,6 +231,18 @@ class CompressedInputsTest {
     }
 
     @Test
+    void damageFoundAfterTheTextWasRejectedIsWhatIsReported() throws Exception {
+        // Text that no format fits, in a member whose CRC-32 is wrong: the damage, not the text, is the error.
+        byte[] gz = Compressed.gzip("not json at all\n".repeat(1_000).getBytes(StandardCharsets.UTF_8));
+        gz[gz.length - 8] ^= 1;
+        Path file = write("damaged.gz", gz);
+        CliRunner.Result r = CliRunner.run("audit", file.toString());
+        assertThat(r.exit()).isEqualTo(65);
+        assertThat(r.err()).isEqualTo(file + ":1001:1: error: corrupt gzip data at compressed byte " + (gz.length - 8)
+                + ": the CRC-32 of a gzip member does not match its data\n");
+    }
+
+    @Test
     void bytesAfterTheLastGzipMemberAreAnError() throws Exception {
         byte[] whole = Compressed.gzip(spans);
         byte[] trailing = Arrays.copyOf(whole, whole.length + 3);

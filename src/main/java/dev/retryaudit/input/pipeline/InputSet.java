@@ -146,8 +146,8 @@ public final class InputSet {
         BufferedInputStream in = new BufferedInputStream(counted, 1 << 16);
         String name = compression == null ? s.name() : compression.inner(s.name());
         try (InputStream closing = text) {
-            InputFormat chosen = format == InputFormat.AUTO ? detect(s.name(), name, in, counted) : format;
             try {
+                InputFormat chosen = format == InputFormat.AUTO ? detect(s.name(), name, in) : format;
                 return read(s, index, in, chosen, out);
             } catch (InputException e) {
                 if (compression != null && e.limit() == null) {
@@ -207,7 +207,7 @@ public final class InputSet {
      * The format of the source reported as {@code source}, from the first bytes of its text and
      * {@code name} (the file name without a compression's extension).
      */
-    private InputFormat detect(String source, String name, BufferedInputStream in, ByteBudget.Counted counted)
+    private InputFormat detect(String source, String name, BufferedInputStream in)
             throws InputException, IOException {
         byte[] head = new byte[FormatDetector.HEAD_BYTES];
         in.mark(head.length + 1);
