@@ -17,6 +17,10 @@ module dev.retryaudit {
     // their JSON Schemas).
     requires com.networknt.schema;
     requires org.slf4j;
+    // aircompressor decodes zstd inputs: an automatic module named after its jar; it reads memory through
+    // sun.misc.Unsafe, whose module nothing else would resolve on the module path.
+    requires aircompressor;
+    requires jdk.unsupported;
 
     exports dev.retryaudit.api;
     exports dev.retryaudit.input;

@@ -150,6 +150,26 @@ class FileHandlingIT {
     }
 
     @Test
+    void compressedFifosProcessSubstitutionAndPipesAreRead() throws Exception {
+        Files.write(dir.resolve("spans.jsonl.gz"), dev.retryaudit.input.Compressed.gzip(Files.readAllBytes(SPANS)));
+        Files.write(dir.resolve("spans.zst"), dev.retryaudit.input.Compressed.zstd(Files.readAllBytes(SPANS)));
+        Run plain = sh("\"$JAVA\" -jar \"$JAR\" audit --format text - < \"$SPANS\"");
+        assertThat(plain.exit()).as(plain.err()).isEqualTo(2);
+        for (String script : List.of(
+                "mkfifo in.fifo; cat spans.jsonl.gz > in.fifo & \"$JAVA\" -jar \"$JAR\" audit --format text in.fifo",
+                "exec bash -c '\"$JAVA\" -jar \"$JAR\" audit --format text <(cat spans.zst)'",
+                "cat spans.zst | \"$JAVA\" -jar \"$JAR\" audit --format text /dev/stdin",
+                "cat spans.jsonl.gz | \"$JAVA\" -jar \"$JAR\" audit --format text -",
+                "gzip -dc spans.jsonl.gz | \"$JAVA\" -jar \"$JAR\" audit --format text -")) {
+            Run r = sh(script);
+            assertThat(r.exit()).as(script + "\n" + r.err()).isEqualTo(2);
+            assertThat(r.err()).as(script).isEmpty();
+            assertThat(r.out().replaceAll("(?m)^\\S*(in\\.fifo|/dev/fd/\\d+|/dev/stdin)", "<stdin>")).as(script)
+                    .isEqualTo(plain.out());
+        }
+    }
+
+    @Test
     void namesTheLocaleCannotDecodeAreReadAndRefusedAsTargets() throws Exception {
         String name = "\"$(printf '\\303\\251t\\303\\251.jsonl')\"";
         Run read = sh("cp \"$SPANS\" " + name + " && LC_ALL=C \"$JAVA\" -jar \"$JAR\" audit " + name);

@@ -116,4 +116,25 @@ class JarIT {
         assertThat(r.err()).isEmpty();
         assertThat(r.out()).startsWith(input.toString().substring(0, 5)).endsWith(" exit=2\n");
     }
+
+    @Test
+    void readsZstdAndGzipWithTheDecoderShadedIn(@TempDir Path dir) throws Exception {
+        byte[] spans = Files.readAllBytes(Path.of("examples/checkout-spans.jsonl"));
+        Path zst = Files.write(dir.resolve("spans.jsonl.zst"), dev.retryaudit.input.Compressed.zstd(spans));
+        Path gz = Files.write(dir.resolve("spans.jsonl.gz"), dev.retryaudit.input.Compressed.gzip(spans));
+        Run plain = run(spans, "audit", "--format", "text", "-");
+        assertThat(plain.exit()).isEqualTo(2);
+        for (Path file : List.of(zst, gz)) {
+            Run r = run(new byte[0], "audit", "--format", "text", file.toString());
+            assertThat(r.err()).isEmpty();
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.out()).isEqualTo(plain.out().replace("<stdin>", file.toString()));
+            Run stdin = run(Files.readAllBytes(file), "audit", "--format", "text", "-");
+            assertThat(stdin).isEqualTo(plain);
+        }
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(JAR.toFile())) {
+            assertThat(jar.getEntry("io/airlift/compress/zstd/ZstdInputStream.class")).isNotNull();
+            assertThat(jar.getEntry("io/airlift/compress/snappy/SnappyCodec.class")).isNull();
+        }
+    }
 }

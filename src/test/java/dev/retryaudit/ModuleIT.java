@@ -83,7 +83,11 @@ class ModuleIT {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String modulePath = Stream.of(modulePath()).map(Path::toString)
                 .collect(Collectors.joining(File.pathSeparator));
+        Path zst = Files.createTempFile("module-it", ".jsonl.zst");
+        Files.write(zst, dev.retryaudit.input.Compressed.zstd(Files.readAllBytes(Path.of("examples/checkout-spans.jsonl"))));
+        zst.toFile().deleteOnExit();
         for (String[] args : List.of(new String[] {"audit", "--format", "sarif", "examples/checkout-spans.jsonl"},
+                new String[] {"audit", "--format", "text", zst.toString()},
                 new String[] {"audit", "--limit-operations", "1", "examples/checkout-spans.jsonl"},
                 new String[] {"explain", "retry-after/early"}, new String[] {"schema", "report"})) {
             List<String> modular = new ArrayList<>(List.of(java, "--module-path", modulePath, "--module",

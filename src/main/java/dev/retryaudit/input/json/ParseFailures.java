@@ -38,7 +38,7 @@ public final class ParseFailures {
         try {
             return body.run();
         } catch (ByteBudget.ExceededException e) {
-            throw bytesExceeded(source, e.line(), e.column(), parser.get(), limits.bytes());
+            throw bytesExceeded(source, e.line(), e.column(), parser.get(), limits.bytes(), e.decompressed());
         } catch (StreamConstraintsException e) {
             Passed passed = passed(e.getOriginalMessage(), limits);
             throw at(source, parser.get(), e.getLocation(), passed.detail()).over(passed.limit());
@@ -56,8 +56,17 @@ public final class ParseFailures {
 
     /** The byte limit was passed at {@code line}:{@code column} of {@code source}, read by {@code parser} (or none yet). */
     public static InputException bytesExceeded(String source, long line, long column, JsonParser parser, long limit) {
-        return at(source, parser, line, column, "input exceeds the byte limit: more than " + limit + " bytes read")
-                .over(Limit.BYTES);
+        return bytesExceeded(source, line, column, parser, limit, false);
+    }
+
+    /**
+     * The byte limit was passed as {@link #bytesExceeded(String, long, long, JsonParser, long)} says, in a
+     * source whose bytes count {@code decompressed} (a compressed file counts its decompressed text).
+     */
+    public static InputException bytesExceeded(String source, long line, long column, JsonParser parser, long limit,
+            boolean decompressed) {
+        return at(source, parser, line, column, "input exceeds the byte limit: more than " + limit + " bytes read"
+                + (decompressed ? " (the decompressed size counts)" : "")).over(Limit.BYTES);
     }
 
     private static InputException at(String source, JsonParser p, JsonLocation where, String detail) {

@@ -126,14 +126,15 @@ public final class FormatDetector {
         if (array) {
             t = p.nextToken();
         }
-        InputFormat found = null;
         if (t == JsonToken.START_OBJECT) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String inner = p.currentName();
-                if (key.equals("result") && inner.equals("resourceSpans")
-                        || key.equals("data") && (inner.equals("traceID") || inner.equals("spans")
-                        || inner.equals("processes"))) {
-                    found = key.equals("result") ? InputFormat.OTLP : InputFormat.JAEGER;
+                // A key that shows the format decides at once: the rest of the value may run past the head.
+                if (key.equals("result") && inner.equals("resourceSpans")) {
+                    return InputFormat.OTLP;
+                }
+                if (key.equals("data") && (inner.equals("traceID") || inner.equals("spans") || inner.equals("processes"))) {
+                    return InputFormat.JAEGER;
                 }
                 p.nextToken();
                 p.skipChildren();
@@ -141,12 +142,12 @@ public final class FormatDetector {
         } else if (t != JsonToken.END_ARRAY) {
             p.skipChildren();
         }
-        // Found, detection ends here; else the rest of the array is passed over for the keys after it.
-        while (found == null && array && t != JsonToken.END_ARRAY && t != null) {
+        // Nothing found: the rest of the array is passed over for the keys after it.
+        while (array && t != JsonToken.END_ARRAY && t != null) {
             t = p.nextToken();
             p.skipChildren();
         }
-        return found;
+        return null;
     }
 
     /** The format of a top-level array of objects with these keys: Zipkin v2 spans, or Jaeger traces or spans. */

@@ -134,8 +134,52 @@ public final class InputSet {
 
     private InputSummary readOne(Source s, int index, InputStream raw, Consumer<Operation> out)
             throws InputException, IOException {
-        BufferedInputStream in = new BufferedInputStream(budget.wrap(raw), 1 << 16);
-        InputFormat chosen = format == InputFormat.AUTO ? detect(s, in) : format;
+        BufferedInputStream sniffed = new BufferedInputStream(raw, 1 << 16);
+        Compression compression = Compression.of(sniffed);
+        InputStream text;
+        try {
+            text = compression == null ? sniffed : compression.decompress(sniffed);
+        } catch (Compression.UnavailableException e) {
+            throw InputException.unreadable(s.name(), e.getMessage());
+        }
+        ByteBudget.Counted counted = budget.wrap(text, compression != null);
+        BufferedInputStream in = new BufferedInputStream(counted, 1 << 16);
+        String name = compression == null ? s.name() : compression.inner(s.name());
+        try (InputStream closing = text) {
+            try {
+                InputFormat chosen = format == InputFormat.AUTO ? detect(s.name(), name, in) : format;
+                return read(s, index, in, chosen, out);
+            } catch (InputException e) {
+                if (compression != null && e.limit() == null) {
+                    checkToTheEnd(in);
+                }
+                throw e;
+            }
+        } catch (Compression.CorruptException e) {
+            throw InputException.rejected(s.name(), counted.line(), counted.column(), null, e.getMessage());
+        }
+    }
+
+    /**
+     * Decompresses the rest of a rejected compressed source, up to the byte limit, so that corrupt data,
+     * which a decoder may turn into text that is not JSON before its checksum shows the damage, is
+     * reported as what it is: throws the {@link Compression.CorruptException} if there is one.
+     */
+    private static void checkToTheEnd(InputStream in) throws Compression.CorruptException {
+        byte[] scratch = new byte[1 << 16];
+        try {
+            while (in.read(scratch) >= 0) {
+                // Only the decoder's checks matter here.
+            }
+        } catch (Compression.CorruptException e) {
+            throw e;
+        } catch (IOException e) {
+            // Over the byte limit, or unreadable: the first error stands.
+        }
+    }
+
+    private InputSummary read(Source s, int index, BufferedInputStream in, InputFormat chosen, Consumer<Operation> out)
+            throws InputException, IOException {
         TraceReader reader = Readers.forFormat(chosen);
         if (reader == null) {
             throw InputException.rejected(s.name(), 1, 1, null, "the " + chosen.id() + " format is not supported by this build");
@@ -159,30 +203,39 @@ public final class InputSet {
         return new InputSummary(s.name(), chosen.id(), counts[0], counts[1], ctx.notes());
     }
 
-    private InputFormat detect(Source s, BufferedInputStream in) throws InputException, IOException {
+    /**
+     * The format of the source reported as {@code source}, from the first bytes of its text and
+     * {@code name} (the file name without a compression's extension).
+     */
+    private InputFormat detect(String source, String name, BufferedInputStream in)
+            throws InputException, IOException {
         byte[] head = new byte[FormatDetector.HEAD_BYTES];
         in.mark(head.length + 1);
         int n = 0;
-        ByteBudget.ExceededException exceeded = null;
+        IOException stopped = null;
         try {
             int r;
             while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
                 n += r;
             }
-        } catch (ByteBudget.ExceededException e) {
-            // Detect on what was read; the reader meets the limit again and reports where.
-            exceeded = e;
+        } catch (ByteBudget.ExceededException | Compression.CorruptException e) {
+            // Detect on what was read; the reader meets the same failure again and reports where.
+            stopped = e;
         }
         in.reset();
-        FormatDetector.Guess g = FormatDetector.detect(s.name(), head, n, json);
-        if (g.format() == null && exceeded != null) {
-            throw ParseFailures.bytesExceeded(s.name(), exceeded.line(), exceeded.column(), null, budget.limit());
+        FormatDetector.Guess g = FormatDetector.detect(name, head, n, json);
+        if (g.format() == null && stopped instanceof ByteBudget.ExceededException exceeded) {
+            throw ParseFailures.bytesExceeded(source, exceeded.line(), exceeded.column(), null, budget.limit(),
+                    exceeded.decompressed());
+        }
+        if (g.format() == null && stopped != null) {
+            throw stopped;
         }
         if (g.empty()) {
-            throw InputException.rejected(s.name(), 1, 1, null, "empty input: expected a JSON document or JSON Lines");
+            throw InputException.rejected(source, 1, 1, null, "empty input: expected a JSON document or JSON Lines");
         }
         if (g.format() == null) {
-            throw InputException.rejected(s.name(), 1, 1, null,
+            throw InputException.rejected(source, 1, 1, null,
                     "cannot tell the input format from the content; name it with --input-format (one of "
                             + String.join(", ", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
         }

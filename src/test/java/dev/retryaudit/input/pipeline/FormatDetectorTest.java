@@ -75,6 +75,30 @@ class FormatDetectorTest {
         assertThat(format(name, content)).isNull();
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "x.json|{\"data\": [{\"traceID\": \"t\", \"spans\": [|JAEGER",
+        "x.json|{\"data\": [{\"spans\": [|JAEGER",
+        "x.json|{\"total\": 0, \"data\": [{\"processes\": {\"p1\": {\"tags\": [|JAEGER",
+        "x.json|{\"result\": {\"resourceSpans\": [|OTLP",
+        "x.json|[{\"traceID\": \"t\", \"spans\": [|JAEGER",
+        "x.json|{\"log\": {\"entries\": [|HAR",
+        "x.json|{\"resourceSpans\": [|OTLP",
+    })
+    void aFirstDocumentLargerThanTheHeadIsDecidedByWhatTheHeadShows(String name, String start, InputFormat expected) {
+        String padding = "{\"k\": \"" + "x".repeat(1000) + "\"},\n";
+        String content = start + padding.repeat(FormatDetector.HEAD_BYTES / padding.length() + 10);
+        assertThat(content.length()).isGreaterThan(FormatDetector.HEAD_BYTES);
+        assertThat(format(name, content)).isEqualTo(expected);
+    }
+
+    @Test
+    void aWrapperThatTheHeadEndsInsideOfWithoutShowingAFormatIsNone() {
+        String padding = "\"" + "x".repeat(1000) + "\", ";
+        String content = "{\"data\": [{\"other\": [" + padding.repeat(FormatDetector.HEAD_BYTES / padding.length() + 10);
+        assertThat(format("x.json", content)).isNull();
+    }
+
     @Test
     void emptyInputIsToldApart() {
         assertThat(detect("x.json", "").empty()).isTrue();
