@@ -54,6 +54,8 @@ public final class ForeignSpan {
     String thread;
     /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
     public String resendSource;
+    /** Whether the span ended with nothing recorded of how, and was read as a timeout ({@link Abandoned}). */
+    boolean abandoned;
     /** Whether the operation this span starts is named by the span's place ({@code source#pointer}), as a HAR entry's. */
     public boolean placeIsId;
 

@@ -84,8 +84,13 @@ public final class SpanAttempts {
         Long recorded = s.integer(OtlpAttribute.STATUS, Long.MIN_VALUE, Long.MAX_VALUE);
         Long status = recorded == null || recorded == 0 ? null : s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
-        hop.outcome = outcome(hop.status, s.hint(OtlpAttribute.ERROR_TYPE, ctx), s.statusCode, s.exception,
-                kind == ForeignSpan.Kind.TOOL);
+        String errorType = s.hint(OtlpAttribute.ERROR_TYPE, ctx);
+        hop.outcome = outcome(hop.status, errorType, s.statusCode, s.exception, kind == ForeignSpan.Kind.TOOL);
+        if (hop.outcome == null && Abandoned.is(span, s.nanos[1] != 0, hop.status, errorType, s.statusCode,
+                s.exception)) {
+            hop.outcome = Outcome.TIMEOUT;
+            span.abandoned = true;
+        }
         hop.retryAfter = s.fieldValue(OtlpAttribute.RETRY_AFTER, true);
         if (hop.retryAfter == null) {
             hop.retryAfter = Headers.retryAfterFromMillis(s.hint(OtlpAttribute.RETRY_AFTER_MS, ctx));

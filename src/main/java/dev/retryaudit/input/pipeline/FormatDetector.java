@@ -130,7 +130,7 @@ public final class FormatDetector {
         if (t == JsonToken.START_OBJECT) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String inner = p.currentName();
-                if (key.equals("result") && inner.equals("resourceSpans")
+                if (key.equals("result") && (inner.equals("resourceSpans") || inner.equals("resource_spans"))
                         || key.equals("data") && (inner.equals("traceID") || inner.equals("spans")
                         || inner.equals("processes"))) {
                     found = key.equals("result") ? InputFormat.OTLP : InputFormat.JAEGER;
@@ -177,7 +177,8 @@ public final class FormatDetector {
     private static InputFormat decisive(String key, Set<String> keys, boolean lines) {
         return switch (key) {
             case "operations" -> InputFormat.OPERATIONS;
-            case "resourceSpans", "scopeSpans", "instrumentationLibrarySpans" -> InputFormat.OTLP;
+            case "resourceSpans", "scopeSpans", "instrumentationLibrarySpans", "resource_spans", "scope_spans",
+                    "instrumentation_library_spans" -> InputFormat.OTLP;
             case "log" -> InputFormat.HAR;
             case "evidence", "format" -> InputFormat.RETRY_TRACE;
             case "attempts" -> keys.contains("run_id") ? InputFormat.RETRY_TRACE : null;
