@@ -14,7 +14,7 @@ import java.util.Set;
  * with {@code http.request.resend_count} the call's resends and its final status) over the
  * instrumentation-undici span of each send, and a client instrumented twice does the same. The call
  * span is taken out of the requests to link: its sends are the attempts of one operation, and the
- * resends it counts are checked against the sends found.
+ * resends it counts are checked against the sends found, which are numbered in order.
  */
 final class CallSpans {
     private CallSpans() {

@@ -247,7 +247,8 @@ public final class RetryLinker {
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
             ForeignSpan call = calls.get(bucket.getKey());
             if (call != null) {
-                groups.add(new Group(bucket.getValue(), true, "sends under call span " + call.name, call));
+                // Numbered in order: a send missing from the export is the call span's note, not a gap.
+                groups.add(new Group(bucket.getValue(), false, "sends under call span " + call.name, call));
                 continue;
             }
             for (RequestChains.Chain chain : RequestChains.split(bucket.getValue(), ctx)) {
