@@ -244,6 +244,7 @@ public final class RetryLinker {
         }
         Map<String, ForeignSpan> calls = CallSpans.take(http);
         Abandoned.note(ctx, http.values());
+        Unlinkable.note(ctx, http.values());
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
             ForeignSpan call = calls.get(bucket.getKey());
             if (call != null) {

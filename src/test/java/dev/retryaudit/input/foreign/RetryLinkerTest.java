@@ -409,4 +409,27 @@ class RetryLinkerTest {
                 .startsWith("2 HTTP spans ended with no status code, no error.type, span status unset and no "
                         + "exception event, the first span " + a.spanId);
     }
+
+    @Test
+    void requestsWithoutAUrlAmongOthersAreNotedAsReadAlone() throws Exception {
+        ForeignSpan a = span(TRACE, "00000000000000aa", "POST", URL, 0, 20, 503, null);
+        ForeignSpan b = span(TRACE, "00000000000000aa", "POST", URL, 1_000, 20, 201, null);
+        a.url = null;
+        b.url = null;
+        List<Operation> read = link(a, b);
+        assertThat(sizes(read)).containsExactly(1, 1);
+        assertThat(ctx.notes()).extracting(InputNote::message).containsExactly("2 HTTP spans with no URL (url.full, "
+                + "http.url) among other requests of their context, the first span " + a.spanId + ": without a resend "
+                + "count such a request cannot be told from another or placed after it, so each is read as an "
+                + "operation of its own and a retry among them is not seen");
+    }
+
+    @Test
+    void aRequestAloneInItsContextNeedsNoUrlToBeRead() throws Exception {
+        ForeignSpan a = sibling("GET", 0, 20, 200);
+        a.url = null;
+        a.hop.startedAt = Times.NONE;
+        link(a);
+        assertThat(ctx.notes()).isEmpty();
+    }
 }
