@@ -17,9 +17,10 @@ import java.time.format.DateTimeFormatter;
  * attempt). The later must start after the earlier ended (requests in flight together are
  * concurrent; with no end recorded, those started at most {@value #CONCURRENT_MS} ms apart are taken
  * to be) and at most {@value #WINDOW_MS} ms after it ended, plus the wait the earlier response's
- * Retry-After asks for, in seconds or as a date ({@link #retryAfterMillis}). After any other client error (400, 404, 422, ...) the later request is a retry only
- * when both record the same Idempotency-Key or the same body (a request sent again unchanged after it
- * was refused); after a success it is a new operation.
+ * Retry-After asks for, in seconds or as a date ({@link #retryAfterMillis}). After any other client
+ * error (400, 404, 422, ...) the later request is a retry only when both record the same
+ * Idempotency-Key or the same body (a request sent again unchanged after it was refused); after a
+ * success it is a new operation.
  */
 public final class RetryLink {
     /** How long after a failure a matching request still counts as its retry. */

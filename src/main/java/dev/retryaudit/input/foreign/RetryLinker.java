@@ -29,15 +29,12 @@ import java.util.Set;
  * {@code retry_audit.operation_id} joins that operation. A tool span joins the other spans of its
  * {@code gen_ai.tool.call.id} in its trace, else those of its trace, parent span and tool name. Any
  * other non-HTTP span with explicit attributes joins the spans of its idempotency key, else of its
- * trace, parent span and span name. HTTP requests are linked within their context (siblings under one
- * parent span; root spans of one client and thread, across traces; the entries of one HAR page): a
- * resend (a resend count or retry counter above 0) continues the latest operation of the same request
- * that it follows, or the one whose last response redirected it, and a root span's resend only when it
- * follows within the {@link RetryLink} window; a request without a counter continues the latest
- * operation of the same request by {@link RetryLink}; anything else starts an operation. Each
- * operation records why its attempts were joined ({@link Operation#groupedBy}); a root resend that no
- * earlier send could be linked to starts an operation of its own, with a note. An explicit
- * {@code retry_audit.attempt_id} always wins.
+ * trace, parent span and span name. The HTTP sends under an SDK's call span are one operation
+ * ({@link CallSpans}); other HTTP requests are linked within their context (siblings under one parent
+ * span; root spans of one client, whatever their thread, across traces; the entries of one HAR page)
+ * by {@link RequestChains}. Each operation records why its attempts were joined
+ * ({@link Operation#groupedBy}); a root resend that no earlier send could be linked to starts an
+ * operation of its own, with a note. An explicit {@code retry_audit.attempt_id} always wins.
  */
 public final class RetryLinker {
     static final Comparator<ForeignSpan> BY_START = (a, b) -> {
