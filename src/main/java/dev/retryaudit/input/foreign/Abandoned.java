@@ -9,7 +9,9 @@ import java.util.List;
  * span status unset and no exception event. instrumentation-undici 0.33 writes so the request that a
  * client aborts, as the {@code openai} and {@code @anthropic-ai/sdk} SDKs abort a request on their own
  * timer; no response came before the client stopped waiting. Such a span is read as a timeout, since
- * whether its write landed is as unknown as after one, and the reading is noted once a source.
+ * whether its write landed is as unknown as after one, and the reading is noted once a source. Only
+ * spans of a producer that records every status are read so ({@link SpanScratch#recordsEveryStatus}):
+ * Brave leaves the status of a 2xx untagged.
  */
 final class Abandoned {
     private Abandoned() {

@@ -86,8 +86,8 @@ public final class SpanAttempts {
         hop.status = status == null ? null : status.intValue();
         String errorType = s.hint(OtlpAttribute.ERROR_TYPE, ctx);
         hop.outcome = outcome(hop.status, errorType, s.statusCode, s.exception, kind == ForeignSpan.Kind.TOOL);
-        if (hop.outcome == null && Abandoned.is(span, s.nanos[1] != 0, hop.status, errorType, s.statusCode,
-                s.exception)) {
+        if (hop.outcome == null && s.recordsEveryStatus && Abandoned.is(span, s.nanos[1] != 0, hop.status,
+                errorType, s.statusCode, s.exception)) {
             hop.outcome = Outcome.TIMEOUT;
             span.abandoned = true;
         }

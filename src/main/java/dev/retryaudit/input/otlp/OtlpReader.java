@@ -193,6 +193,7 @@ public final class OtlpReader implements TraceReader {
             c.expectArray("spans");
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
                 scratch.reset(c, pointer, i);
+                scratch.recordsEveryStatus = true;
                 readSpan(c, scratch);
                 ForeignSpan span = SpanAttempts.attempt(scratch, ctx);
                 if (span != null) {
