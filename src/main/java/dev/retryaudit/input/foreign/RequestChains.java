@@ -46,7 +46,27 @@ final class RequestChains {
     /** The chains of one request (method and URL): the one continued last, and those a retry may still continue, oldest first. */
     private static final class Request {
         Chain latest;
-        final List<Chain> waiting = new ArrayList<>(2);
+        /** Made when a chain of the request first waits: most requests never fail. */
+        List<Chain> waiting = List.of();
+
+        /** Keeps {@code chain} among those waiting for a retry, or forgets it. */
+        void track(Chain chain, boolean waits) {
+            if (waits && !waiting.contains(chain)) {
+                waiting = waiting.isEmpty() ? new ArrayList<>(2) : waiting;
+                waiting.add(chain);
+            } else if (!waits && !waiting.isEmpty()) {
+                waiting.remove(chain);
+            }
+        }
+
+        /** Forgets the chains that {@code next} starts too late to continue. */
+        void expire(ForeignSpan next) {
+            for (int i = waiting.size() - 1; i >= 0; i--) {
+                if (RetryLink.expired(waiting.get(i).last().hop, next.hop)) {
+                    waiting.remove(i);
+                }
+            }
+        }
     }
 
     private RequestChains() {
@@ -66,7 +86,7 @@ final class RequestChains {
             String key = alone ? null : s.method + " " + Http.normalisedUrl(s.url);
             Request request = alone ? null : byRequest.get(key);
             if (request != null) {
-                request.waiting.removeIf(c -> RetryLink.expired(c.last().hop, s.hop));
+                request.expire(s);
             }
             Chain chain = null;
             String reason = null;
@@ -110,12 +130,7 @@ final class RequestChains {
                 byRequest.put(key, request);
             }
             request.latest = chain;
-            boolean waits = RetryLink.awaitsRetry(s.hop);
-            if (waits && !request.waiting.contains(chain)) {
-                request.waiting.add(chain);
-            } else if (!waits) {
-                request.waiting.remove(chain);
-            }
+            request.track(chain, RetryLink.awaitsRetry(s.hop));
             if (s.hop.status != null && Http.isRedirect(s.hop.status)) {
                 redirectedAt.put(resends, chain);
             }
