@@ -432,4 +432,20 @@ class RetryLinkerTest {
         link(a);
         assertThat(ctx.notes()).isEmpty();
     }
+
+    @Test
+    void aCountedRootResendOnAnotherThreadIsLinkedWithoutANote() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "GET", URL, 0, 20, 503, null);
+        ForeignSpan resend = span("22222222222222222222222222222222", "", "GET", URL, 1_020, 20, 200, null);
+        first.client = "service.name=orders";
+        resend.client = "service.name=orders";
+        first.thread = "reactor-http-nio-3";
+        resend.thread = "parallel-2";
+        resend.hop.resendCount = 1;
+        resend.resendSource = "resend_count";
+        List<Operation> read = link(first, resend);
+        assertThat(sizes(read)).containsExactly(2);
+        assertThat(read.get(0).groupedBy()).isEqualTo("resend_count");
+        assertThat(ctx.notes()).isEmpty();
+    }
 }
