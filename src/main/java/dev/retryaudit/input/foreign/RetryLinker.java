@@ -168,12 +168,21 @@ public final class RetryLinker {
         return out;
     }
 
-    /** Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). */
+    /**
+     * Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). An SDK
+     * call span held with its sends ({@link CallSpans}) goes with their context, not its own, so that
+     * the context is linked as it is when every span is held.
+     */
     public void keep(String context) {
         String key = context.substring(1);
+        Map<String, ForeignSpan> calls = CallSpans.take(http);
         for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
             String prefix = map == explicit ? "e" : map == tools ? "t" : map == http ? "h" : "o";
             map.keySet().removeIf(k -> !(context.startsWith(prefix) && k.equals(key)));
+        }
+        ForeignSpan call = context.startsWith("h") ? calls.get(key) : null;
+        if (call != null) {
+            bucket(http, context(call) + '\0' + contextKey(call)).add(call);
         }
     }
 
