@@ -210,7 +210,8 @@ public final class SpanAttempts {
      * else the HTTP status; else, for an error span (status 2), what its exception event names; else an
      * error where {@code error.type} or the span status says so; else success where the span status is
      * OK, or for a tool call (whose status stays unset unless it failed); else unknown (an HTTP span
-     * without a status).
+     * without a status, which {@link #attempt} reads as a timeout where it ended with nothing recorded
+     * of how: {@link Abandoned}).
      */
     private static Outcome outcome(Integer status, String errorType, int statusCode, Outcome exception, boolean tool) {
         Outcome named = errorType == null ? null : Http.errorOutcome(errorType);
