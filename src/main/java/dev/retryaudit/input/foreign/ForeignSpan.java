@@ -50,7 +50,10 @@ public final class ForeignSpan {
      * instance (or a Zipkin/Jaeger process's service and tags), or null when the format names none.
      */
     public String client;
-    /** The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null. */
+    /**
+     * The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null: a preference
+     * in linking a root span's retry, never a split of its client ({@link RequestChains}).
+     */
     String thread;
     /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
     public String resendSource;
