@@ -122,7 +122,7 @@ public final class AnyValue {
         long column = c.column();
         AnyValue value = null;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String member = c.parser().currentName();
+            String member = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (c.isNull()) {
                 continue;
@@ -204,7 +204,7 @@ public final class AnyValue {
         StringBuilder joined = null;
         boolean strings = true;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (!name.equals("values") || c.isNull()) {
                 c.skip();

@@ -50,10 +50,15 @@ public final class ForeignSpan {
      * instance (or a Zipkin/Jaeger process's service and tags), or null when the format names none.
      */
     public String client;
-    /** The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null. */
+    /**
+     * The sending thread's id or name ({@code thread.id}, {@code thread.name}), or null: a preference
+     * in linking a root span's retry, never a split of its client ({@link RequestChains}).
+     */
     String thread;
     /** The attribute or header that gave {@code hop.resendCount} (e.g. {@code resend_count}), or null. */
     public String resendSource;
+    /** Whether the span ended with nothing recorded of how, and was read as a timeout ({@link Abandoned}). */
+    boolean abandoned;
     /** Whether the operation this span starts is named by the span's place ({@code source#pointer}), as a HAR entry's. */
     public boolean placeIsId;
 

@@ -3,6 +3,9 @@ package dev.retryaudit.input.foreign;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 
 /**
  * The rule by which a request with no resend counter is read as a retry of an earlier one of the
@@ -13,10 +16,11 @@ import dev.retryaudit.model.Times;
  * an error with no status), or have been redirected or challenged (3xx, 401, 407: folded into one
  * attempt). The later must start after the earlier ended (requests in flight together are
  * concurrent; with no end recorded, those started at most {@value #CONCURRENT_MS} ms apart are taken
- * to be) and at most {@value #WINDOW_MS} ms after it ended, plus the earlier response's Retry-After
- * in seconds. After any other client error (400, 404, 422, ...) the later request is a retry only
- * when both record the same Idempotency-Key or the same body (a request sent again unchanged after it
- * was refused); after a success it is a new operation.
+ * to be) and at most {@value #WINDOW_MS} ms after it ended, plus the wait the earlier response's
+ * Retry-After asks for, in seconds or as a date ({@link #retryAfterMillis}). After any other client
+ * error (400, 404, 422, ...) the later request is a retry only when both record the same
+ * Idempotency-Key or the same body (a request sent again unchanged after it was refused); after a
+ * success it is a new operation.
  */
 public final class RetryLink {
     /** How long after a failure a matching request still counts as its retry. */
@@ -47,12 +51,32 @@ public final class RetryLink {
             return null;
         }
         long from = Times.present(end) ? end : a.startedAt;
-        if (b.startedAt - from > WINDOW_MS + retryAfterMillis(a.retryAfter)) {
+        if (b.startedAt - from > WINDOW_MS + retryAfterMillis(a)) {
             return null;
         }
         return "inferred: same " + context + ", method and URL after "
                 + (folded ? "a redirect or challenge" : repeated ? "a client error, with the same key or body,"
                         : "a failure") + " within " + WINDOW_MS / 1000 + " s";
+    }
+
+    /**
+     * Whether a later request may still be read as a retry of the one {@code h} records: it failed, or
+     * was redirected or challenged, or was refused with a client error and records its key or body.
+     */
+    static boolean awaitsRetry(Hop h) {
+        if (h.status != null && (Http.isRedirect(h.status) || Http.isChallenge(h.status))) {
+            return true;
+        }
+        return failed(h) || h.status != null && h.status >= 400 && h.status < 500
+                && (h.idempotencyKey != null || h.requestHash != null);
+    }
+
+    /** Whether {@code next} starts too long after {@code earlier} to be its retry, whatever else it records. */
+    static boolean expired(Hop earlier, Hop next) {
+        long end = end(earlier);
+        long from = Times.present(end) ? end : earlier.startedAt;
+        return Times.present(from) && Times.present(next.startedAt)
+                && next.startedAt - from > WINDOW_MS + retryAfterMillis(earlier);
     }
 
     /** Whether a response (or its absence) is one a client retries. */
@@ -91,15 +115,34 @@ public final class RetryLink {
                 : Times.NONE;
     }
 
-    /** A Retry-After in delay-seconds as milliseconds (capped at a day); 0 for a date or anything else. */
-    private static long retryAfterMillis(String retryAfter) {
-        if (retryAfter == null) {
+    /**
+     * How long a response's Retry-After asks the client to wait, in milliseconds capped at a day: its
+     * delay-seconds, or for an HTTP-date (IMF-fixdate, as servers send it) the date less the response's
+     * Date header, else less the response's end on the client's clock; 0 for anything else or a date
+     * in the past.
+     */
+    static long retryAfterMillis(Hop h) {
+        if (h.retryAfter == null) {
             return 0;
         }
-        String v = retryAfter.strip();
-        if (v.isEmpty() || v.length() > 6 || !Decimal.isDigits(v, 0)) {
+        String v = h.retryAfter.strip();
+        if (!v.isEmpty() && v.length() <= 6 && Decimal.isDigits(v, 0)) {
+            return Math.min(86_400L, Long.parseLong(v)) * 1000;
+        }
+        long date = imfFixdate(v);
+        long from = h.responseDate != null ? imfFixdate(h.responseDate.strip()) : end(h);
+        if (!Times.present(date) || !Times.present(from)) {
             return 0;
         }
-        return Math.min(86_400L, Long.parseLong(v)) * 1000;
+        return Math.max(0, Math.min(86_400_000L, date - from));
+    }
+
+    /** An IMF-fixdate ({@code Mon, 30 Nov 2026 21:46:06 GMT}) in epoch milliseconds, or none. */
+    private static long imfFixdate(String v) {
+        try {
+            return DateTimeFormatter.RFC_1123_DATE_TIME.parse(v, Instant::from).toEpochMilli();
+        } catch (DateTimeException e) {
+            return Times.NONE;
+        }
     }
 }

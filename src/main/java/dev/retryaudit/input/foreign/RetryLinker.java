@@ -11,15 +11,12 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.ParentRef;
-import dev.retryaudit.model.Times;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,18 +29,15 @@ import java.util.Set;
  * {@code retry_audit.operation_id} joins that operation. A tool span joins the other spans of its
  * {@code gen_ai.tool.call.id} in its trace, else those of its trace, parent span and tool name. Any
  * other non-HTTP span with explicit attributes joins the spans of its idempotency key, else of its
- * trace, parent span and span name. HTTP requests are linked within their context (siblings under one
- * parent span; root spans of one client and thread, across traces; the entries of one HAR page): a
- * resend (a resend count or retry counter above 0) continues the latest operation of the same request
- * that it follows, or the one whose last response redirected it, and a root span's resend only when it
- * follows within the {@link RetryLink} window; a request without a counter continues the latest
- * operation of the same request by {@link RetryLink}; anything else starts an operation. Each
- * operation records why its attempts were joined ({@link Operation#groupedBy}); a root resend that no
- * earlier send could be linked to starts an operation of its own, with a note. An explicit
- * {@code retry_audit.attempt_id} always wins.
+ * trace, parent span and span name. The HTTP sends under an SDK's call span are one operation
+ * ({@link CallSpans}); other HTTP requests are linked within their context (siblings under one parent
+ * span; root spans of one client, whatever their thread, across traces; the entries of one HAR page)
+ * by {@link RequestChains}. Each operation records why its attempts were joined
+ * ({@link Operation#groupedBy}); a root resend that no earlier send could be linked to starts an
+ * operation of its own, with a note. An explicit {@code retry_audit.attempt_id} always wins.
  */
 public final class RetryLinker {
-    private static final Comparator<ForeignSpan> BY_START = (a, b) -> {
+    static final Comparator<ForeignSpan> BY_START = (a, b) -> {
         int byTime = Long.compareUnsigned(a.startNanos, b.startNanos);
         if (byTime != 0) {
             return byTime;
@@ -61,12 +55,22 @@ public final class RetryLinker {
     private String lastHttpKey;
 
     /**
-     * One operation's spans, how to number its attempts, why they were joined (null for one span), and
-     * where its first span stands in the source.
+     * One operation's spans, how to number its attempts, why they were joined (null for one span),
+     * where its first span stands in the source, and the SDK call span its spans are the sends of (or null).
      */
-    private record Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, long firstOrder) {
+    private record Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, long firstOrder,
+            ForeignSpan call) {
         Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy) {
-            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans));
+            this(spans, byResendCount, groupedBy, null);
+        }
+
+        Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, ForeignSpan call) {
+            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans), call);
+        }
+
+        /** The span the operation's first span stands under: the call span's parent for the sends of a call. */
+        ForeignSpan under() {
+            return call != null ? call : spans.get(0);
         }
 
         private static long firstOrder(List<ForeignSpan> spans) {
@@ -75,18 +79,6 @@ public final class RetryLinker {
                 first = Math.min(first, spans.get(i).order);
             }
             return first;
-        }
-    }
-
-    /** A chain of HTTP requests being linked, and the reasons its requests were joined, in order. */
-    private static final class Chain {
-        final List<ForeignSpan> spans = new ArrayList<>(2);
-        /** Made when a second span joins: most chains hold one span. */
-        Set<String> reasons;
-        boolean unlinkedResend;
-
-        ForeignSpan last() {
-            return spans.get(spans.size() - 1);
         }
     }
 
@@ -113,22 +105,22 @@ public final class RetryLinker {
     private String httpKey(ForeignSpan s) {
         ForeignSpan last = lastHttp;
         if (last == null || last.traceId != s.traceId || last.parentSpanId != s.parentSpanId
-                || last.client != s.client || last.thread != s.thread || last.runId != s.runId) {
+                || last.client != s.client || last.runId != s.runId) {
             lastHttpKey = context(s) + '\0' + contextKey(s);
         }
         lastHttp = s;
         return lastHttpKey;
     }
 
-    /** What an HTTP request is linked within, in words: its parent span, its client, or its HAR page. */
-    private static String context(ForeignSpan s) {
+    /**
+     * What an HTTP request is linked within, in words: its parent span, its client (root spans of one
+     * resource, whatever their thread: a reactive client sends a retry on another thread), or its HAR page.
+     */
+    static String context(ForeignSpan s) {
         if (!s.parentSpanId.isEmpty()) {
             return "parent";
         }
-        if (!s.traceId.isEmpty()) {
-            return s.thread != null ? "client and thread" : "client";
-        }
-        return "page";
+        return !s.traceId.isEmpty() ? "client" : "page";
     }
 
     private static String contextKey(ForeignSpan s) {
@@ -136,9 +128,14 @@ public final class RetryLinker {
             return s.traceId + '\0' + s.parentSpanId;
         }
         if (!s.traceId.isEmpty()) {
-            return Objects.requireNonNullElse(s.client, "") + '\0' + Objects.requireNonNullElse(s.thread, "");
+            return Objects.requireNonNullElse(s.client, "");
         }
         return Objects.requireNonNullElse(s.runId, "");
+    }
+
+    /** The key of the linking context of the requests sent under {@code call} (its children). */
+    static String sendsKey(ForeignSpan call) {
+        return "parent\0" + call.traceId + '\0' + call.spanId;
     }
 
     private static List<ForeignSpan> bucket(Map<String, List<ForeignSpan>> map, String key) {
@@ -171,12 +168,21 @@ public final class RetryLinker {
         return out;
     }
 
-    /** Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). */
+    /**
+     * Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). An SDK
+     * call span held with its sends ({@link CallSpans}) goes with their context, not its own, so that
+     * the context is linked as it is when every span is held.
+     */
     public void keep(String context) {
         String key = context.substring(1);
+        Map<String, ForeignSpan> calls = CallSpans.take(http);
         for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
             String prefix = map == explicit ? "e" : map == tools ? "t" : map == http ? "h" : "o";
             map.keySet().removeIf(k -> !(context.startsWith(prefix) && k.equals(key)));
+        }
+        ForeignSpan call = context.startsWith("h") ? calls.get(key) : null;
+        if (call != null) {
+            bucket(http, context(call) + '\0' + contextKey(call)).add(call);
         }
     }
 
@@ -242,8 +248,17 @@ public final class RetryLinker {
             groups.add(new Group(spans, false,
                     spans.get(0).toolCallId != null ? "tool_call_id" : "same parent and tool name"));
         }
+        Map<String, ForeignSpan> calls = CallSpans.take(http);
+        Abandoned.note(ctx, http.values());
+        Unlinkable.note(ctx, http.values());
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
-            for (Chain chain : chains(bucket.getValue(), ctx)) {
+            ForeignSpan call = calls.get(bucket.getKey());
+            if (call != null) {
+                // Numbered in order: a send missing from the export is the call span's note, not a gap.
+                groups.add(new Group(bucket.getValue(), false, "sends under call span " + call.name, call));
+                continue;
+            }
+            for (RequestChains.Chain chain : RequestChains.split(bucket.getValue(), ctx)) {
                 groups.add(new Group(chain.spans, !chain.unlinkedResend,
                         chain.reasons == null ? null : String.join("; ", chain.reasons)));
             }
@@ -263,11 +278,11 @@ public final class RetryLinker {
         return groups;
     }
 
-    /** The ids of the spans that the first span of a group is a child of, by trace id. */
+    /** The ids of the spans that the first span of a group (or its call span) is a child of, by trace id. */
     private static Map<String, Set<String>> parents(List<Group> groups) {
         Map<String, Set<String>> parents = new HashMap<>();
         for (Group g : groups) {
-            ForeignSpan first = g.spans().get(0);
+            ForeignSpan first = g.under();
             if (!first.parentSpanId.isEmpty()) {
                 parents.computeIfAbsent(first.traceId, t -> new HashSet<>(2)).add(first.parentSpanId);
             }
@@ -333,10 +348,13 @@ public final class RetryLinker {
             Location l = attempts.get(limit).location();
             return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
         });
-        ForeignSpan first = spans.get(0);
+        if (g.call() != null) {
+            CallSpans.check(ctx, g.call(), attempts.size());
+        }
+        ForeignSpan under = g.under();
         String id = id(g, ctx);
         Map<String, ParentRef> offers = offers(g, id, attempts, parents, allOffers);
-        String parentKey = first.parentSpanId.isEmpty() ? null : first.traceId + "/" + first.parentSpanId;
+        String parentKey = under.parentSpanId.isEmpty() ? null : under.traceId + "/" + under.parentSpanId;
         return new Linked(operation(id, spans, attempts, g.groupedBy()), parentKey, offers, g.firstOrder());
     }
 
@@ -346,84 +364,7 @@ public final class RetryLinker {
                 op.attributes(), op.location(), op.carried(), op.groupedBy());
     }
 
-    /**
-     * Splits the HTTP requests of one context into operations, in the order they started: a resend
-     * continues the latest operation of the same request whose last send counted fewer resends (a root
-     * span's only within the window), or else the one whose last hop, one send earlier, was redirected;
-     * a request without a counter continues the latest operation of the same request when
-     * {@link RetryLink} reads it as a retry; anything else starts an operation. Under a parent span a
-     * resend with no earlier send starts an operation whose first attempt number shows the missing
-     * sends; a root span's is noted and numbered from 1, since its earlier sends may be in traces the
-     * export left out.
-     */
-    private static List<Chain> chains(List<ForeignSpan> bucket, ReadContext ctx) {
-        bucket.sort(BY_START);
-        List<Chain> chains = new ArrayList<>();
-        // A request alone in its context (most are) starts its operation: nothing to look up.
-        boolean alone = bucket.size() == 1;
-        Map<String, Chain> latestByRequest = alone ? Collections.emptyMap() : new HashMap<>();
-        Map<Integer, Chain> redirectedAt = alone ? Collections.emptyMap() : new HashMap<>();
-        for (ForeignSpan s : bucket) {
-            String context = context(s);
-            boolean root = s.parentSpanId.isEmpty() && !s.traceId.isEmpty();
-            int resends = s.resends();
-            String request = alone ? null : s.method + " " + Http.normalisedUrl(s.url);
-            Chain same = latestByRequest.get(request);
-            Chain chain = null;
-            String reason = null;
-            if (resends > 0) {
-                if (same != null && same.last().resends() < resends
-                        && (!root || withinWindow(same.last(), s))) {
-                    chain = same;
-                } else {
-                    chain = redirectedAt.get(resends - 1);
-                }
-                reason = counter(s);
-            } else if (s.hop.resendCount == null && same != null) {
-                reason = RetryLink.reason(same.last(), s, context);
-                chain = reason == null ? null : same;
-            }
-            if (chain == null) {
-                chain = new Chain();
-                chains.add(chain);
-                if (resends > 0 && root) {
-                    chain.unlinkedResend = true;
-                    ctx.note(s.line, s.column, "span " + s.spanId + " (" + s.method + " " + s.url + ") has "
-                            + counter(s) + " " + resends + ", but no earlier send of it by the same client "
-                            + "within " + RetryLink.WINDOW_MS / 1000 + " s is in the export: read as the first "
-                            + "attempt of its own operation");
-                }
-            } else {
-                redirectedAt.remove(chain.last().resends(), chain);
-                chain.reasons = chain.reasons != null ? chain.reasons : new LinkedHashSet<>();
-                chain.reasons.add(reason);
-            }
-            chain.spans.add(s);
-            if (alone) {
-                continue;
-            }
-            latestByRequest.put(request, chain);
-            if (s.hop.status != null && Http.isRedirect(s.hop.status)) {
-                redirectedAt.put(resends, chain);
-            }
-        }
-        return chains;
-    }
-
-    /** The name of what counted a span's resends, for evidence and notes. */
-    private static String counter(ForeignSpan s) {
-        return s.resendSource != null ? s.resendSource : "resend count";
-    }
-
-    /** Whether {@code next} started after {@code earlier} ended (or started) and within the link window. */
-    private static boolean withinWindow(ForeignSpan earlier, ForeignSpan next) {
-        long end = RetryLink.end(earlier.hop);
-        long from = Times.present(end) ? end : earlier.hop.startedAt;
-        return Times.present(from) && Times.present(next.hop.startedAt)
-                && next.hop.startedAt - from <= RetryLink.WINDOW_MS && next.hop.startedAt - earlier.hop.startedAt >= 0;
-    }
-
-        /** The operation of {@code spans}, but for its parent. */
+    /** The operation of {@code spans}, but for its parent. */
     private static Operation operation(String id, List<ForeignSpan> spans, List<Attempt> attempts, String groupedBy)
             throws InputException {
         ForeignSpan first = spans.get(0);

@@ -84,8 +84,13 @@ public final class SpanAttempts {
         Long recorded = s.integer(OtlpAttribute.STATUS, Long.MIN_VALUE, Long.MAX_VALUE);
         Long status = recorded == null || recorded == 0 ? null : s.integer(OtlpAttribute.STATUS, 100, 599);
         hop.status = status == null ? null : status.intValue();
-        hop.outcome = outcome(hop.status, s.hint(OtlpAttribute.ERROR_TYPE, ctx), s.statusCode, s.exception,
-                kind == ForeignSpan.Kind.TOOL);
+        String errorType = s.hint(OtlpAttribute.ERROR_TYPE, ctx);
+        hop.outcome = outcome(hop.status, errorType, s.statusCode, s.exception, kind == ForeignSpan.Kind.TOOL);
+        if (hop.outcome == null && s.recordsEveryStatus && Abandoned.is(span, s.nanos[1] != 0, hop.status,
+                errorType, s.statusCode, s.exception)) {
+            hop.outcome = Outcome.TIMEOUT;
+            span.abandoned = true;
+        }
         hop.retryAfter = s.fieldValue(OtlpAttribute.RETRY_AFTER, true);
         if (hop.retryAfter == null) {
             hop.retryAfter = Headers.retryAfterFromMillis(s.hint(OtlpAttribute.RETRY_AFTER_MS, ctx));
@@ -205,7 +210,8 @@ public final class SpanAttempts {
      * else the HTTP status; else, for an error span (status 2), what its exception event names; else an
      * error where {@code error.type} or the span status says so; else success where the span status is
      * OK, or for a tool call (whose status stays unset unless it failed); else unknown (an HTTP span
-     * without a status).
+     * without a status, which {@link #attempt} reads as a timeout where it ended with nothing recorded
+     * of how: {@link Abandoned}).
      */
     private static Outcome outcome(Integer status, String errorType, int statusCode, Outcome exception, boolean tool) {
         Outcome named = errorType == null ? null : Http.errorOutcome(errorType);

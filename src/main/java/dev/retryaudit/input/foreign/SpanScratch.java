@@ -36,6 +36,12 @@ public final class SpanScratch implements AnyValue.Span {
     public int spanKind;
     public int statusCode;
     public boolean requestHeaders;
+    /**
+     * Whether the span's producer records the status of every response it got, so that an HTTP span
+     * without one got none: OpenTelemetry does (OTLP, and its Zipkin and Jaeger exporters, known by
+     * their {@code otel.scope.*} or {@code otel.library.*} tags); Brave tags a status only outside 2xx.
+     */
+    public boolean recordsEveryStatus;
     /** What the span's exception events name (a timeout, a connection error), or null. */
     public Outcome exception;
     /** The attempt spans of the resource being read, which learn their client when it is done. */
@@ -63,6 +69,7 @@ public final class SpanScratch implements AnyValue.Span {
         spanKind = 0;
         statusCode = 0;
         requestHeaders = false;
+        recordsEveryStatus = false;
         exception = null;
     }
 
@@ -86,6 +93,8 @@ public final class SpanScratch implements AnyValue.Span {
         }
         if (OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
             requestHeaders = true;
+        } else if (key.startsWith("otel.scope.") || key.startsWith("otel.library.")) {
+            recordsEveryStatus = true;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.retryaudit.input.jaeger;
 
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
+import dev.retryaudit.input.foreign.ExceptionCauses;
 import dev.retryaudit.input.foreign.Http;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.model.Outcome;
@@ -11,7 +12,8 @@ import java.io.IOException;
  * What a Jaeger span's logs say about how its request failed, as OTLP's exception events do: a log
  * whose {@code event} field is {@code exception} (OpenTelemetry's events) or {@code error}
  * (OpenTracing's) names a timeout, cancellation or connection failure in {@code exception.type},
- * {@code exception.message}, {@code error.kind} or {@code message}. Logs are a hint: one of an
+ * {@code exception.message}, {@code error.kind} or {@code message}, else in a cause in
+ * {@code exception.stacktrace} or {@code stack} ({@link ExceptionCauses}). Logs are a hint: one of an
  * unexpected shape is passed over.
  */
 final class JaegerLogs {
@@ -39,6 +41,7 @@ final class JaegerLogs {
         }
         boolean failure = false;
         Outcome named = null;
+        Outcome cause = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
             c.valueOfCheckedField();
@@ -57,13 +60,15 @@ final class JaegerLogs {
                         Outcome o = Http.errorOutcome(field[1]);
                         named = named != null ? named : o;
                     }
+                    case "exception.stacktrace", "stack" -> cause = cause != null ? cause
+                            : ExceptionCauses.outcome(field[1]);
                     default -> {
                         // not about the failure
                     }
                 }
             }
         }
-        return failure ? named : null;
+        return !failure ? null : named != null ? named : cause;
     }
 
     /** A field's key and string value, or null when it has no string value. */

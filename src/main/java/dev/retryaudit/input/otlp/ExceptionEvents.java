@@ -3,7 +3,9 @@ package dev.retryaudit.input.otlp;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.AnyValue;
+import dev.retryaudit.input.foreign.ExceptionCauses;
 import dev.retryaudit.input.foreign.Http;
+import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;
@@ -12,7 +14,9 @@ import java.io.IOException;
  * What a span's {@code exception} events say about how its request failed: instrumentations that
  * write no {@code error.type} (OpenTelemetry Python under the old semantic conventions) record a
  * timeout only as span status ERROR and an exception event whose {@code exception.type} or
- * {@code exception.message} names it. Events are a hint: one of an unexpected shape is passed over.
+ * {@code exception.message} names it, or, where a client wraps the failure, a cause in
+ * {@code exception.stacktrace} ({@link ExceptionCauses}). Events are a hint: one of an unexpected
+ * shape is passed over.
  */
 final class ExceptionEvents {
     private ExceptionEvents() {
@@ -39,37 +43,46 @@ final class ExceptionEvents {
         }
         boolean exception = false;
         Outcome named = null;
+        Outcome cause = null;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
                 exception = "exception".equals(c.optString());
             } else if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
                 while (c.next() != JsonToken.END_ARRAY) {
-                    Outcome o = attribute(c, span);
-                    named = named != null ? named : o;
+                    KeyValue kv = KeyValue.read(c);
+                    if (kv != null && "exception.stacktrace".equals(kv.key())) {
+                        cause = cause != null ? cause : ExceptionCauses.outcome(text(kv, span));
+                    } else if (kv != null) {
+                        Outcome o = attribute(kv, span);
+                        named = named != null ? named : o;
+                    }
                 }
             } else {
                 c.skip();
             }
         }
-        return exception ? named : null;
+        return !exception ? null : named != null ? named : cause;
     }
 
     /** What an {@code exception.type} or {@code exception.message} attribute names, or null. */
-    private static Outcome attribute(JsonCursor c, AnyValue.Span span) throws IOException, InputException {
-        KeyValue kv = KeyValue.read(c);
-        if (kv == null) {
+    private static Outcome attribute(KeyValue kv, AnyValue.Span span) {
+        String key = kv.key();
+        if (!("exception.type".equals(key) || "exception.message".equals(key))) {
             return null;
         }
-        String key = kv.key();
-        AnyValue value = kv.value();
-        if (value == null || !("exception.type".equals(key) || "exception.message".equals(key))) {
+        String text = text(kv, span);
+        return text == null ? null : Http.errorOutcome(text);
+    }
+
+    /** The attribute's string value, or null when it has none (a hint of an unexpected type names nothing). */
+    private static String text(KeyValue kv, AnyValue.Span span) {
+        if (kv.value() == null) {
             return null;
         }
         try {
-            String text = value.string(key, span);
-            return text == null ? null : Http.errorOutcome(text);
+            return kv.value().string(kv.key(), span);
         } catch (InputException e) {
             return null;
         }

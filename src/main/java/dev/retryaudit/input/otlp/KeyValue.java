@@ -3,6 +3,7 @@ package dev.retryaudit.input.otlp;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.AnyValue;
+import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.json.JsonCursor;
 import java.io.IOException;
 
@@ -21,7 +22,7 @@ record KeyValue(String key, AnyValue value) {
         String key = null;
         AnyValue value = null;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("key") && c.token() == JsonToken.VALUE_STRING) {
                 key = c.optString();

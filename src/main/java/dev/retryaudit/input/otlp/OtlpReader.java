@@ -6,6 +6,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.OtlpAttribute;
+import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.SpanAttempts;
 import dev.retryaudit.input.foreign.SpanScratch;
@@ -85,7 +86,7 @@ public final class OtlpReader implements TraceReader {
         String client = null;
         scratch.resourceSpans.clear();
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             fields = true;
             if (name.equals("resource") && !c.isNull()) {
@@ -136,7 +137,7 @@ public final class OtlpReader implements TraceReader {
         scratch.resourceSpans.clear();
         String client = null;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("resource") && !c.isNull()) {
                 client = OtlpResource.client(c, ctx);
@@ -179,7 +180,7 @@ public final class OtlpReader implements TraceReader {
         String scope = null;
         int requests = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if ((name.equals("scope") || name.equals("instrumentationLibrary")) && !c.isNull()) {
                 scope = OtlpResource.scopeName(c);
@@ -192,6 +193,7 @@ public final class OtlpReader implements TraceReader {
             c.expectArray("spans");
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
                 scratch.reset(c, pointer, i);
+                scratch.recordsEveryStatus = true;
                 readSpan(c, scratch);
                 ForeignSpan span = SpanAttempts.attempt(scratch, ctx);
                 if (span != null) {
@@ -210,7 +212,7 @@ public final class OtlpReader implements TraceReader {
     private static void readSpan(JsonCursor c, SpanScratch s) throws IOException, InputException {
         c.expectObject("a span");
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             switch (name) {
                 case "traceId" -> id(c, s, 0);
@@ -289,7 +291,7 @@ public final class OtlpReader implements TraceReader {
         c.expectObject("a span status");
         int code = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("code")) {
                 code = enumInt(c, STATUS_CODES);
@@ -311,7 +313,7 @@ public final class OtlpReader implements TraceReader {
             OtlpAttribute.Match match = null;
             AnyValue early = null;
             while (c.next() == JsonToken.FIELD_NAME) {
-                String name = c.parser().currentName();
+                String name = ProtoNames.field(c);
                 c.valueOfCheckedField();
                 if (name.equals("key")) {
                     key = c.optSharedString();

@@ -3,6 +3,7 @@ package dev.retryaudit.input.otlp;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.AnyValue;
+import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.ReadContext;
 import java.io.IOException;
@@ -37,7 +38,7 @@ final class OtlpResource {
         }
         Map<String, String> found = new TreeMap<>();
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
                 while (c.next() != JsonToken.END_ARRAY) {
@@ -97,7 +98,7 @@ final class OtlpResource {
         }
         String scope = null;
         while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
+            String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
                 scope = c.optString();

@@ -130,7 +130,7 @@ public final class FormatDetector {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String inner = p.currentName();
                 // A key that shows the format decides at once: the rest of the value may run past the head.
-                if (key.equals("result") && inner.equals("resourceSpans")) {
+                if (key.equals("result") && (inner.equals("resourceSpans") || inner.equals("resource_spans"))) {
                     return InputFormat.OTLP;
                 }
                 if (key.equals("data") && (inner.equals("traceID") || inner.equals("spans") || inner.equals("processes"))) {
@@ -178,7 +178,8 @@ public final class FormatDetector {
     private static InputFormat decisive(String key, Set<String> keys, boolean lines) {
         return switch (key) {
             case "operations" -> InputFormat.OPERATIONS;
-            case "resourceSpans", "scopeSpans", "instrumentationLibrarySpans" -> InputFormat.OTLP;
+            case "resourceSpans", "scopeSpans", "instrumentationLibrarySpans", "resource_spans", "scope_spans",
+                    "instrumentation_library_spans" -> InputFormat.OTLP;
             case "log" -> InputFormat.HAR;
             case "evidence", "format" -> InputFormat.RETRY_TRACE;
             case "attempts" -> keys.contains("run_id") ? InputFormat.RETRY_TRACE : null;

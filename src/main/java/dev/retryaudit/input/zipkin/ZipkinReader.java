@@ -28,7 +28,8 @@ import java.util.Set;
  * the one linking step of the foreign formats. Zipkin's own HTTP tags ({@code http.method},
  * {@code http.url}, {@code http.path}, {@code http.status_code}) are read; a client span with a
  * path but no method tag takes the method from its name ({@code get}), as Brave and Finagle name
- * spans. Unknown fields are skipped; the fields used are checked strictly.
+ * spans. For a failed span, annotations hint at how it failed ({@link ZipkinAnnotations}). Unknown
+ * fields are skipped; the fields used are checked strictly.
  */
 public final class ZipkinReader implements TraceReader {
     /** Zipkin's kinds, in the order of OTLP's from SPAN_KIND_SERVER (2) on. */
@@ -97,6 +98,7 @@ public final class ZipkinReader implements TraceReader {
                 case "duration" -> duration = ZipkinJaegerFields.micros(c);
                 case "localEndpoint" -> service = endpoint(c, null, s);
                 case "remoteEndpoint" -> endpoint(c, REMOTE, s);
+                case "annotations" -> s.exception = ZipkinAnnotations.outcome(c);
                 case "tags" -> {
                     int found = tags(c, s);
                     hasMethod = (found & 1) != 0;

@@ -256,4 +256,196 @@ class RetryLinkerTest {
         assertThat(read.get(0).runId()).isEqualTo("page_1");
         assertThat(read.get(0).groupedBy()).isEqualTo("inferred: same page, method and URL after a failure within 10 s");
     }
+
+    @Test
+    void twoFailedRequestsInFlightTogetherAreEachContinuedByTheirOwnRetry() throws Exception {
+        ForeignSpan a = span("", "", "GET", URL, 0, 40, 503, null);
+        ForeignSpan b = span("", "", "GET", URL, 2, 40, 503, null);
+        ForeignSpan retryA = span("", "", "GET", URL, 1_000, 10, 200, null);
+        ForeignSpan retryB = span("", "", "GET", URL, 1_002, 10, 200, null);
+        for (ForeignSpan s : List.of(a, b, retryA, retryB)) {
+            s.runId = "page_1";
+        }
+        List<Operation> read = link(a, b, retryA, retryB);
+        assertThat(sizes(read)).containsExactly(2, 2);
+        assertThat(read.get(0).attempts()).extracting(Attempt::spanId).containsExactly(a.spanId, retryA.spanId);
+        assertThat(read.get(1).attempts()).extracting(Attempt::spanId).containsExactly(b.spanId, retryB.spanId);
+    }
+
+    @Test
+    void twoCountedResendsOfRequestsInFlightTogetherFollowTheirOwnFirstSends() throws Exception {
+        ForeignSpan a = sibling("POST", 0, 40, 429);
+        ForeignSpan b = sibling("POST", 1, 40, 429);
+        ForeignSpan resendA = sibling("POST", 1_100, 10, 201);
+        ForeignSpan resendB = sibling("POST", 1_101, 10, 201);
+        for (ForeignSpan s : List.of(resendA, resendB)) {
+            s.hop.resendCount = 1;
+            s.resendSource = "resend_count";
+        }
+        List<Operation> read = link(a, b, resendA, resendB);
+        assertThat(sizes(read)).containsExactly(2, 2);
+        assertThat(read.get(0).attempts()).extracting(Attempt::attemptId).containsExactly(1, 2);
+        assertThat(read.get(1).attempts()).extracting(Attempt::spanId).containsExactly(b.spanId, resendB.spanId);
+    }
+
+    @Test
+    void aRootRetrySentOnAnotherThreadOfTheClientIsLinked() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "POST", URL, 0, 5_000, null, Outcome.TIMEOUT);
+        ForeignSpan resend = span("22222222222222222222222222222222", "", "POST", URL, 5_300, 20, 201, null);
+        first.client = "service.name=orders";
+        resend.client = "service.name=orders";
+        first.thread = "reactor-http-nio-2";
+        resend.thread = "parallel-1";
+        List<Operation> read = link(first, resend);
+        assertThat(sizes(read)).containsExactly(2);
+        assertThat(read.get(0).groupedBy())
+                .isEqualTo("inferred: same client, method and URL after a failure within 10 s");
+        assertThat(ctx.notes()).isEmpty();
+    }
+
+    @Test
+    void aRootRetryPrefersTheFailureOfItsOwnThread() throws Exception {
+        ForeignSpan one = span("11111111111111111111111111111111", "", "GET", URL, 0, 20, 503, null);
+        ForeignSpan two = span("22222222222222222222222222222222", "", "GET", URL, 1, 20, 503, null);
+        ForeignSpan retryTwo = span("33333333333333333333333333333333", "", "GET", URL, 500, 20, 200, null);
+        ForeignSpan retryOne = span("44444444444444444444444444444444", "", "GET", URL, 501, 20, 200, null);
+        for (ForeignSpan s : List.of(one, two, retryTwo, retryOne)) {
+            s.client = "service.name=worker";
+        }
+        one.thread = "client-1";
+        retryOne.thread = "client-1";
+        two.thread = "client-2";
+        retryTwo.thread = "client-2";
+        List<Operation> read = link(one, two, retryTwo, retryOne);
+        assertThat(read.get(0).attempts()).extracting(Attempt::spanId).containsExactly(one.spanId, retryOne.spanId);
+        assertThat(read.get(1).attempts()).extracting(Attempt::spanId).containsExactly(two.spanId, retryTwo.spanId);
+        assertThat(read.get(0).groupedBy())
+                .isEqualTo("inferred: same client and thread, method and URL after a failure within 10 s");
+    }
+
+    @Test
+    void anHttpDateRetryAfterWidensTheWindowAsSecondsDo() throws Exception {
+        ForeignSpan dated = sibling("GET", 0, 20, 503);
+        dated.hop.retryAfter = "Fri, 15 Jan 2027 08:00:30 GMT";
+        dated.hop.responseDate = "Fri, 15 Jan 2027 08:00:00 GMT";
+        ForeignSpan later = sibling("GET", 35_000, 20, 200);
+        assertThat(sizes(link(dated, later))).containsExactly(2);
+        ops.clear();
+        ForeignSpan undated = sibling("GET", 0, 20, 503);
+        undated.hop.retryAfter = "Fri, 15 Jan 2027 08:00:30 GMT";
+        undated.hop.responseDate = "Fri, 15 Jan 2027 08:00:20 GMT";
+        assertThat(sizes(link(undated, sibling("GET", 35_000, 20, 200)))).as("30 s after its Date, 10 s is asked")
+                .containsExactly(1, 1);
+    }
+
+    @Test
+    void anHttpDateRetryAfterWithoutADateHeaderCountsFromTheResponse() {
+        Hop h = new Hop();
+        h.startedAt = java.time.Instant.parse("2027-01-15T08:00:00Z").toEpochMilli();
+        h.endedAt = h.startedAt + 500;
+        h.retryAfter = "Fri, 15 Jan 2027 08:00:20 GMT";
+        assertThat(RetryLink.retryAfterMillis(h)).isEqualTo(19_500);
+        h.retryAfter = "Fri, 15 Jan 2027 07:00:00 GMT";
+        assertThat(RetryLink.retryAfterMillis(h)).as("a date in the past asks for no wait").isZero();
+        h.retryAfter = "tomorrow";
+        assertThat(RetryLink.retryAfterMillis(h)).isZero();
+        h.retryAfter = "120";
+        assertThat(RetryLink.retryAfterMillis(h)).isEqualTo(120_000);
+    }
+
+    @Test
+    void theSendsUnderAnSdkCallSpanAreOneOperationAndTheCallSpanIsNone() throws Exception {
+        ForeignSpan call = sibling("POST", 0, 3_000, 200);
+        call.name = "anthropic.messages.create";
+        call.hop.resendCount = 2;
+        call.resendSource = "resend_count";
+        List<ForeignSpan> sends = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            sends.add(span(TRACE, "", "POST", URL, 10 + i * 1_000L, 500, i < 2 ? 529 : 200, null));
+        }
+        for (ForeignSpan s : sends) {
+            s.parentSpanId = call.spanId;
+        }
+        List<Operation> read = link(sends.get(2), call, sends.get(0), sends.get(1));
+        assertThat(sizes(read)).containsExactly(3);
+        assertThat(read.get(0).attempts()).extracting(Attempt::spanId)
+                .containsExactly(sends.get(0).spanId, sends.get(1).spanId, sends.get(2).spanId);
+        assertThat(read.get(0).groupedBy()).isEqualTo("sends under call span anthropic.messages.create");
+        assertThat(read.get(0).parent()).isNull();
+        assertThat(ctx.notes()).isEmpty();
+    }
+
+    @Test
+    void aCallSpanWhoseCountDisagreesWithItsSendsIsNoted() throws Exception {
+        ForeignSpan call = sibling("POST", 0, 3_000, 200);
+        call.name = "anthropic.messages.create";
+        call.hop.resendCount = 2;
+        call.resendSource = "resend_count";
+        ForeignSpan send = span(TRACE, call.spanId, "POST", URL, 2_000, 500, 200, null);
+        List<Operation> read = link(call, send);
+        assertThat(sizes(read)).containsExactly(1);
+        assertThat(ctx.notes()).extracting(InputNote::message).singleElement().asString()
+                .contains("call span " + call.spanId + " (anthropic.messages.create, POST " + URL
+                        + ") records resend_count 2 (3 sends), but 1 attempt is under it");
+    }
+
+    @Test
+    void aSpanWithChildrenOfAnotherMethodIsNoCallSpan() throws Exception {
+        ForeignSpan page = sibling("GET", 0, 3_000, 200);
+        ForeignSpan child = span(TRACE, page.spanId, "POST", URL, 100, 50, 201, null);
+        assertThat(sizes(link(page, child))).containsExactly(1, 1);
+    }
+
+    @Test
+    void anAbandonedSpanIsNotedOnceWithTheCount() throws Exception {
+        ForeignSpan a = sibling("POST", 0, 1_000, null);
+        ForeignSpan b = sibling("POST", 1_200, 1_000, null);
+        for (ForeignSpan s : List.of(a, b)) {
+            s.abandoned = true;
+            s.hop.outcome = Outcome.TIMEOUT;
+        }
+        link(a, b, sibling("POST", 2_400, 20, 201));
+        assertThat(ctx.notes()).extracting(InputNote::message).singleElement().asString()
+                .startsWith("2 HTTP spans ended with no status code, no error.type, span status unset and no "
+                        + "exception event, the first span " + a.spanId);
+    }
+
+    @Test
+    void requestsWithoutAUrlAmongOthersAreNotedAsReadAlone() throws Exception {
+        ForeignSpan a = span(TRACE, "00000000000000aa", "POST", URL, 0, 20, 503, null);
+        ForeignSpan b = span(TRACE, "00000000000000aa", "POST", URL, 1_000, 20, 201, null);
+        a.url = null;
+        b.url = null;
+        List<Operation> read = link(a, b);
+        assertThat(sizes(read)).containsExactly(1, 1);
+        assertThat(ctx.notes()).extracting(InputNote::message).containsExactly("2 HTTP spans with no URL (url.full, "
+                + "http.url) among other requests of their context, the first span " + a.spanId + ": without a resend "
+                + "count such a request cannot be told from another or placed after it, so each is read as an "
+                + "operation of its own and a retry among them is not seen");
+    }
+
+    @Test
+    void aRequestAloneInItsContextNeedsNoUrlToBeRead() throws Exception {
+        ForeignSpan a = sibling("GET", 0, 20, 200);
+        a.url = null;
+        a.hop.startedAt = Times.NONE;
+        link(a);
+        assertThat(ctx.notes()).isEmpty();
+    }
+
+    @Test
+    void aCountedRootResendOnAnotherThreadIsLinkedWithoutANote() throws Exception {
+        ForeignSpan first = span("11111111111111111111111111111111", "", "GET", URL, 0, 20, 503, null);
+        ForeignSpan resend = span("22222222222222222222222222222222", "", "GET", URL, 1_020, 20, 200, null);
+        first.client = "service.name=orders";
+        resend.client = "service.name=orders";
+        first.thread = "reactor-http-nio-3";
+        resend.thread = "parallel-2";
+        resend.hop.resendCount = 1;
+        resend.resendSource = "resend_count";
+        List<Operation> read = link(first, resend);
+        assertThat(sizes(read)).containsExactly(2);
+        assertThat(read.get(0).groupedBy()).isEqualTo("resend_count");
+        assertThat(ctx.notes()).isEmpty();
+    }
 }

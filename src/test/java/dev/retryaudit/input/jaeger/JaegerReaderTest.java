@@ -103,6 +103,23 @@ class JaegerReaderTest {
     }
 
     @Test
+    void aCauseInAStackTraceLogNamesTheFailureWhereTheTypeDoesNot() throws Exception {
+        String logs = ",\"logs\":[{\"timestamp\":1788789720040000,\"fields\":[{\"key\":\"event\",\"type\":\"string\","
+                + "\"value\":\"exception\"},{\"key\":\"exception.type\",\"type\":\"string\",\"value\":"
+                + "\"org.springframework.web.reactive.function.client.WebClientRequestException\"},{\"key\":"
+                + "\"exception.stacktrace\",\"type\":\"string\",\"value\":\"org.springframework.web.reactive.function"
+                + ".client.WebClientRequestException\\n\\tat a.B.c(B.java:1)\\nCaused by: io.netty.handler.timeout"
+                + ".ReadTimeoutException: null\\n\"}]}]";
+        String failed = span("1", CLIENT_GET + "," + tag("error", "bool", "true"), logs);
+        assertThat(Inputs.read(InputFormat.JAEGER, "[" + failed + "]").get(0).attempts().get(0).outcome())
+                .isEqualTo(Outcome.TIMEOUT);
+        String stack = logs.replace("exception.stacktrace", "stack").replace("\"exception\"", "\"error\"");
+        String openTracing = span("1", CLIENT_GET + "," + tag("error", "bool", "true"), stack);
+        assertThat(Inputs.read(InputFormat.JAEGER, "[" + openTracing + "]").get(0).attempts().get(0).outcome())
+                .isEqualTo(Outcome.TIMEOUT);
+    }
+
+    @Test
     void theLimitsApply() {
         Limits shortStrings = new Limits(Limits.DEFAULTS.bytes(), Limits.DEFAULTS.operations(),
                 Limits.DEFAULTS.attemptsPerOperation(), 10, Limits.DEFAULTS.depth());

@@ -426,7 +426,7 @@ class OtlpReaderTest {
                 failed, ok));
         assertThat(ops).extracting(op -> op.attempts().get(0).outcome()).containsExactly(
                 Outcome.TIMEOUT, Outcome.CONNECTION_ERROR, Outcome.CANCELLED, Outcome.ERROR, Outcome.ERROR,
-                Outcome.SUCCESS, null, Outcome.CONNECTION_ERROR, Outcome.ERROR, Outcome.SUCCESS);
+                Outcome.SUCCESS, Outcome.TIMEOUT, Outcome.CONNECTION_ERROR, Outcome.ERROR, Outcome.SUCCESS);
         assertThat(ops.get(7).attempts().get(0).status()).isNull();
     }
 
@@ -437,6 +437,7 @@ class OtlpReaderTest {
         Attempt a = read(export(s)).get(0).attempts().get(0);
         assertThat(a.startedAt()).isEqualTo(BASE_MS + 123);
         assertThat(a.endedAt()).isEqualTo(dev.retryaudit.model.Times.NONE);
+        assertThat(a.outcome()).as("a span that did not end is not one the client stopped waiting for").isNull();
         String max = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"startTimeUnixNano\":18446744073709551615,"
                 + "\"attributes\":[" + str("http.request.method", "GET") + "]}";
         assertThat(read(export(max)).get(0).attempts().get(0).startedAt()).isEqualTo(18_446_744_073_709L);

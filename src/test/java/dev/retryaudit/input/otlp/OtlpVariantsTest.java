@@ -103,4 +103,24 @@ class OtlpVariantsTest {
     void theShapesAreCheckedStrictly(String text, String path, String message) {
         assertThat(Inputs.rejected(InputFormat.OTLP, text).message()).isEqualTo(path + ": " + message);
     }
+
+    @Test
+    void protoFieldNamesReadAsJsonNamesAndMayBeMixed() throws Exception {
+        String snake = "{\"resource_spans\":[{\"scope_spans\":[{\"spans\":[{\"trace_id\":\"" + T + "\","
+                + "\"span_id\":\"1111aaaa2222bb01\",\"parentSpanId\":\"c1a9e2f4b7d30516\",\"kind\":3,"
+                + "\"start_time_unix_nano\":\"1788789720000000000\",\"endTimeUnixNano\":\"1788789720040000000\","
+                + "\"status\":{\"code\":\"STATUS_CODE_ERROR\"},\"events\":[{\"name\":\"exception\",\"attributes\":"
+                + "[{\"key\":\"exception.type\",\"value\":{\"string_value\":\"httpx.ReadTimeout\"}}]}],"
+                + "\"attributes\":[{\"key\":\"http.request.method\",\"value\":{\"string_value\":\"POST\"}},"
+                + "{\"key\":\"url.full\",\"value\":{\"stringValue\":\"https://api.example/v1/orders\"}},"
+                + "{\"key\":\"http.request.header.idempotency-key\",\"value\":{\"array_value\":{\"values\":"
+                + "[{\"string_value\":\"k-1\"}]}}}]}]}]}]}";
+        Operation op = Inputs.read("snake.json", snake).get(0);
+        assertThat(op.id()).isEqualTo(T + "/1111aaaa2222bb01");
+        assertThat(op.idempotencyKey()).isEqualTo("k-1");
+        Attempt a = op.attempts().get(0);
+        assertThat(a.startedAt()).isEqualTo(1788789720000L);
+        assertThat(a.endedAt()).isEqualTo(1788789720040L);
+        assertThat(a.outcome()).isEqualTo(dev.retryaudit.model.Outcome.TIMEOUT);
+    }
 }

@@ -183,4 +183,28 @@ class ZipkinReaderTest {
         InputException e = Inputs.rejected(InputFormat.ZIPKIN, resource("/input/zipkin/retry-429-early.json"), one);
         assertThat(e.message()).endsWith("the attempts-per-operation limit");
     }
+
+    @Test
+    void aSpanWithoutAStatusIsATimeoutOnlyWhereItsProducerRecordsEveryStatus() throws Exception {
+        List<Operation> brave = Inputs.read("brave.json", "[" + span("1111aaaa2222bb01", 1788789720000000L, GET) + "]");
+        assertThat(brave.get(0).attempts().get(0).outcome()).as("Brave leaves a 2xx untagged").isNull();
+        List<Operation> otel = Inputs.read("otel.json", "[" + span("1111aaaa2222bb01", 1788789720000000L,
+                GET + ",\"otel.scope.name\":\"@opentelemetry/instrumentation-undici\"") + "]");
+        assertThat(otel.get(0).attempts().get(0).outcome()).isEqualTo(Outcome.TIMEOUT);
+    }
+
+    @Test
+    void anExceptionAnnotationNamesTheFailureOfAnErrorSpan() throws Exception {
+        String annotations = ",\"annotations\":[{\"timestamp\":1788789720040000,\"value\":\"\\\"exception\\\":"
+                + "{\\\"exception.type\\\":\\\"java.net.SocketTimeoutException\\\"}\"}]";
+        String failed = span("1111aaaa2222bb01", 1788789720000000L, GET + ",\"error\":\"\"");
+        String withAnnotation = failed.substring(0, failed.length() - 1) + annotations + "}";
+        assertThat(Inputs.read("a.json", "[" + withAnnotation + "]").get(0).attempts().get(0).outcome())
+                .isEqualTo(Outcome.TIMEOUT);
+        assertThat(Inputs.read("b.json", "[" + failed + "]").get(0).attempts().get(0).outcome())
+                .isEqualTo(Outcome.ERROR);
+        String ok = span("1111aaaa2222bb01", 1788789720000000L, GET + ",\"http.status_code\":\"200\"");
+        assertThat(Inputs.read("c.json", "[" + ok.substring(0, ok.length() - 1) + annotations + "}]").get(0)
+                .attempts().get(0).outcome()).as("a hint only for a span that failed").isEqualTo(Outcome.SUCCESS);
+    }
 }

@@ -1,0 +1,53 @@
+package dev.retryaudit.input.foreign;
+
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Times;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * HTTP spans whose shape the linker cannot link by what they say: a request with no URL
+ * ({@code url.full}, {@code http.url}, Zipkin's {@code http.path}) cannot be told from another
+ * request, one with no start time cannot be placed before or after another. Without a resend count,
+ * such a span is an operation of its own; where it shares its context with other requests, that may
+ * hide a retry, so the spans are counted in one note a source.
+ */
+final class Unlinkable {
+    private Unlinkable() {
+    }
+
+    /** Notes the spans of the requests (by context) that are read alone for want of a URL or a start time. */
+    static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests) {
+        int noUrl = 0;
+        int noStart = 0;
+        ForeignSpan first = null;
+        for (List<ForeignSpan> spans : requests) {
+            if (spans.size() < 2) {
+                continue;
+            }
+            for (ForeignSpan s : spans) {
+                if (s.hop.resendCount != null || s.hop.attemptId != null) {
+                    continue;
+                }
+                boolean url = s.url == null;
+                boolean start = !Times.present(s.hop.startedAt);
+                noUrl += url ? 1 : 0;
+                noStart += start && !url ? 1 : 0;
+                if ((url || start) && (first == null || s.order < first.order)) {
+                    first = s;
+                }
+            }
+        }
+        if (first == null) {
+            return;
+        }
+        String what = noUrl > 0 && noStart > 0
+                ? "(" + noUrl + " with no URL, " + noStart + " with no start time)"
+                : noUrl > 0 ? "with no URL (url.full, http.url)" : "with no start time";
+        int count = noUrl + noStart;
+        ctx.note(first.line, first.column, count + (count == 1 ? " HTTP span " : " HTTP spans ") + what
+                + " among other requests of their context, the first span " + first.spanId + ": without a resend "
+                + "count such a request cannot be told from another or placed after it, so each is read as an "
+                + "operation of its own and a retry among them is not seen");
+    }
+}
