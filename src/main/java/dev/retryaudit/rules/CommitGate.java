@@ -6,6 +6,7 @@ import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
@@ -110,8 +111,9 @@ public enum CommitGate {
             return NOT_SENT;
         }
         if (state == CommitState.REJECTED) {
-            return prior.status() != null && policy.retryableRejections().contains(prior.status())
-                    ? RETRYABLE_REJECTION : REJECTED;
+            boolean retryable = prior.grpcStatus() != null ? prior.grpcStatus().kind() == GrpcStatus.Kind.TRANSIENT
+                    : prior.status() != null && policy.retryableRejections().contains(prior.status());
+            return retryable ? RETRYABLE_REJECTION : REJECTED;
         }
         if (isUnclear(op, prior)) {
             String priorKey = Requests.key(op, prior);
@@ -136,7 +138,9 @@ public enum CommitGate {
     /**
      * Whether nobody knows if the attempt's write landed: commit_state unknown or, where the format
      * cannot carry commit_state, an attempt that timed out or lost its connection (a timeout means the
-     * runner stopped waiting, not that the remote skipped the write).
+     * runner stopped waiting, not that the remote skipped the write), or a gRPC call that ended with a
+     * status of unknown outcome (DEADLINE_EXCEEDED, CANCELLED, UNKNOWN, INTERNAL, DATA_LOSS: the server
+     * may have run it).
      */
     public static boolean isUnclear(Operation op, Attempt a) {
         if (unseenCommit(a)) {
@@ -146,7 +150,8 @@ public enum CommitGate {
             return a.commitState() == CommitState.UNKNOWN;
         }
         return !op.carries(Field.COMMIT_STATE)
-                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
+                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR
+                        || a.grpcStatus() != null && a.grpcStatus().kind() == GrpcStatus.Kind.UNKNOWN_OUTCOME);
     }
 
     /**

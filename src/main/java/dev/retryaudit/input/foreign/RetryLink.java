@@ -1,6 +1,7 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.json.Decimal;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 
@@ -35,7 +36,8 @@ public final class RetryLink {
             return null;
         }
         boolean folded = a.status != null && (Http.isRedirect(a.status) || Http.isChallenge(a.status));
-        boolean repeated = !folded && a.status != null && a.status >= 400 && a.status < 500 && provenSame(a, b);
+        boolean repeated = !folded && (a.status != null && a.status >= 400 && a.status < 500
+                || a.grpcStatus != null && a.grpcStatus.kind() == GrpcStatus.Kind.REJECTED) && provenSame(a, b);
         if (!folded && !repeated && !failed(a)) {
             return null;
         }
@@ -50,13 +52,16 @@ public final class RetryLink {
         if (b.startedAt - from > WINDOW_MS + retryAfterMillis(a.retryAfter)) {
             return null;
         }
-        return "inferred: same " + context + ", method and URL after "
+        return "inferred: same " + context + (earlier.grpc != null ? " and gRPC method" : ", method and URL") + " after "
                 + (folded ? "a redirect or challenge" : repeated ? "a client error, with the same key or body,"
                         : "a failure") + " within " + WINDOW_MS / 1000 + " s";
     }
 
     /** Whether a response (or its absence) is one a client retries. */
     static boolean failed(Hop h) {
+        if (h.grpcStatus != null) {
+            return h.grpcStatus.kind() == GrpcStatus.Kind.TRANSIENT || h.grpcStatus.kind() == GrpcStatus.Kind.UNKNOWN_OUTCOME;
+        }
         if (h.status != null) {
             int s = h.status;
             return s == 408 || s == 425 || s == 429 || s >= 500;

@@ -43,7 +43,7 @@ import java.util.Set;
  * {@code retry_audit.attempt_id} always wins.
  */
 public final class RetryLinker {
-    private static final Comparator<ForeignSpan> BY_START = (a, b) -> {
+    static final Comparator<ForeignSpan> BY_START = (a, b) -> {
         int byTime = Long.compareUnsigned(a.startNanos, b.startNanos);
         if (byTime != 0) {
             return byTime;
@@ -56,6 +56,7 @@ public final class RetryLinker {
     private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
+    private final GrpcCalls grpc = new GrpcCalls();
     /** The HTTP request added last and the key of its context. */
     private ForeignSpan lastHttp;
     private String lastHttpKey;
@@ -99,6 +100,8 @@ public final class RetryLinker {
             bucket(tools, s.traceId + '\0' + key).add(s);
         } else if (s.kind == ForeignSpan.Kind.HTTP) {
             bucket(http, httpKey(s)).add(s);
+        } else if (s.kind == ForeignSpan.Kind.GRPC) {
+            grpc.add(s);
         } else {
             String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
                     : "s" + s.traceId + '\0' + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.name, "");
@@ -168,6 +171,10 @@ public final class RetryLinker {
         tools.keySet().forEach(k -> out.add("t" + k));
         http.keySet().forEach(k -> out.add("h" + k));
         other.keySet().forEach(k -> out.add("o" + k));
+        // A gRPC call's spans (call, attempts, server spans, the calls it repeats) may stand anywhere: one context.
+        if (!grpc.isEmpty()) {
+            out.add("g");
+        }
         return out;
     }
 
@@ -178,6 +185,9 @@ public final class RetryLinker {
             String prefix = map == explicit ? "e" : map == tools ? "t" : map == http ? "h" : "o";
             map.keySet().removeIf(k -> !(context.startsWith(prefix) && k.equals(key)));
         }
+        if (!context.equals("g")) {
+            grpc.clear();
+        }
     }
 
     /** Every span added, in no particular order. */
@@ -186,6 +196,7 @@ public final class RetryLinker {
         for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
             map.values().forEach(out::addAll);
         }
+        out.addAll(grpc.spans());
         return out;
     }
 
@@ -248,6 +259,9 @@ public final class RetryLinker {
                         chain.reasons == null ? null : String.join("; ", chain.reasons)));
             }
         }
+        for (GrpcCalls.Chain chain : grpc.chains(ctx)) {
+            groups.add(new Group(chain.spans(), false, chain.groupedBy()));
+        }
         for (List<ForeignSpan> spans : other.values()) {
             groups.add(new Group(spans, false,
                     spans.get(0).hop.idempotencyKey != null ? "idempotency key" : "same parent and span name"));
@@ -256,6 +270,7 @@ public final class RetryLinker {
         tools.clear();
         http.clear();
         other.clear();
+        grpc.clear();
         groups.sort(Comparator.comparingLong(Group::firstOrder));
         for (Group g : groups) {
             g.spans().sort(BY_START);

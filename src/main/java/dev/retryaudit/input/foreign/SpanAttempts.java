@@ -31,9 +31,12 @@ public final class SpanAttempts {
      */
     public static ForeignSpan attempt(SpanScratch s, ReadContext ctx) throws InputException {
         ForeignSpan.Kind kind = attemptKind(s);
-        if (kind == null) {
+        GrpcSpan grpc = kind == null ? GrpcSpan.of(s, ctx) : null;
+        if (kind == null && grpc == null) {
+            s.unused.count(s, ctx);
             return null;
         }
+        kind = grpc != null ? ForeignSpan.Kind.GRPC : kind;
         ForeignSpan span = new ForeignSpan();
         span.kind = kind;
         span.order = s.order;
@@ -95,6 +98,10 @@ public final class SpanAttempts {
         hop.commitStateSource = s.enumValue(OtlpAttribute.COMMIT_STATE_SOURCE, CommitStateSource.class);
         hop.retryReason = s.string(OtlpAttribute.RETRY_REASON);
         hop.requestHash = s.string(OtlpAttribute.REQUEST_HASH);
+        if (grpc != null) {
+            span.grpc = grpc;
+            GrpcSpan.fill(span, s, ctx);
+        }
         return span;
     }
 
