@@ -137,7 +137,7 @@ final class GrpcCalls {
             last.hop.grpcStatus = call.hop.grpcStatus;
             last.hop.outcome = call.hop.outcome;
             last.hop.errorClass = call.hop.errorClass;
-            last.hop.retryPushback = Objects.requireNonNullElse(call.hop.retryPushback, last.hop.retryPushback);
+            last.hop.retryPushback = call.hop.retryPushback != null ? call.hop.retryPushback : last.hop.retryPushback;
         }
         ctx.note(call.line, call.column, "client span " + call.spanId + " (" + call.grpc.method + ") records one call, "
                 + "but " + servers.size() + " server spans under it show " + servers.size() + " attempts: the client's "
