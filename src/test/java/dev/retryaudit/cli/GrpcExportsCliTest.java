@@ -154,4 +154,24 @@ class GrpcExportsCliTest {
             assertThat(r.out() + r.err()).as(format).contains(shown);
         }
     }
+
+    @Test
+    void zipkinTagsOfTheSemanticConventionsAreReadAsGrpcToo() throws IOException {
+        JsonNode report = audit("zipkin-resend-after-deadline.json", 2);
+        assertThat(findings(report)).containsExactly(
+                "timeout-replay/unreconciled 5b8efff798038103d269b633813fc60c/a1c0ffee00000002 2");
+        assertThat(notes(report)).containsExactly("the export cannot show the retries of 2 gRPC calls: a client span "
+                + "of the semantic conventions records one span over all attempts of its call, and no server span of the "
+                + "call is in the export, so retries a service config's retryPolicy made under it are not in the export");
+    }
+
+    @Test
+    void messagingAndDatabaseSpansAreCountedPerProtocol() throws IOException {
+        JsonNode report = audit("zipkin-messaging-and-db.json", 0);
+        assertThat(notes(report)).containsExactly(
+                "2 spans of messaging system \"kafka\" (messaging.system) were not used: the audit reads the attempts of "
+                        + "HTTP requests, gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol",
+                "1 span of database system \"postgresql\" (db.system) was not used: the audit reads the attempts of "
+                        + "HTTP requests, gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol");
+    }
 }

@@ -73,6 +73,7 @@ final class GrpcCalls {
             }
         }
         long[] transparent = {0, 0, 0};
+        long[] blind = {0, 0, 0};
         List<Call> calls = new ArrayList<>();
         for (ForeignSpan call : callSpans) {
             List<ForeignSpan> attempts = attemptsByParent.remove(key(call));
@@ -83,6 +84,10 @@ final class GrpcCalls {
                 calls.add(new Call(call, serverAttempts(call, servers, ctx), "server spans of one call"));
             } else {
                 calls.add(new Call(call, List.of(call), null));
+                if (call.grpc.conventions && servers == null && blind[0]++ == 0) {
+                    blind[1] = call.line;
+                    blind[2] = call.column;
+                }
             }
         }
         for (List<ForeignSpan> attempts : attemptsByParent.values()) {
@@ -101,6 +106,12 @@ final class GrpcCalls {
                     : first.parentSpanId) + ") have no client span in the export: the attempts of the call are read from "
                     + "the server's spans alone, on the server's clock");
             calls.add(new Call(first, servers, "server spans of one call"));
+        }
+        if (blind[0] > 0) {
+            ctx.note(blind[1], blind[2], "the export cannot show the retries of " + blind[0] + " gRPC "
+                    + (blind[0] == 1 ? "call" : "calls") + ": a client span of the semantic conventions records one "
+                    + "span over all attempts of its call, and no server span of the call is in the export, so retries "
+                    + "a service config's retryPolicy made under it are not in the export");
         }
         if (transparent[0] > 0) {
             ctx.note(transparent[1], transparent[2], transparent[0] + (transparent[0] == 1 ? " transparent retry"

@@ -34,12 +34,15 @@ final class GrpcSpan {
     final Integer previousAttempts;
     /** Whether an attempt span is a transparent retry (gRPC sent it again because the first never reached the server). */
     final boolean transparent;
+    /** Whether the span is of the semantic conventions' shape, whose client span stands for all attempts of its call. */
+    final boolean conventions;
 
-    private GrpcSpan(Role role, String method, Integer previousAttempts, boolean transparent) {
+    private GrpcSpan(Role role, String method, Integer previousAttempts, boolean transparent, boolean conventions) {
         this.role = role;
         this.method = method;
         this.previousAttempts = previousAttempts;
         this.transparent = transparent;
+        this.conventions = conventions;
     }
 
     /** The gRPC facts of a span that is no other kind of attempt, or null when it records no gRPC call. */
@@ -51,7 +54,7 @@ final class GrpcSpan {
             }
             String method = conventionMethod(s, ctx);
             return method == null ? null : new GrpcSpan(s.spanKind == SPAN_KIND_SERVER ? Role.SERVER : Role.CALL,
-                    method, null, false);
+                    method, null, false, true);
         }
         String name = s.name;
         if (name == null) {
@@ -64,12 +67,12 @@ final class GrpcSpan {
                 return null;
             }
             return new GrpcSpan(Role.ATTEMPT, method, previous.intValue(),
-                    Boolean.TRUE.equals(s.bool(OtlpAttribute.GRPC_TRANSPARENT_RETRY)));
+                    Boolean.TRUE.equals(s.bool(OtlpAttribute.GRPC_TRANSPARENT_RETRY)), false);
         }
         boolean sent = name.startsWith("Sent.");
         if (sent || name.startsWith("Recv.")) {
             String method = a72Method(name, 5);
-            return method == null ? null : new GrpcSpan(sent ? Role.CALL : Role.SERVER, method, null, false);
+            return method == null ? null : new GrpcSpan(sent ? Role.CALL : Role.SERVER, method, null, false, false);
         }
         return null;
     }
