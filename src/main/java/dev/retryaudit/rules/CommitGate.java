@@ -197,13 +197,19 @@ public enum CommitGate {
         return null;
     }
 
-    /** How an unclear attempt ended, in words: "whose commit_state is unknown" or "that ended in timeout with no commit_state". */
+    /**
+     * How an unclear attempt ended, in words: "whose commit_state is unknown", "that ended in timeout with
+     * no commit_state" or, for a gRPC call, "that ended in gRPC DEADLINE_EXCEEDED with no commit_state".
+     */
     public static String unclearEnding(Attempt a) {
         if (unseenCommit(a)) {
             return "that ended in " + Wire.name(a.outcome(), '_') + " before its caller saw the server commit it";
         }
         if (a.commitState() != null) {
             return "whose commit_state is " + Wire.name(a.commitState(), '_');
+        }
+        if (a.grpcStatus() != null) {
+            return "that ended in gRPC " + a.grpcStatus() + " with no commit_state";
         }
         return "that ended in " + Wire.name(Objects.requireNonNull(a.outcome()), '_') + " with no commit_state";
     }
