@@ -174,4 +174,12 @@ class GrpcExportsCliTest {
                 "1 span of database system \"postgresql\" (db.system) was not used: the audit reads the attempts of "
                         + "HTTP requests, gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol");
     }
+
+    @Test
+    void whereBothInstrumentationsRecordACallGrpcJavasAttemptsAreReadOnce() throws IOException {
+        JsonNode report = audit("both-instrumentations.json", 0);
+        assertThat(report.at("/summary/operations").asInt()).isEqualTo(1);
+        assertThat(report.at("/summary/attempts").asInt()).isEqualTo(2);
+        assertThat(notes(report)).isEmpty();
+    }
 }

@@ -72,10 +72,24 @@ final class GrpcCalls {
                 case SERVER -> serversByParent.computeIfAbsent(parentKey(s), k -> new ArrayList<>(2)).add(s);
             }
         }
+        Set<String> a72Calls = new HashSet<>();
+        Set<String> a72Parents = new HashSet<>();
+        for (ForeignSpan call : callSpans) {
+            if (!call.grpc.conventions) {
+                a72Calls.add(key(call) + '\0' + call.grpc.method);
+                a72Parents.add(parentKey(call) + '\0' + call.grpc.method);
+            }
+        }
         long[] transparent = {0, 0, 0};
         long[] blind = {0, 0, 0};
         List<Call> calls = new ArrayList<>();
         for (ForeignSpan call : callSpans) {
+            // where an application runs both instrumentations, grpc-java's own spans of the call (around
+            // or under the client span) record its attempts, and the client span repeats them
+            if (call.grpc.conventions && (a72Parents.contains(key(call) + '\0' + call.grpc.method)
+                    || a72Calls.contains(parentKey(call) + '\0' + call.grpc.method))) {
+                continue;
+            }
             List<ForeignSpan> attempts = attemptsByParent.remove(key(call));
             List<ForeignSpan> servers = serversByParent.remove(key(call));
             if (attempts != null) {

@@ -143,8 +143,9 @@ final class GrpcSpan {
         if (g.role == Role.ATTEMPT && s.sendNanos != 0 && Long.compareUnsigned(s.sendNanos, s.nanos[0]) >= 0) {
             hop.startedAt = Long.divideUnsigned(s.sendNanos, 1_000_000);
         }
-        span.url = g.method;
-        span.toolName = s.strings.share(g.method);
+        String method = s.strings.share(g.method);
+        span.url = method;
+        span.toolName = method;
         span.method = null;
     }
 }

@@ -24,6 +24,9 @@ public final class UnusedSpans {
     /** The protocol a span records in words ({@code RPC system "dubbo"}), or null for none. */
     private static String protocol(SpanScratch s, ReadContext ctx) {
         String rpc = s.hint(OtlpAttribute.RPC_SYSTEM, ctx);
+        if ("grpc".equals(rpc)) {
+            return "gRPC that name no method (neither rpc.method nor a span name package.Service/Method)";
+        }
         if (rpc != null) {
             return "RPC system \"" + rpc + "\" (" + s.keys[OtlpAttribute.RPC_SYSTEM.ordinal()].key() + ")";
         }
