@@ -346,7 +346,7 @@ public final class AnyValue {
         return kind == Kind.ARRAY && text != null ? text : header(key, numeric, span);
     }
 
-    /** The value of attribute {@code key} as a boolean (or the text {@code true}/{@code false} of a tag); null when empty. */
+    /** The value of attribute {@code key} as a boolean (or a tag's text {@code true}/{@code false}); null when empty. */
     Boolean bool(String key, Span span) throws InputException {
         return switch (kind) {
             case EMPTY -> null;

@@ -56,7 +56,10 @@ final class GrpcCalls {
         spans.clear();
     }
 
-    /** The operations of the spans added, each as its attempt spans; notes what only server spans or transparent retries showed. */
+    /**
+     * The operations of the spans added, each as its attempt spans; notes what only server spans or
+     * transparent retries showed, and calls whose retries the export cannot show.
+     */
     List<Chain> chains(ReadContext ctx) {
         Map<String, List<ForeignSpan>> attemptsByParent = new LinkedHashMap<>();
         Map<String, List<ForeignSpan>> serversByParent = new LinkedHashMap<>();

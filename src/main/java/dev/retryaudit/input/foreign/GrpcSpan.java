@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Outcome;
+import dev.retryaudit.text.Escaping;
 
 /**
  * What a span says of a gRPC call, in either shape producers write: the semantic conventions' CLIENT
@@ -32,9 +33,9 @@ final class GrpcSpan {
     final String method;
     /** {@code previous-rpc-attempts} of an attempt span, or null. */
     final Integer previousAttempts;
-    /** Whether an attempt span is a transparent retry (gRPC sent it again because the first never reached the server). */
+    /** Whether an attempt span is a transparent retry (sent again because the first never reached the server). */
     final boolean transparent;
-    /** Whether the span is of the semantic conventions' shape, whose client span stands for all attempts of its call. */
+    /** Whether the span is of the semantic conventions' shape, whose client span stands for all its call's attempts. */
     final boolean conventions;
 
     private GrpcSpan(Role role, String method, Integer previousAttempts, boolean transparent, boolean conventions) {
@@ -117,8 +118,8 @@ final class GrpcSpan {
         String recorded = s.hint(OtlpAttribute.GRPC_STATUS, ctx);
         GrpcStatus status = recorded == null ? null : GrpcStatus.parse(recorded);
         if (recorded != null && status == null) {
-            ctx.note(s.line, s.column, "span " + s.ids[1] + " has gRPC status \"" + recorded + "\", not one of the 17 "
-                    + "codes; read from the span status instead");
+            ctx.note(s.line, s.column, "span " + s.ids[1] + " has gRPC status \"" + Escaping.shortened(recorded, 40)
+                    + "\", not one of the 17 codes; read from the span status instead");
         }
         if (status == null && s.statusCode == STATUS_CODE_ERROR) {
             status = GrpcStatus.ofMessage(s.statusMessage);
