@@ -3,7 +3,6 @@ package dev.retryaudit.input.foreign;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.Outcome;
 import dev.retryaudit.text.Escaping;
 
 /**
@@ -135,8 +134,8 @@ final class GrpcSpan {
         GrpcSpan g = span.grpc;
         Hop hop = span.hop;
         hop.grpcStatus = status(s, ctx);
-        hop.outcome = hop.grpcStatus != null ? hop.grpcStatus.outcome()
-                : s.statusCode == STATUS_CODE_ERROR ? Outcome.ERROR : null;
+        // without a status, what error.type, an exception event or the span status say, as for HTTP
+        hop.outcome = hop.grpcStatus != null ? hop.grpcStatus.outcome() : hop.outcome;
         hop.errorClass = hop.grpcStatus == null ? null : hop.grpcStatus.errorClass();
         hop.retryPushback = s.hint(OtlpAttribute.GRPC_PUSHBACK, ctx);
         // An A72 attempt span opens when the previous attempt ends: the backoff wait is inside it, and

@@ -17,7 +17,9 @@ import dev.retryaudit.model.Times;
  * to be) and at most {@value #WINDOW_MS} ms after it ended, plus the earlier response's Retry-After
  * in seconds. After any other client error (400, 404, 422, ...) the later request is a retry only
  * when both record the same Idempotency-Key or the same body (a request sent again unchanged after it
- * was refused); after a success it is a new operation.
+ * was refused); after a success it is a new operation. A gRPC call is read the same way by its
+ * status: after a transient or unknown-outcome status it may be a retry, after a rejection only when
+ * proven the same.
  */
 public final class RetryLink {
     /** How long after a failure a matching request still counts as its retry. */

@@ -39,8 +39,8 @@ import java.util.Set;
  * follows within the {@link RetryLink} window; a request without a counter continues the latest
  * operation of the same request by {@link RetryLink}; anything else starts an operation. Each
  * operation records why its attempts were joined ({@link Operation#groupedBy}); a root resend that no
- * earlier send could be linked to starts an operation of its own, with a note. An explicit
- * {@code retry_audit.attempt_id} always wins.
+ * earlier send could be linked to starts an operation of its own, with a note. The spans of gRPC
+ * calls are linked by {@link GrpcCalls}. An explicit {@code retry_audit.attempt_id} always wins.
  */
 public final class RetryLinker {
     static final Comparator<ForeignSpan> BY_START = (a, b) -> {
