@@ -182,4 +182,13 @@ class GrpcExportsCliTest {
         assertThat(report.at("/summary/attempts").asInt()).isEqualTo(2);
         assertThat(notes(report)).isEmpty();
     }
+
+    @Test
+    void grpcJavasSpansInZipkinLowerCaseAndTheirErrorTagAreReadToo() throws IOException {
+        JsonNode report = audit("zipkin-a72-resend-after-deadline.json", 2);
+        assertThat(findings(report)).containsExactly(
+                "timeout-replay/unreconciled 6d5c4b3a29180f0e6d5c4b3a29180f0e/9900000000000002 2");
+        assertThat(report.at("/findings/0/tool").asText()).isEqualTo("shop.v1.payments/charge");
+        assertThat(report.at("/findings/0/evidence/prior_grpc_status").asText()).isEqualTo("DEADLINE_EXCEEDED");
+    }
 }

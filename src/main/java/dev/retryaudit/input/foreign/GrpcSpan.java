@@ -60,7 +60,8 @@ final class GrpcSpan {
         if (name == null) {
             return null;
         }
-        if (name.startsWith("Attempt.")) {
+        // Zipkin stores span names in lower case: the prefixes are matched in any case
+        if (OtlpAttribute.startsWithIgnoreCase(name, "Attempt.")) {
             Long previous = s.integer(OtlpAttribute.GRPC_PREVIOUS_ATTEMPTS, 0, Integer.MAX_VALUE);
             String method = a72Method(name, "Attempt.".length());
             if (previous == null || method == null) {
@@ -69,8 +70,8 @@ final class GrpcSpan {
             return new GrpcSpan(Role.ATTEMPT, method, previous.intValue(),
                     Boolean.TRUE.equals(s.bool(OtlpAttribute.GRPC_TRANSPARENT_RETRY)), false);
         }
-        boolean sent = name.startsWith("Sent.");
-        if (sent || name.startsWith("Recv.")) {
+        boolean sent = OtlpAttribute.startsWithIgnoreCase(name, "Sent.");
+        if (sent || OtlpAttribute.startsWithIgnoreCase(name, "Recv.")) {
             String method = a72Method(name, 5);
             return method == null ? null : new GrpcSpan(sent ? Role.CALL : Role.SERVER, method, null, false, false);
         }
@@ -110,8 +111,9 @@ final class GrpcSpan {
 
     /**
      * The span's gRPC status: {@code rpc.response.status_code} (a name) or {@code rpc.grpc.status_code}
-     * (a number), else the name that an ERROR status's message begins with, else OK for status OK; null
-     * when none says (an unfinished or unset span).
+     * (a number), else the name that an ERROR status's message (or {@code error.type}, or Zipkin's
+     * {@code error} tag) begins with, else OK for status OK; null when none says (an unfinished or unset
+     * span).
      */
     static GrpcStatus status(SpanScratch s, ReadContext ctx) {
         String recorded = s.hint(OtlpAttribute.GRPC_STATUS, ctx);
@@ -122,6 +124,10 @@ final class GrpcSpan {
         }
         if (status == null && s.statusCode == STATUS_CODE_ERROR) {
             status = GrpcStatus.ofMessage(s.statusMessage);
+        }
+        if (status == null && s.statusCode == STATUS_CODE_ERROR) {
+            // the conventions make error.type the status name; Zipkin's error tag holds the status message
+            status = GrpcStatus.ofMessage(s.hint(OtlpAttribute.ERROR_TYPE, ctx));
         }
         if (status == null && s.statusCode == STATUS_CODE_OK) {
             status = GrpcStatus.OK;
