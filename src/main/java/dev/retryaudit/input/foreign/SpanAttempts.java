@@ -27,7 +27,8 @@ public final class SpanAttempts {
     /**
      * The span as an attempt, or null when it is none: an attempt carries one of our explicit
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
-     * (the server span of a request repeats what the client span records).
+     * (the server span of a request repeats what the client span records), or a span of a gRPC call
+     * ({@link GrpcSpan}). A span that is none but records another protocol is counted for a note.
      */
     public static ForeignSpan attempt(SpanScratch s, ReadContext ctx) throws InputException {
         ForeignSpan.Kind kind = attemptKind(s);
