@@ -46,6 +46,7 @@ class ArchitectureTest {
             Map.entry("input.baseline", 26),
             Map.entry("rules", 20),
             Map.entry("rules.http", 20),
+            Map.entry("rules.grpc", 20),
             Map.entry("rules.engine", 40),
             Map.entry("report.sarif", 50),
             Map.entry("report.html", 50),

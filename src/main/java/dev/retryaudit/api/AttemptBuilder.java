@@ -4,6 +4,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
@@ -33,6 +34,8 @@ public final class AttemptBuilder {
     private String requestHash;
     private String attributesJson;
     private Location location;
+    private GrpcStatus grpcStatus;
+    private String retryPushback;
 
     AttemptBuilder(int attemptId) {
         if (attemptId < 1) {
@@ -122,6 +125,18 @@ public final class AttemptBuilder {
         return this;
     }
 
+    /** The gRPC status a gRPC call ended with; its outcome and error class stand for those left unset. */
+    public AttemptBuilder grpcStatus(GrpcStatus value) {
+        grpcStatus = value;
+        return this;
+    }
+
+    /** The {@code grpc-retry-pushback-ms} response metadata of a gRPC call, as it came. */
+    public AttemptBuilder retryPushback(String value) {
+        retryPushback = value;
+        return this;
+    }
+
     /** Where the attempt stands ({@link Locations}); the operation's location when unset. */
     public AttemptBuilder at(Location value) {
         location = value;
@@ -130,9 +145,12 @@ public final class AttemptBuilder {
 
     Attempt build(Location fallback) {
         return new Attempt(attemptId, spanId, idempotencyKey, millis(startedAt), millis(endedAt),
-                duration == null ? Double.NaN : duration.toNanos() / 1e6, outcome, status, errorClass, retryAfter,
+                duration == null ? Double.NaN : duration.toNanos() / 1e6,
+                outcome != null || grpcStatus == null ? outcome : grpcStatus.outcome(), status,
+                errorClass != null || grpcStatus == null ? errorClass : grpcStatus.errorClass(), retryAfter,
                 responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributesJson == null ? null : new RawJson(attributesJson), location == null ? fallback : location);
+                attributesJson == null ? null : new RawJson(attributesJson), location == null ? fallback : location)
+                .withGrpc(grpcStatus, retryPushback);
     }
 
     static long millis(Instant t) {

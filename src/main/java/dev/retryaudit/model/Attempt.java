@@ -32,6 +32,10 @@ public final class Attempt extends Placed {
     private final String retryReason;
     private final String requestHash;
     private final RawJson attributes;
+    /** The gRPC status of an attempt that was a gRPC call, or null. */
+    private final GrpcStatus grpcStatus;
+    /** The {@code grpc-retry-pushback-ms} the response carried, as recorded, or null. */
+    private final String retryPushback;
 
     public Attempt(
             int attemptId,
@@ -102,6 +106,38 @@ public final class Attempt extends Placed {
         this.retryReason = retryReason;
         this.requestHash = requestHash;
         this.attributes = attributes;
+        this.grpcStatus = null;
+        this.retryPushback = null;
+    }
+
+    private Attempt(Attempt a, GrpcStatus grpcStatus, String retryPushback) {
+        super(a);
+        this.attemptId = a.attemptId;
+        this.spanId = a.spanId;
+        this.idempotencyKey = a.idempotencyKey;
+        this.startedAt = a.startedAt;
+        this.endedAt = a.endedAt;
+        this.durationMs = a.durationMs;
+        this.outcome = a.outcome;
+        this.status = a.status;
+        this.errorClass = a.errorClass;
+        this.retryAfter = a.retryAfter;
+        this.responseDate = a.responseDate;
+        this.commitState = a.commitState;
+        this.commitStateSource = a.commitStateSource;
+        this.retryReason = a.retryReason;
+        this.requestHash = a.requestHash;
+        this.attributes = a.attributes;
+        this.grpcStatus = grpcStatus;
+        this.retryPushback = retryPushback;
+    }
+
+    /**
+     * This attempt as a gRPC call that ended with {@code grpcStatus} (null while unknown) and whose
+     * response carried {@code retryPushback} (null for none); itself when both are null.
+     */
+    public Attempt withGrpc(GrpcStatus grpcStatus, String retryPushback) {
+        return grpcStatus == null && retryPushback == null ? this : new Attempt(this, grpcStatus, retryPushback);
     }
 
     public int attemptId() {
@@ -168,6 +204,14 @@ public final class Attempt extends Placed {
         return attributes;
     }
 
+    public GrpcStatus grpcStatus() {
+        return grpcStatus;
+    }
+
+    public String retryPushback() {
+        return retryPushback;
+    }
+
     /** When the response (or the timeout) came: ended_at, else started_at + duration_ms, else started_at. */
     public long responseTime() {
         if (Times.present(endedAt)) {
@@ -202,6 +246,8 @@ public final class Attempt extends Placed {
                 && Objects.equals(retryReason, a.retryReason)
                 && Objects.equals(requestHash, a.requestHash)
                 && Objects.equals(attributes, a.attributes)
+                && grpcStatus == a.grpcStatus
+                && Objects.equals(retryPushback, a.retryPushback)
                 && location().equals(a.location());
     }
 
@@ -209,7 +255,7 @@ public final class Attempt extends Placed {
     public int hashCode() {
         return Objects.hash(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
                 errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, location());
+                attributes, grpcStatus, retryPushback, location());
     }
 
     @Override
@@ -219,6 +265,8 @@ public final class Attempt extends Placed {
                 + ", outcome=" + outcome + ", status=" + status + ", errorClass=" + errorClass
                 + ", retryAfter=" + retryAfter + ", responseDate=" + responseDate + ", commitState=" + commitState
                 + ", commitStateSource=" + commitStateSource + ", retryReason=" + retryReason
-                + ", requestHash=" + requestHash + ", attributes=" + attributes + ", location=" + location() + "]";
+                + ", requestHash=" + requestHash + ", attributes=" + attributes
+                + (grpcStatus == null ? "" : ", grpcStatus=" + grpcStatus)
+                + (retryPushback == null ? "" : ", retryPushback=" + retryPushback) + ", location=" + location() + "]";
     }
 }

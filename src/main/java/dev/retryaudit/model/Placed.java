@@ -40,6 +40,18 @@ public abstract sealed class Placed implements Serializable permits Attempt, Ope
         this.nestedIndex = nestedIndex;
     }
 
+    /** The same place as {@code other}'s. */
+    Placed(Placed other) {
+        this.source = other.source;
+        this.sourceIndex = other.sourceIndex;
+        this.line = other.line;
+        this.column = other.column;
+        this.pointer = other.pointer;
+        this.pointerIndex = other.pointerIndex;
+        this.nested = other.nested;
+        this.nestedIndex = other.nestedIndex;
+    }
+
     /** Where it stands in the input; a new, equal instance on each call. */
     public Location location() {
         String at = pointerIndex < 0 ? pointer

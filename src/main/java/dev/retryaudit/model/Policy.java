@@ -18,13 +18,14 @@ public record Policy(
         Set<Integer> retryableRejections,
         int validationLoop,
         Map<String, ToolPolicy> tools,
-        Map<String, RuleSetting> rules) implements Serializable {
+        Map<String, RuleSetting> rules,
+        GrpcPolicy grpc) implements Serializable {
 
     /** The policy used when no policy file is given; its values are the documented ones. */
     public static final Policy DEFAULTS = new Policy(3, 50, 0.2, 10, 100, 1000, 21600,
             Set.of(400, 403, 404, 405, 406, 410, 411, 414, 415, 422, 501),
             Set.of(408, 425, 429, 503),
-            3, Map.of(), Map.of());
+            3, Map.of(), Map.of(), GrpcPolicy.DEFAULTS);
 
     public Policy {
         if (maxAttempts < 1 || minBackoffMs < 0 || retryBudgetRatio < 0 || retryBudgetMinRetries < 0
@@ -35,6 +36,17 @@ public record Policy(
         retryableRejections = Set.copyOf(retryableRejections);
         tools = Map.copyOf(tools);
         rules = Map.copyOf(rules);
+        Objects.requireNonNull(grpc, "grpc");
+    }
+
+    /** A policy with the default gRPC settings. */
+    public Policy(int maxAttempts, long minBackoffMs, double retryBudgetRatio, int retryBudgetMinRetries,
+            long retryAfterToleranceMs, long httpDateSkewMs, long retryAfterMaxSeconds, Set<Integer> nonRetryableStatuses,
+            Set<Integer> retryableRejections, int validationLoop, Map<String, ToolPolicy> tools,
+            Map<String, RuleSetting> rules) {
+        this(maxAttempts, minBackoffMs, retryBudgetRatio, retryBudgetMinRetries, retryAfterToleranceMs, httpDateSkewMs,
+                retryAfterMaxSeconds, nonRetryableStatuses, retryableRejections, validationLoop, tools, rules,
+                GrpcPolicy.DEFAULTS);
     }
 
     /** Settings for one tool; null fields fall back to the policy-wide values. */
@@ -45,7 +57,11 @@ public record Policy(
     public record RuleSetting(Severity severity, Boolean enabled) implements Serializable {
     }
 
-    /** The effect of an operation: what the input says, else the tool's policy, else implied by the method (fail closed). */
+    /**
+     * The effect of an operation: what the input says, else the tool's policy, else, for an operation
+     * with no HTTP method (a gRPC call is named by its full method name), the gRPC method lists, else
+     * implied by the method (fail closed).
+     */
     public Effect effectOf(Operation op) {
         if (op.effect() != null) {
             return op.effect();
@@ -54,7 +70,8 @@ public record Policy(
         if (t != null && t.effect() != null) {
             return t.effect();
         }
-        return op.impliedEffect();
+        Effect declared = op.method() == null ? grpc.effectOf(op.tool()) : null;
+        return declared != null ? declared : op.impliedEffect();
     }
 
     /** Whether the operation writes, after the policy's per-tool effect. */

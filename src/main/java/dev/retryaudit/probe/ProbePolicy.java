@@ -24,6 +24,6 @@ public final class ProbePolicy {
         return new Policy(policy.maxAttempts(), policy.minBackoffMs(), policy.retryBudgetRatio(),
                 policy.retryBudgetMinRetries(), policy.retryAfterToleranceMs(), policy.httpDateSkewMs(),
                 policy.retryAfterMaxSeconds(), policy.nonRetryableStatuses(), policy.retryableRejections(),
-                policy.validationLoop(), tools, policy.rules());
+                policy.validationLoop(), tools, policy.rules(), policy.grpc());
     }
 }

@@ -6,6 +6,7 @@ import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
@@ -110,8 +111,9 @@ public enum CommitGate {
             return NOT_SENT;
         }
         if (state == CommitState.REJECTED) {
-            return prior.status() != null && policy.retryableRejections().contains(prior.status())
-                    ? RETRYABLE_REJECTION : REJECTED;
+            boolean retryable = prior.grpcStatus() != null ? prior.grpcStatus().kind() == GrpcStatus.Kind.TRANSIENT
+                    : prior.status() != null && policy.retryableRejections().contains(prior.status());
+            return retryable ? RETRYABLE_REJECTION : REJECTED;
         }
         if (isUnclear(op, prior)) {
             String priorKey = Requests.key(op, prior);
@@ -136,7 +138,9 @@ public enum CommitGate {
     /**
      * Whether nobody knows if the attempt's write landed: commit_state unknown or, where the format
      * cannot carry commit_state, an attempt that timed out or lost its connection (a timeout means the
-     * runner stopped waiting, not that the remote skipped the write).
+     * runner stopped waiting, not that the remote skipped the write), or a gRPC call that ended with a
+     * status of unknown outcome (DEADLINE_EXCEEDED, CANCELLED, UNKNOWN, INTERNAL, DATA_LOSS: the server
+     * may have run it).
      */
     public static boolean isUnclear(Operation op, Attempt a) {
         if (unseenCommit(a)) {
@@ -146,7 +150,8 @@ public enum CommitGate {
             return a.commitState() == CommitState.UNKNOWN;
         }
         return !op.carries(Field.COMMIT_STATE)
-                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR);
+                && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR
+                        || a.grpcStatus() != null && a.grpcStatus().kind() == GrpcStatus.Kind.UNKNOWN_OUTCOME);
     }
 
     /**
@@ -192,13 +197,19 @@ public enum CommitGate {
         return null;
     }
 
-    /** How an unclear attempt ended, in words: "whose commit_state is unknown" or "that ended in timeout with no commit_state". */
+    /**
+     * How an unclear attempt ended, in words: "whose commit_state is unknown", "that ended in timeout with
+     * no commit_state" or, for a gRPC call, "that ended in gRPC DEADLINE_EXCEEDED with no commit_state".
+     */
     public static String unclearEnding(Attempt a) {
         if (unseenCommit(a)) {
             return "that ended in " + Wire.name(a.outcome(), '_') + " before its caller saw the server commit it";
         }
         if (a.commitState() != null) {
             return "whose commit_state is " + Wire.name(a.commitState(), '_');
+        }
+        if (a.grpcStatus() != null) {
+            return "that ended in gRPC " + a.grpcStatus() + " with no commit_state";
         }
         return "that ended in " + Wire.name(Objects.requireNonNull(a.outcome()), '_') + " with no commit_state";
     }

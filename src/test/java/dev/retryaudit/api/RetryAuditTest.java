@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
@@ -66,6 +68,21 @@ class RetryAuditTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a location");
         assertThatThrownBy(() -> RetryAudit.operation("x", "t").at(Locations.record("b", 0)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one attempt");
+    }
+
+    @Test
+    void aGrpcAttemptBuiltInCodeTakesItsOutcomeFromItsStatus() {
+        Operation op = RetryAudit.operation("g-1", "shop.v1.Cart/AddItem").at(Locations.record("batch", 0))
+                .attempt(1, a -> a.grpcStatus(GrpcStatus.INVALID_ARGUMENT).requestHash("h")
+                        .commitState(CommitState.REJECTED))
+                .attempt(2, a -> a.grpcStatus(GrpcStatus.OK).outcome(Outcome.SUCCESS).requestHash("h")
+                        .commitState(CommitState.COMMITTED).retryReason("again").retryPushback("5"))
+                .build();
+        assertThat(op.attempts().get(0).outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(op.attempts().get(0).errorClass()).isEqualTo(ErrorClass.VALIDATION);
+        assertThat(op.attempts().get(1).retryPushback()).isEqualTo("5");
+        assertThat(RetryAudit.defaults().audit(List.of(op)).findings()).extracting(Finding::rule)
+                .containsExactly("validation-repeat/identical");
     }
 
     @Test

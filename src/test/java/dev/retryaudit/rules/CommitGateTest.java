@@ -7,6 +7,8 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.GrpcPolicy;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
@@ -108,6 +110,45 @@ class CommitGateTest {
         assertThat(CommitGate.rows(op, Policy.DEFAULTS).get(1)).isEqualTo(CommitGate.COMMITTED);
         assertThat(run(Policy.DEFAULTS, op)).containsExactly(
                 "effect-verification/retry-after-commit op 2", "effect-verification/retry-after-commit op 3");
+    }
+
+    @Test
+    void grpcStatusesOfUnknownOutcomeAreUnclearWhereTheFormatCannotCarryCommitState() {
+        for (GrpcStatus unclear : List.of(GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.CANCELLED, GrpcStatus.UNKNOWN,
+                GrpcStatus.INTERNAL, GrpcStatus.DATA_LOSS)) {
+            Operation otlp = write("op", "k", Set.copyOf(NO_COMMIT_STATE), List.of(),
+                    grpc(1, unclear, null), grpc(2, GrpcStatus.OK, null));
+            assertThat(CommitGate.rows(otlp, Policy.DEFAULTS)).as(unclear.name()).containsExactly(CommitGate.UNRECONCILED);
+        }
+        for (GrpcStatus clear : List.of(GrpcStatus.UNAVAILABLE, GrpcStatus.RESOURCE_EXHAUSTED, GrpcStatus.ABORTED,
+                GrpcStatus.UNAUTHENTICATED)) {
+            Operation otlp = write("op", "k", Set.copyOf(NO_COMMIT_STATE), List.of(),
+                    grpc(1, clear, null), grpc(2, GrpcStatus.OK, null));
+            assertThat(CommitGate.rows(otlp, Policy.DEFAULTS)).as(clear.name()).containsExactly(CommitGate.NO_FACT);
+        }
+    }
+
+    @Test
+    void grpcRejectionsAreValidationRetryableOrRejectedByTheirStatus() {
+        Operation invalid = write("op", "k", Field.ALL, List.of(),
+                grpc(1, GrpcStatus.INVALID_ARGUMENT, CommitState.REJECTED), grpc(2, GrpcStatus.OK, CommitState.COMMITTED));
+        assertThat(CommitGate.rows(invalid, Policy.DEFAULTS)).containsExactly(CommitGate.VALIDATION);
+        Operation unavailable = write("op", "k", Field.ALL, List.of(),
+                grpc(1, GrpcStatus.UNAVAILABLE, CommitState.REJECTED), grpc(2, GrpcStatus.OK, CommitState.COMMITTED));
+        assertThat(CommitGate.rows(unavailable, Policy.DEFAULTS)).containsExactly(CommitGate.RETRYABLE_REJECTION);
+        Operation unauthenticated = write("op", "k", Field.ALL, List.of(),
+                grpc(1, GrpcStatus.UNAUTHENTICATED, CommitState.REJECTED), grpc(2, GrpcStatus.OK, CommitState.COMMITTED));
+        assertThat(CommitGate.rows(unauthenticated, Policy.DEFAULTS)).containsExactly(CommitGate.REJECTED);
+        // an error class of validation does not make a gRPC failure non-retryable: the gRPC list decides
+        Policy none = new Policy(3, 50, 0.2, 10, 100, 1000, 21600, Set.of(), Set.of(), 3, Map.of(), Map.of(),
+                new GrpcPolicy(List.of(), List.of(), Set.of()));
+        assertThat(CommitGate.rows(invalid, none)).containsExactly(CommitGate.REJECTED);
+    }
+
+    private static Attempt grpc(int id, GrpcStatus status, CommitState state) {
+        return new Attempt(id, "s" + id, "k", Times.NONE, Times.NONE, Double.NaN, status.outcome(), null,
+                status.errorClass(), null, null, state, null, id > 1 ? "retry" : null, null, null, at(id))
+                .withGrpc(status, null);
     }
 
     private static List<String> run(Policy policy, Operation op) {

@@ -3,6 +3,7 @@ package dev.retryaudit.rules;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.policy.PolicyReader;
 import dev.retryaudit.input.policy.RuleIds;
+import dev.retryaudit.model.GrpcPolicy;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -96,5 +97,8 @@ class RulesPageTest {
         assertThat(withoutMaps).isEqualTo(Policy.DEFAULTS);
         assertThat(p.tools()).containsOnlyKeys("catalog_lookup", "charge_cart");
         assertThat(p.rules()).containsOnlyKeys("budget/retry-ratio", "trace/clock-order");
+        assertThat(p.grpc().nonRetryableStatuses()).isEqualTo(GrpcPolicy.DEFAULTS.nonRetryableStatuses());
+        assertThat(p.grpc().reads()).containsExactly("shop.v1.Catalog/*");
+        assertThat(p.grpc().writes()).containsExactly("shop.v1.Catalog/GetOrCreate*");
     }
 }

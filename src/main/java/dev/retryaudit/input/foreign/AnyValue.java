@@ -346,6 +346,20 @@ public final class AnyValue {
         return kind == Kind.ARRAY && text != null ? text : header(key, numeric, span);
     }
 
+    /** The value of attribute {@code key} as a boolean (or a tag's text {@code true}/{@code false}); null when empty. */
+    Boolean bool(String key, Span span) throws InputException {
+        return switch (kind) {
+            case EMPTY -> null;
+            case BOOL -> number == 1;
+            case TEXT -> switch (text) {
+                case "true" -> Boolean.TRUE;
+                case "false" -> Boolean.FALSE;
+                default -> throw error(noun() + key + ": expected true or false", span);
+            };
+            default -> throw mismatch(key, Kind.BOOL.description, span);
+        };
+    }
+
     /** The value of attribute {@code key} as text: a string, or an integer in decimal; null when empty. */
     public String text(String key, Span span) throws InputException {
         return kind == Kind.INT ? Long.toString(number) : string(key, span);

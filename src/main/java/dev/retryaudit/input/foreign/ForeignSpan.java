@@ -12,10 +12,14 @@ public final class ForeignSpan {
     public enum Kind {
         HTTP,
         TOOL,
-        EXPLICIT
+        EXPLICIT,
+        /** A span of a gRPC call ({@link #grpc} says which part), linked by {@link GrpcCalls}. */
+        GRPC
     }
 
     public final Hop hop = new Hop();
+    /** What a span of kind GRPC says of its call; null for any other kind. */
+    GrpcSpan grpc;
     public Kind kind;
     /** Where the span stands in the source, for ordering. */
     public long order;

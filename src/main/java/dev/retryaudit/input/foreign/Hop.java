@@ -3,6 +3,8 @@ package dev.retryaudit.input.foreign;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
+import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
@@ -34,6 +36,10 @@ public final class Hop {
     String retryReason;
     public String requestHash;
     public Location location;
+    /** A gRPC attempt's status, error class and {@code grpc-retry-pushback-ms}, or null. */
+    GrpcStatus grpcStatus;
+    ErrorClass errorClass;
+    String retryPushback;
 
     /**
      * The attempts made by hops of one operation, given in the order they were sent. A hop answered by
@@ -101,8 +107,8 @@ public final class Hop {
             hash = or(hash, h.requestHash);
         }
         return new Attempt(number, first.spanId, key, first.startedAt, last.endedAt, duration, last.outcome,
-                last.status, null, last.retryAfter, last.responseDate, state, source, reason, hash, null,
-                first.location);
+                last.status, last.errorClass, last.retryAfter, last.responseDate, state, source, reason, hash, null,
+                first.location).withGrpc(last.grpcStatus, last.retryPushback);
     }
 
     private static <T> T or(T value, T fallback) {

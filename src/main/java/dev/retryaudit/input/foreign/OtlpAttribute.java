@@ -36,7 +36,16 @@ public enum OtlpAttribute {
     RETRY_AFTER_MS("http.response.header.retry-after-ms"),
     RETRY_COUNT_HEADER("http.request.header.x-stainless-retry-count"),
     THREAD_ID("thread.id"),
-    THREAD_NAME("thread.name");
+    THREAD_NAME("thread.name"),
+    RPC_SYSTEM("rpc.system.name", "rpc.system"),
+    RPC_SERVICE("rpc.service"),
+    RPC_METHOD("rpc.method"),
+    GRPC_STATUS("rpc.response.status_code", "rpc.grpc.status_code"),
+    GRPC_PREVIOUS_ATTEMPTS("previous-rpc-attempts"),
+    GRPC_TRANSPARENT_RETRY("transparent-retry"),
+    GRPC_PUSHBACK("rpc.grpc.response.metadata.grpc-retry-pushback-ms"),
+    MESSAGING_SYSTEM("messaging.system"),
+    DB_SYSTEM("db.system.name", "db.system");
 
     /** The prefix of recorded request headers: where a span has any, a missing Idempotency-Key header was not sent. */
     public static final String REQUEST_HEADER_PREFIX = "http.request.header.";

@@ -1,6 +1,7 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.json.Decimal;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.time.DateTimeException;
@@ -20,7 +21,8 @@ import java.time.format.DateTimeFormatter;
  * Retry-After asks for, in seconds or as a date ({@link #retryAfterMillis}). After any other client
  * error (400, 404, 422, ...) the later request is a retry only when both record the same
  * Idempotency-Key or the same body (a request sent again unchanged after it was refused); after a
- * success it is a new operation.
+ * success it is a new operation. A gRPC call is read the same way by its status: after a transient
+ * or unknown-outcome status it may be a retry, after a rejection only when proven the same.
  */
 public final class RetryLink {
     /** How long after a failure a matching request still counts as its retry. */
@@ -39,7 +41,8 @@ public final class RetryLink {
             return null;
         }
         boolean folded = a.status != null && (Http.isRedirect(a.status) || Http.isChallenge(a.status));
-        boolean repeated = !folded && a.status != null && a.status >= 400 && a.status < 500 && provenSame(a, b);
+        boolean repeated = !folded && (a.status != null && a.status >= 400 && a.status < 500
+                || a.grpcStatus != null && a.grpcStatus.kind() == GrpcStatus.Kind.REJECTED) && provenSame(a, b);
         if (!folded && !repeated && !failed(a)) {
             return null;
         }
@@ -54,7 +57,7 @@ public final class RetryLink {
         if (b.startedAt - from > WINDOW_MS + retryAfterMillis(a)) {
             return null;
         }
-        return "inferred: same " + context + ", method and URL after "
+        return "inferred: same " + context + (earlier.grpc != null ? " and gRPC method" : ", method and URL") + " after "
                 + (folded ? "a redirect or challenge" : repeated ? "a client error, with the same key or body,"
                         : "a failure") + " within " + WINDOW_MS / 1000 + " s";
     }
@@ -81,6 +84,9 @@ public final class RetryLink {
 
     /** Whether a response (or its absence) is one a client retries. */
     static boolean failed(Hop h) {
+        if (h.grpcStatus != null) {
+            return h.grpcStatus.kind() == GrpcStatus.Kind.TRANSIENT || h.grpcStatus.kind() == GrpcStatus.Kind.UNKNOWN_OUTCOME;
+        }
         if (h.status != null) {
             int s = h.status;
             return s == 408 || s == 425 || s == 429 || s >= 500;

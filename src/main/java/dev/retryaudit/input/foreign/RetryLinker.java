@@ -34,7 +34,8 @@ import java.util.Set;
  * span; root spans of one client, whatever their thread, across traces; the entries of one HAR page)
  * by {@link RequestChains}. Each operation records why its attempts were joined
  * ({@link Operation#groupedBy}); a root resend that no earlier send could be linked to starts an
- * operation of its own, with a note. An explicit {@code retry_audit.attempt_id} always wins.
+ * operation of its own, with a note. The spans of gRPC calls are linked by {@link GrpcCalls}. An
+ * explicit {@code retry_audit.attempt_id} always wins.
  */
 public final class RetryLinker {
     static final Comparator<ForeignSpan> BY_START = (a, b) -> {
@@ -50,6 +51,7 @@ public final class RetryLinker {
     private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
+    private final GrpcCalls grpc = new GrpcCalls();
     /** The HTTP request added last and the key of its context. */
     private ForeignSpan lastHttp;
     private String lastHttpKey;
@@ -91,6 +93,8 @@ public final class RetryLinker {
             bucket(tools, s.traceId + '\0' + key).add(s);
         } else if (s.kind == ForeignSpan.Kind.HTTP) {
             bucket(http, httpKey(s)).add(s);
+        } else if (s.kind == ForeignSpan.Kind.GRPC) {
+            grpc.add(s);
         } else {
             String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
                     : "s" + s.traceId + '\0' + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.name, "");
@@ -165,6 +169,10 @@ public final class RetryLinker {
         tools.keySet().forEach(k -> out.add("t" + k));
         http.keySet().forEach(k -> out.add("h" + k));
         other.keySet().forEach(k -> out.add("o" + k));
+        // A gRPC call's spans (call, attempts, server spans, the calls it repeats) may stand anywhere: one context.
+        if (!grpc.isEmpty()) {
+            out.add("g");
+        }
         return out;
     }
 
@@ -184,6 +192,9 @@ public final class RetryLinker {
         if (call != null) {
             bucket(http, context(call) + '\0' + contextKey(call)).add(call);
         }
+        if (!context.equals("g")) {
+            grpc.clear();
+        }
     }
 
     /** Every span added, in no particular order. */
@@ -192,6 +203,7 @@ public final class RetryLinker {
         for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
             map.values().forEach(out::addAll);
         }
+        out.addAll(grpc.spans());
         return out;
     }
 
@@ -263,6 +275,9 @@ public final class RetryLinker {
                         chain.reasons == null ? null : String.join("; ", chain.reasons)));
             }
         }
+        for (GrpcCalls.Chain chain : grpc.chains(ctx)) {
+            groups.add(new Group(chain.spans(), false, chain.groupedBy()));
+        }
         for (List<ForeignSpan> spans : other.values()) {
             groups.add(new Group(spans, false,
                     spans.get(0).hop.idempotencyKey != null ? "idempotency key" : "same parent and span name"));
@@ -271,6 +286,7 @@ public final class RetryLinker {
         tools.clear();
         http.clear();
         other.clear();
+        grpc.clear();
         groups.sort(Comparator.comparingLong(Group::firstOrder));
         for (Group g : groups) {
             g.spans().sort(BY_START);

@@ -27,13 +27,17 @@ public final class SpanAttempts {
     /**
      * The span as an attempt, or null when it is none: an attempt carries one of our explicit
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
-     * (the server span of a request repeats what the client span records).
+     * (the server span of a request repeats what the client span records), or a span of a gRPC call
+     * ({@link GrpcSpan}). A span that is none but records another protocol is counted for a note.
      */
     public static ForeignSpan attempt(SpanScratch s, ReadContext ctx) throws InputException {
         ForeignSpan.Kind kind = attemptKind(s);
-        if (kind == null) {
+        GrpcSpan grpc = kind == null ? GrpcSpan.of(s, ctx) : null;
+        if (kind == null && grpc == null) {
+            s.unused.count(s, ctx);
             return null;
         }
+        kind = grpc != null ? ForeignSpan.Kind.GRPC : kind;
         ForeignSpan span = new ForeignSpan();
         span.kind = kind;
         span.order = s.order;
@@ -100,6 +104,10 @@ public final class SpanAttempts {
         hop.commitStateSource = s.enumValue(OtlpAttribute.COMMIT_STATE_SOURCE, CommitStateSource.class);
         hop.retryReason = s.string(OtlpAttribute.RETRY_REASON);
         hop.requestHash = s.string(OtlpAttribute.REQUEST_HASH);
+        if (grpc != null) {
+            span.grpc = grpc;
+            GrpcSpan.fill(span, s, ctx);
+        }
         return span;
     }
 

@@ -44,6 +44,12 @@ public final class SpanScratch implements AnyValue.Span {
     public boolean recordsEveryStatus;
     /** What the span's exception events name (a timeout, a connection error), or null. */
     public Outcome exception;
+    /** The span status's message ({@code UNAVAILABLE: io exception} from grpc-java), or null. */
+    public String statusMessage;
+    /** The time of the span's first {@code Outbound message} event (gRPC: when the attempt sent), 0 when none. */
+    public long sendNanos;
+    /** The spans of the source that were no attempt although they record a protocol, counted for a note. */
+    public final UnusedSpans unused = new UnusedSpans();
     /** The attempt spans of the resource being read, which learn their client when it is done. */
     public final List<ForeignSpan> resourceSpans = new ArrayList<>();
 
@@ -71,6 +77,8 @@ public final class SpanScratch implements AnyValue.Span {
         requestHeaders = false;
         recordsEveryStatus = false;
         exception = null;
+        statusMessage = null;
+        sendNanos = 0;
     }
 
     @Override
@@ -123,6 +131,11 @@ public final class SpanScratch implements AnyValue.Span {
         return v == null ? null : v.integer(keys[a.ordinal()].key(), min, max, this);
     }
 
+    Boolean bool(OtlpAttribute a) throws InputException {
+        AnyValue v = values[a.ordinal()];
+        return v == null ? null : v.bool(keys[a.ordinal()].key(), this);
+    }
+
     <E extends Enum<E>> E enumValue(OtlpAttribute a, Class<E> type) throws InputException {
         AnyValue v = values[a.ordinal()];
         return v == null ? null : v.enumValue(keys[a.ordinal()].key(), type, this);
@@ -151,10 +164,11 @@ public final class SpanScratch implements AnyValue.Span {
         }
         String key = keys[a.ordinal()].key();
         try {
-            if (key.startsWith("http.")) {
+            // Recorded headers and gRPC metadata are string arrays; rpc.grpc.status_code is a number.
+            if (key.startsWith("http.") || key.startsWith("rpc.grpc.")) {
                 return v.fieldValue(key, true, this);
             }
-            return a == OtlpAttribute.THREAD_ID ? v.text(key, this) : v.string(key, this);
+            return a == OtlpAttribute.THREAD_ID || a == OtlpAttribute.GRPC_STATUS ? v.text(key, this) : v.string(key, this);
         } catch (InputException e) {
             ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
                     + key + " only as a hint");

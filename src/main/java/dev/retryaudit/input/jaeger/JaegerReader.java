@@ -73,6 +73,7 @@ public final class JaegerReader implements TraceReader {
         if (c.next() != null) {
             throw c.error("$", "trailing content after the JSON document");
         }
+        r.scratch.unused.note(ctx);
         r.linker.emit(ctx, true);
     }
 

@@ -3,6 +3,7 @@ package dev.retryaudit.input.operations;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
+import dev.retryaudit.input.json.GrpcStatusValue;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
@@ -10,6 +11,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
@@ -21,7 +23,8 @@ import java.util.List;
 final class AttemptDraft {
     static final List<String> FIELDS = List.of("attempt_id", "span_id", "idempotency_key", "started_at", "ended_at",
             "duration_ms", "outcome", "status", "error_class", "retry_after", "response_date", "commit_state",
-            "commit_state_source", "retry_reason", "request_hash", "attributes");
+            "commit_state_source", "retry_reason", "request_hash", "attributes", "grpc_status",
+            "grpc_retry_pushback_ms");
     /** The fields' positions in {@link #FIELDS}, which {@link #MASK} gives for their names. */
     private static final int ATTEMPT_ID = 0;
     private static final int SPAN_ID = 1;
@@ -39,6 +42,8 @@ final class AttemptDraft {
     private static final int RETRY_REASON = 13;
     private static final int REQUEST_HASH = 14;
     private static final int ATTRIBUTES = 15;
+    private static final int GRPC_STATUS = 16;
+    private static final int GRPC_RETRY_PUSHBACK_MS = 17;
     /** Duplicate detection and dispatch for the attempt fields. */
     static final FieldMask MASK = new FieldMask(FIELDS);
 
@@ -60,6 +65,8 @@ final class AttemptDraft {
     String retryReason;
     String requestHash;
     RawJson attributes;
+    GrpcStatus grpcStatus;
+    String retryPushback;
 
     /** Forgets every field, for the next object. */
     void clear() {
@@ -81,6 +88,8 @@ final class AttemptDraft {
         retryReason = null;
         requestHash = null;
         attributes = null;
+        grpcStatus = null;
+        retryPushback = null;
     }
 
     /** Reads the value of field {@code name} if it is an attempt field; false when it is not one. */
@@ -112,6 +121,8 @@ final class AttemptDraft {
             case RETRY_REASON -> retryReason = c.optSharedString();
             case REQUEST_HASH -> requestHash = c.optString();
             case ATTRIBUTES -> attributes = c.optObjectCopy();
+            case GRPC_STATUS -> grpcStatus = GrpcStatusValue.read(c);
+            case GRPC_RETRY_PUSHBACK_MS -> retryPushback = pushback(c);
             default -> {
                 return false;
             }
@@ -122,9 +133,9 @@ final class AttemptDraft {
     /** Builds the attempt found at {@code at}, or says which field is wrong. */
     Attempt build(Location at) throws InputException {
         check(at);
-        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
-                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, at);
+        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
+                errorClass(), retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, at).withGrpc(grpcStatus, retryPushback);
     }
 
     /**
@@ -137,9 +148,20 @@ final class AttemptDraft {
         if (attemptId == null || endsBeforeStart()) {
             check(ctx.location(line, column, prefix + outer + nested + index));
         }
-        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
-                errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index);
+        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
+                errorClass(), retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index)
+                .withGrpc(grpcStatus, retryPushback);
+    }
+
+    /** The outcome given, else the one a gRPC status implies. */
+    Outcome outcome() {
+        return outcome != null || grpcStatus == null ? outcome : grpcStatus.outcome();
+    }
+
+    /** The error class given, else the one a gRPC status implies. */
+    ErrorClass errorClass() {
+        return errorClass != null || grpcStatus == null ? errorClass : grpcStatus.errorClass();
     }
 
     /** Says which field is wrong, if one is, in the attempt found at {@code at}. */
@@ -178,6 +200,17 @@ final class AttemptDraft {
     /** The one Integer of a status code (100 to 599). */
     static Integer status(int code) {
         return STATUSES[code];
+    }
+
+    /** {@code grpc-retry-pushback-ms} as given: a string kept raw, or an integer (a negative one says "do not retry"). */
+    private static String pushback(JsonCursor c) throws IOException, InputException {
+        if (c.token() == JsonToken.VALUE_NUMBER_INT) {
+            return Long.toString(c.optLong(Long.MIN_VALUE, Long.MAX_VALUE));
+        }
+        if (c.token() == JsonToken.VALUE_STRING || c.isNull()) {
+            return c.optString();
+        }
+        throw c.error("expected a string or an integer, found " + JsonCursor.describe(c.token()));
     }
 
     /** Retry-After as given: a string is kept raw for the rules to judge; an integer must be at least 0. */

@@ -5,6 +5,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
@@ -38,7 +39,8 @@ final class HeldAttempts {
     private static final CommitStateSource[] COMMIT_SOURCES = CommitStateSource.values();
 
     /** The fields few attempts carry. */
-    private record Rare(String retryAfter, String responseDate, String requestHash, RawJson attributes) {
+    private record Rare(String retryAfter, String responseDate, String requestHash, RawJson attributes,
+            GrpcStatus grpcStatus, String retryPushback) {
     }
 
     /** Up to {@link #PAGE} rows of every column; the first page starts small and grows, for the few attempts of one operation. */
@@ -120,12 +122,14 @@ final class HeldAttempts {
         p.line[i] = line;
         p.column[i] = column;
         p.status[i] = (short) (d.status == null ? 0 : d.status);
-        p.enums[i] = code(d.outcome) | code(d.errorClass) << 8 | code(d.commitState) << 16 | code(d.commitStateSource) << 24;
+        p.enums[i] = code(d.outcome()) | code(d.errorClass()) << 8 | code(d.commitState) << 16 | code(d.commitStateSource) << 24;
         p.next[i] = -1;
         p.key[i] = key;
         p.retryReason[i] = retryReason;
-        if (d.retryAfter != null || d.responseDate != null || d.requestHash != null || d.attributes != null) {
-            p.rare[i] = new Rare(d.retryAfter, d.responseDate, d.requestHash, d.attributes);
+        if (d.retryAfter != null || d.responseDate != null || d.requestHash != null || d.attributes != null
+                || d.grpcStatus != null || d.retryPushback != null) {
+            p.rare[i] = new Rare(d.retryAfter, d.responseDate, d.requestHash, d.attributes, d.grpcStatus,
+                    d.retryPushback);
         }
         storeSpanId(p, i, row, spanId);
         return row;
@@ -173,7 +177,8 @@ final class HeldAttempts {
                 decode(ERROR_CLASSES, e >>> 8), r == null ? null : r.retryAfter, r == null ? null : r.responseDate,
                 decode(COMMIT_STATES, e >>> 16), decode(COMMIT_SOURCES, e >>> 24), p.retryReason[i],
                 r == null ? null : r.requestHash, r == null ? null : r.attributes,
-                new Location(source, sourceIndex, p.line[i], p.column[i], null));
+                new Location(source, sourceIndex, p.line[i], p.column[i], null))
+                .withGrpc(r == null ? null : r.grpcStatus, r == null ? null : r.retryPushback);
     }
 
     private static int code(Enum<?> e) {

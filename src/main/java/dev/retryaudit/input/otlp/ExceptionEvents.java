@@ -1,11 +1,14 @@
 package dev.retryaudit.input.otlp;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.foreign.ExceptionCauses;
 import dev.retryaudit.input.foreign.Http;
 import dev.retryaudit.input.foreign.ProtoNames;
+import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;
@@ -22,8 +25,11 @@ final class ExceptionEvents {
     private ExceptionEvents() {
     }
 
-    /** The outcome the span's exception events name ({@link Http#errorOutcome}), the first that names one, or null. */
-    static Outcome outcome(JsonCursor c, AnyValue.Span span) throws IOException, InputException {
+    /**
+     * The outcome the span's exception events name ({@link Http#errorOutcome}), the first that names one,
+     * or null; notes the time of the first {@code Outbound message} event (a gRPC attempt's send) in the span.
+     */
+    static Outcome outcome(JsonCursor c, SpanScratch span) throws IOException, InputException {
         if (c.token() != JsonToken.START_ARRAY) {
             c.skip();
             return null;
@@ -36,19 +42,25 @@ final class ExceptionEvents {
         return found;
     }
 
-    private static Outcome event(JsonCursor c, AnyValue.Span span) throws IOException, InputException {
+    private static Outcome event(JsonCursor c, SpanScratch span) throws IOException, InputException {
         if (c.token() != JsonToken.START_OBJECT) {
             c.skip();
             return null;
         }
         boolean exception = false;
+        boolean outbound = false;
+        long time = 0;
         Outcome named = null;
         Outcome cause = null;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
-                exception = "exception".equals(c.optString());
+                String event = c.optString();
+                exception = "exception".equals(event);
+                outbound = "Outbound message".equals(event);
+            } else if (name.equals("timeUnixNano")) {
+                time = eventNanos(c);
             } else if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
                 while (c.next() != JsonToken.END_ARRAY) {
                     KeyValue kv = KeyValue.read(c);
@@ -63,7 +75,32 @@ final class ExceptionEvents {
                 c.skip();
             }
         }
+        if (outbound && time != 0 && span.sendNanos == 0) {
+            span.sendNanos = time;
+        }
         return !exception ? null : named != null ? named : cause;
+    }
+
+    /** An event's time in unsigned nanoseconds (a decimal string or an integer); 0 when it is neither, as events are hints. */
+    private static long eventNanos(JsonCursor c) throws IOException, InputException {
+        if (c.token() == JsonToken.VALUE_NUMBER_INT && c.parser().getNumberType() == JsonParser.NumberType.LONG
+                || c.token() == JsonToken.VALUE_NUMBER_INT && c.parser().getNumberType() == JsonParser.NumberType.INT) {
+            long v = c.parser().getLongValue();
+            return v < 0 ? 0 : v;
+        }
+        if (c.token() == JsonToken.VALUE_STRING) {
+            String v = c.optString();
+            if (v != null && !v.isEmpty() && v.length() <= 20 && Decimal.isDigits(v, 0)) {
+                try {
+                    return Long.parseUnsignedLong(v);
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+            return 0;
+        }
+        c.skip();
+        return 0;
     }
 
     /** What an {@code exception.type} or {@code exception.message} attribute names, or null. */

@@ -61,6 +61,7 @@ public final class OtlpReader implements TraceReader {
         if (lines.records() == 0) {
             throw empty(ctx.source(), log);
         }
+        scratch.unused.note(ctx);
         linker.emit(ctx, lines.records() == 1);
     }
 
@@ -222,7 +223,7 @@ public final class OtlpReader implements TraceReader {
                 case "kind" -> s.spanKind = enumInt(c, SPAN_KINDS);
                 case "startTimeUnixNano" -> nanos(c, s, 0);
                 case "endTimeUnixNano" -> nanos(c, s, 1);
-                case "status" -> s.statusCode = status(c);
+                case "status" -> s.statusCode = status(c, s);
                 case "attributes" -> attributes(c, s);
                 case "events" -> s.exception = ExceptionEvents.outcome(c, s);
                 default -> c.skip();
@@ -284,7 +285,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static int status(JsonCursor c) throws IOException, InputException {
+    private static int status(JsonCursor c, SpanScratch s) throws IOException, InputException {
         if (c.isNull()) {
             return 0;
         }
@@ -295,6 +296,8 @@ public final class OtlpReader implements TraceReader {
             c.valueOfCheckedField();
             if (name.equals("code")) {
                 code = enumInt(c, STATUS_CODES);
+            } else if (name.equals("message") && c.token() == JsonToken.VALUE_STRING) {
+                s.statusMessage = c.optString();
             } else {
                 c.skip();
             }

@@ -5,17 +5,21 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.ByteBudget;
+import dev.retryaudit.input.json.GrpcStatusValue;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.GrpcPolicy;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Suggestions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,11 +37,12 @@ public final class PolicyReader {
 
     private static final List<String> TOP_FIELDS = List.of("version", "max_attempts", "min_backoff_ms", "retry_budget",
             "retry_after", "non_retryable_statuses", "retryable_rejections", "validation_loop", "tools", "rules",
-            "$schema");
+            "grpc", "$schema");
     private static final List<String> BUDGET_FIELDS = List.of("ratio", "min_retries");
     private static final List<String> RETRY_AFTER_FIELDS = List.of("tolerance_ms", "http_date_skew_ms", "max_seconds");
     private static final List<String> TOOL_FIELDS = List.of("effect", "max_attempts", "dedupes_by_key");
     private static final List<String> RULE_FIELDS = List.of("severity", "enabled");
+    private static final List<String> GRPC_FIELDS = List.of("reads", "writes", "non_retryable_statuses");
 
     private final JsonCursor c;
     private final RuleIds ruleIds;
@@ -54,6 +59,9 @@ public final class PolicyReader {
     private int validationLoop = Policy.DEFAULTS.validationLoop();
     private final Map<String, Policy.ToolPolicy> tools = new LinkedHashMap<>();
     private final Map<String, Policy.RuleSetting> rules = new LinkedHashMap<>();
+    private List<String> grpcReads = GrpcPolicy.DEFAULTS.reads();
+    private List<String> grpcWrites = GrpcPolicy.DEFAULTS.writes();
+    private Set<GrpcStatus> grpcNonRetryable = GrpcPolicy.DEFAULTS.nonRetryableStatuses();
     private long nameLine;
     private long nameColumn;
 
@@ -102,7 +110,8 @@ public final class PolicyReader {
             throw c.error("$", "trailing content after the JSON document");
         }
         return new Policy(maxAttempts, minBackoffMs, ratio, minRetries, toleranceMs, skewMs, maxSeconds,
-                nonRetryable, retryable, validationLoop, tools, rules);
+                nonRetryable, retryable, validationLoop, tools, rules,
+                new GrpcPolicy(grpcReads, grpcWrites, grpcNonRetryable));
     }
 
     private void topField(String name) throws IOException, InputException {
@@ -123,6 +132,7 @@ public final class PolicyReader {
             case "validation_loop" -> validationLoop = orElse(c.optInt(1, Integer.MAX_VALUE), validationLoop);
             case "tools" -> object("the per-tool settings", this::tool);
             case "rules" -> object("the per-rule settings", this::rule);
+            case "grpc" -> object("the gRPC settings", this::grpcField);
             default -> throw c.unknownField(name, TOP_FIELDS);
         }
     }
@@ -148,6 +158,62 @@ public final class PolicyReader {
             case "max_seconds" -> maxSeconds = orElse(c.optLong(0, MAX_DURATION), maxSeconds);
             default -> throw c.unknownField(name, RETRY_AFTER_FIELDS);
         }
+    }
+
+    private void grpcField(String name) throws IOException, InputException {
+        switch (name) {
+            case "reads" -> grpcReads = methods(grpcReads);
+            case "writes" -> grpcWrites = methods(grpcWrites);
+            case "non_retryable_statuses" -> grpcNonRetryable = grpcStatuses(grpcNonRetryable);
+            default -> throw c.unknownField(name, GRPC_FIELDS);
+        }
+    }
+
+    /**
+     * A list of gRPC methods: full names ({@code package.Service/Method}) or patterns in which {@code *}
+     * is any run of characters, each once; null keeps the default.
+     */
+    private List<String> methods(List<String> absent) throws IOException, InputException {
+        if (c.isNull()) {
+            return absent;
+        }
+        c.expectArray("a list of gRPC methods");
+        Set<String> methods = new LinkedHashSet<>();
+        while (c.next() != JsonToken.END_ARRAY) {
+            String m = c.optString();
+            if (m == null) {
+                throw c.error("must not be null");
+            }
+            int slash = m.indexOf('/');
+            if (slash <= 0 || slash != m.lastIndexOf('/') || slash == m.length() - 1 || !m.chars().allMatch(
+                    ch -> ch > 0x20 && ch < 0x7f)) {
+                throw c.error("expected a full gRPC method name, package.Service/Method, or a pattern of one with *"
+                        + " (one /, no spaces)");
+            }
+            if (!methods.add(m)) {
+                throw c.error("this method is listed twice");
+            }
+        }
+        return List.copyOf(methods);
+    }
+
+    /** A list of gRPC status codes, by name ({@code INVALID_ARGUMENT}) or number, each once; null keeps the default. */
+    private Set<GrpcStatus> grpcStatuses(Set<GrpcStatus> absent) throws IOException, InputException {
+        if (c.isNull()) {
+            return absent;
+        }
+        c.expectArray("a list of gRPC status codes");
+        Set<GrpcStatus> statuses = EnumSet.noneOf(GrpcStatus.class);
+        while (c.next() != JsonToken.END_ARRAY) {
+            GrpcStatus s = GrpcStatusValue.read(c);
+            if (s == null) {
+                throw c.error("must not be null");
+            }
+            if (!statuses.add(s)) {
+                throw c.error("status " + s + " is listed twice");
+            }
+        }
+        return statuses;
     }
 
     private void tool(String tool) throws IOException, InputException {

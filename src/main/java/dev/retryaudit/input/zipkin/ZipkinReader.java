@@ -73,6 +73,7 @@ public final class ZipkinReader implements TraceReader {
         if (lines.records() == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected Zipkin v2 spans");
         }
+        scratch.unused.note(ctx);
         linker.emit(ctx, lines.records() == 1);
     }
 

@@ -269,8 +269,14 @@ public final class Timeline {
         if (a.status() != null) {
             s.append(", status ").append(a.status());
         }
+        if (a.grpcStatus() != null) {
+            s.append(", gRPC ").append(a.grpcStatus());
+        }
         if (a.retryAfter() != null) {
             s.append(", Retry-After: ").append(a.retryAfter());
+        }
+        if (a.retryPushback() != null) {
+            s.append(", grpc-retry-pushback-ms: ").append(a.retryPushback());
         }
         if (a.commitState() != null) {
             s.append(", commit state ").append(Wire.name(a.commitState(), '_'));

@@ -56,13 +56,22 @@ public final class NoBackoff extends OperationRule {
         }
     }
 
-    /** The transient failure of {@code a} in words, or null when it is none or carried a valid Retry-After. */
+    /**
+     * The transient failure of {@code a} in words, or null when it is none or carried a valid Retry-After
+     * or any gRPC pushback (those are the retry-after rules').
+     */
     private static String transientFailure(Attempt a) {
-        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) != null) {
+        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) != null
+                || a.retryPushback() != null) {
             return null;
         }
         if (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR) {
             return Wire.name(a.outcome(), '_');
+        }
+        if (a.grpcStatus() != null) {
+            ErrorClass c = a.grpcStatus().errorClass();
+            return c == ErrorClass.RATE_LIMITED || c == ErrorClass.UNAVAILABLE || c == ErrorClass.SERVER
+                    ? "gRPC " + a.grpcStatus() : null;
         }
         if (a.status() != null) {
             return a.status() == 429 || a.status() >= 500 ? "status " + a.status() : null;

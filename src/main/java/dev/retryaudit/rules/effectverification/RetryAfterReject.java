@@ -33,17 +33,23 @@ public final class RetryAfterReject extends OperationRule {
             if (r.row() != CommitGate.REJECTED || !Requests.maybeSame(prior, next)) {
                 continue;
             }
-            String why = prior.status() != null ? "status " + prior.status()
+            String why = prior.grpcStatus() != null ? "gRPC " + prior.grpcStatus()
+                    : prior.status() != null ? "status " + prior.status()
                     : prior.errorClass() != null ? "error_class " + Wire.name(prior.errorClass(), '_') : "no status";
             String same = prior.requestHash() != null && next.requestHash() != null
                     ? "the same request_hash" : "no request_hash to show it changed";
-            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " repeats the write that attempt "
-                    + prior.attemptId() + " had rejected (" + why + ", not a retryable rejection), with " + same,
-                    Evidence.of().put("prior_attempt", prior.attemptId()).put("prior_commit_state", "rejected")
-                            .put("prior_status", prior.status())
-                            .put("prior_error_class", prior.errorClass() == null ? null : Wire.name(prior.errorClass(), '_'))
-                            .put("prior_request_hash", prior.requestHash())
-                            .put("request_hash", next.requestHash()));
+            String message = "attempt " + next.attemptId() + " of " + op.id() + " repeats the write that attempt "
+                    + prior.attemptId() + " had rejected (" + why + ", not a retryable rejection), with " + same;
+            Evidence evidence = Evidence.of().put("prior_attempt", prior.attemptId())
+                    .put("prior_commit_state", "rejected")
+                    .put("prior_status", prior.status())
+                    .put("prior_error_class", prior.errorClass() == null ? null : Wire.name(prior.errorClass(), '_'))
+                    .put("prior_request_hash", prior.requestHash())
+                    .put("request_hash", next.requestHash());
+            if (prior.grpcStatus() != null) {
+                evidence.put("prior_grpc_status", prior.grpcStatus().name());
+            }
+            ctx.report(op, next, message, evidence);
         }
     }
 }

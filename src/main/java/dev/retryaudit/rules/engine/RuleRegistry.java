@@ -16,6 +16,7 @@ import dev.retryaudit.rules.effectverification.RetryAfterCommit;
 import dev.retryaudit.rules.effectverification.RetryAfterReject;
 import dev.retryaudit.rules.effectverification.UntrustedState;
 import dev.retryaudit.rules.effectverification.UnverifiedSuccess;
+import dev.retryaudit.rules.retryafter.DoNotRetry;
 import dev.retryaudit.rules.retryafter.Early;
 import dev.retryaudit.rules.retryafter.Excessive;
 import dev.retryaudit.rules.retryafter.Invalid;
@@ -45,6 +46,7 @@ public final class RuleRegistry {
             new Early(),
             new Invalid(),
             new Excessive(),
+            new DoNotRetry(),
             new Identical(),
             new Unverifiable(),
             new Loop(),

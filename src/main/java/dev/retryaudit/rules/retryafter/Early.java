@@ -11,6 +11,7 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.grpc.RetryPushback;
 import dev.retryaudit.rules.http.HttpDate;
 import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
@@ -20,7 +21,8 @@ import java.util.List;
  * A client that comes back before the server's Retry-After adds load exactly when the server asked
  * for less. The wait counts from the response time of the attempt that carried the header (on a
  * server-clock trace, its arrival); an HTTP-date is moved by the response's Date header when there
- * is one, and on a client clock without one it gets the policy's clock-skew allowance.
+ * is one, and on a client clock without one it gets the policy's clock-skew allowance. A gRPC
+ * server's {@code grpc-retry-pushback-ms} is judged the same way, in milliseconds.
  */
 public final class Early extends OperationRule {
     /**
@@ -45,7 +47,42 @@ public final class Early extends OperationRule {
             if (prev.retryAfter() != null && Times.present(next.startedAt())) {
                 judge(op, prev, next, ctx);
             }
+            if (prev.retryPushback() != null && Times.present(next.startedAt())) {
+                judgePushback(op, prev, next, ctx);
+            }
         }
+    }
+
+    /**
+     * A gRPC server's {@code grpc-retry-pushback-ms} is a wait in milliseconds from the response, as
+     * delay-seconds is in seconds; one that says not to retry is retry-after/do-not-retry's.
+     */
+    private static void judgePushback(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        long delay = RetryPushback.delayMs(prev.retryPushback());
+        long responseAt = prev.responseTime();
+        if (delay == RetryPushback.STOP || !Times.present(responseAt)) {
+            return;
+        }
+        long tolerance = ctx.policy().retryAfterToleranceMs();
+        long until = delay > Long.MAX_VALUE - responseAt ? Long.MAX_VALUE : responseAt + delay;
+        long allowed = until - tolerance;
+        if (next.startedAt() >= allowed) {
+            return;
+        }
+        boolean forever = until == Long.MAX_VALUE;
+        String header = "grpc-retry-pushback-ms: " + prev.retryPushback().strip() + " on attempt " + prev.attemptId();
+        ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + (forever
+                ? " came back although the server asked for a wait too long to count (" + header + ")"
+                : " came back " + (until - next.startedAt()) + " ms before the server's pushback allowed (" + header
+                        + ")"),
+                Evidence.of()
+                        .put("retry_pushback_ms", prev.retryPushback())
+                        .put("retry_pushback_attempt", prev.attemptId())
+                        .put("retry_pushback_until", forever ? null : Times.format(until))
+                        .put("tolerance_ms", tolerance)
+                        .put("allowed_at", forever ? null : Times.format(allowed))
+                        .put("started_at", Times.format(next.startedAt()))
+                        .put("early_ms", forever ? null : until - next.startedAt()));
     }
 
     private static void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {

@@ -8,6 +8,8 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
@@ -161,5 +163,37 @@ class OperationsReaderTest {
     void controlCharactersInNamesAreEscapedInMessages() {
         String d = Inputs.rejection("x.json", doc("{\"id\": \"a\", \"tool\": \"t\", \"\\u001b[31mred\": 1, \"attempts\": []}"));
         assertThat(d).doesNotContain("\u001b").contains("\\e[31mred");
+    }
+
+    @Test
+    void aGrpcAttemptCarriesItsStatusByNameOrNumberAndItsPushback() throws Exception {
+        Operation op = Inputs.read("ops.json", doc("""
+                {"id": "g", "tool": "shop.v1.Cart/AddItem", "attempts": [
+                  {"attempt_id": 1, "grpc_status": "DEADLINE_EXCEEDED"},
+                  {"attempt_id": 2, "grpc_status": 14, "grpc_retry_pushback_ms": -1, "outcome": "connection_error"},
+                  {"attempt_id": 3, "grpc_status": null, "grpc_retry_pushback_ms": "250"}]}""")).get(0);
+        Attempt first = op.attempts().get(0);
+        assertThat(first.grpcStatus()).isEqualTo(GrpcStatus.DEADLINE_EXCEEDED);
+        assertThat(first.outcome()).as("implied by the status").isEqualTo(Outcome.TIMEOUT);
+        Attempt second = op.attempts().get(1);
+        assertThat(second.grpcStatus()).isEqualTo(GrpcStatus.UNAVAILABLE);
+        assertThat(second.outcome()).as("as given").isEqualTo(Outcome.CONNECTION_ERROR);
+        assertThat(second.errorClass()).isEqualTo(ErrorClass.UNAVAILABLE);
+        assertThat(second.retryPushback()).isEqualTo("-1");
+        Attempt third = op.attempts().get(2);
+        assertThat(third.grpcStatus()).isNull();
+        assertThat(third.retryPushback()).isEqualTo("250");
+        assertThat(third.location().pointer()).isEqualTo("/operations/0/attempts/2");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "name in lower case | \"unavailable\" | x.json:2:72: error: $.operations[0].attempts[0].grpc_status: expected a gRPC status code: its name (OK, CANCELLED, ..., UNAUTHENTICATED) or its number 0 to 16 (did you mean UNAVAILABLE?)",
+        "code out of range | 17 | x.json:2:72: error: $.operations[0].attempts[0].grpc_status: number out of range: must be between 0 and 16",
+        "boolean | true | x.json:2:72: error: $.operations[0].attempts[0].grpc_status: expected a gRPC status code: its name (OK, CANCELLED, ..., UNAUTHENTICATED) or its number 0 to 16",
+    })
+    void aBadGrpcStatusIsRejected(String what, String value, String diagnostic) {
+        assertThat(Inputs.rejection("x.json", doc("{\"id\": \"g\", \"tool\": \"t\", \"attempts\": [{\"attempt_id\": 1, "
+                + "\"grpc_status\": " + value + "}]}"))).isEqualTo(diagnostic);
     }
 }

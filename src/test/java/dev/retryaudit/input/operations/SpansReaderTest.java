@@ -119,6 +119,20 @@ class SpansReaderTest {
     }
 
     /** Reads with chunks of {@code bytes} bytes: a few lines each, so that the lines are parsed on several threads. */
+    @Test
+    void aSpanLineCarriesAGrpcStatusAndPushback() throws Exception {
+        Operation op = Inputs.read("s.jsonl", """
+                {"operation_id":"g","tool":"shop.v1.Cart/AddItem","attempt_id":1,"grpc_status":"RESOURCE_EXHAUSTED","grpc_retry_pushback_ms":"900"}
+                {"operation_id":"g","attempt_id":2,"grpc_status":0}
+                """).get(0);
+        assertThat(op.attempts()).extracting(Attempt::grpcStatus)
+                .containsExactly(dev.retryaudit.model.GrpcStatus.RESOURCE_EXHAUSTED, dev.retryaudit.model.GrpcStatus.OK);
+        assertThat(op.attempts().get(0).retryPushback()).isEqualTo("900");
+        assertThat(op.attempts().get(1).outcome()).isEqualTo(dev.retryaudit.model.Outcome.SUCCESS);
+        assertThat(Inputs.rejection("s.jsonl", "{\"type\":\"check\",\"operation_id\":\"g\",\"after_attempt\":1,"
+                + "\"result\":\"not_found\",\"grpc_status\":\"OK\"}\n")).contains("grpc_status");
+    }
+
     private static <T> T inChunksOf(int bytes, java.util.concurrent.Callable<T> read) throws Exception {
         System.setProperty("retryaudit.chunkBytes", Integer.toString(bytes));
         try {

@@ -3,6 +3,8 @@ package dev.retryaudit.input.policy;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.GrpcPolicy;
+import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import java.io.ByteArrayInputStream;
@@ -262,5 +264,40 @@ class PolicyReaderTest {
                         assertThat(e.source()).isEqualTo(p.toString());
                     });
         }
+    }
+
+    @Test
+    void theGrpcSectionNamesReadsWritesAndNonRetryableStatuses() throws Exception {
+        Policy p = read("""
+                {"grpc": {"reads": ["shop.v1.Catalog/*", "*/Get*"], "writes": ["shop.v1.Catalog/GetOrCreate"],
+                  "non_retryable_statuses": ["INVALID_ARGUMENT", 5]}}
+                """);
+        assertThat(p.grpc().reads()).containsExactly("shop.v1.Catalog/*", "*/Get*");
+        assertThat(p.grpc().writes()).containsExactly("shop.v1.Catalog/GetOrCreate");
+        assertThat(p.grpc().nonRetryableStatuses()).containsExactlyInAnyOrder(GrpcStatus.INVALID_ARGUMENT,
+                GrpcStatus.NOT_FOUND);
+        assertThat(read("{\"grpc\": null}").grpc()).isEqualTo(GrpcPolicy.DEFAULTS);
+        assertThat(read("{\"grpc\": {\"reads\": null}}").grpc()).isEqualTo(GrpcPolicy.DEFAULTS);
+    }
+
+    @Test
+    void aBadGrpcSectionIsRejectedAtItsValue() {
+        assertThat(rejection("{\"grpc\": {\"read\": []}}"))
+                .isEqualTo("policy.json:1:11: error: $.grpc.read: unknown field (did you mean reads?)");
+        assertThat(rejection("{\"grpc\": {\"reads\": [\"shop.v1.Catalog\"]}}"))
+                .isEqualTo("policy.json:1:21: error: $.grpc.reads[0]: expected a full gRPC method name, "
+                        + "package.Service/Method, or a pattern of one with * (one /, no spaces)");
+        assertThat(rejection("{\"grpc\": {\"writes\": [\"a/B\", \"a/B\"]}}"))
+                .isEqualTo("policy.json:1:29: error: $.grpc.writes[1]: this method is listed twice");
+        assertThat(rejection("{\"grpc\": {\"reads\": [\"a b/C\"]}}"))
+                .startsWith("policy.json:1:21: error: $.grpc.reads[0]: expected a full gRPC method name");
+        assertThat(rejection("{\"grpc\": {\"non_retryable_statuses\": [\"UNAVAILBLE\"]}}"))
+                .isEqualTo("policy.json:1:38: error: $.grpc.non_retryable_statuses[0]: expected a gRPC status code: "
+                        + "its name (OK, CANCELLED, ..., UNAUTHENTICATED) or its number 0 to 16 (did you mean UNAVAILABLE?)");
+        assertThat(rejection("{\"grpc\": {\"non_retryable_statuses\": [17]}}"))
+                .startsWith("policy.json:1:38: error: $.grpc.non_retryable_statuses[0]: number out of range");
+        assertThat(rejection("{\"grpc\": {\"non_retryable_statuses\": [3, \"INVALID_ARGUMENT\"]}}"))
+                .isEqualTo("policy.json:1:41: error: $.grpc.non_retryable_statuses[1]: status INVALID_ARGUMENT is "
+                        + "listed twice");
     }
 }

@@ -143,7 +143,8 @@ class SplitMergeTest {
         List<Attempt> attempts = op.attempts().stream().map(a -> new Attempt(a.attemptId(), a.spanId(),
                 a.idempotencyKey(), a.startedAt(), a.endedAt(), a.durationMs(), a.outcome(), a.status(), a.errorClass(),
                 a.retryAfter(), a.responseDate(), a.commitState(), a.commitStateSource(), a.retryReason(),
-                a.requestHash(), a.attributes(), moved(a.location(), offset))).toList();
+                a.requestHash(), a.attributes(), moved(a.location(), offset))
+                .withGrpc(a.grpcStatus(), a.retryPushback())).toList();
         List<Check> checks = op.checks().stream().map(c -> new Check(c.afterAttempt(), c.at(), c.kind(), c.result(),
                 c.count(), moved(c.location(), offset))).toList();
         return new Operation(prefix + op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),

@@ -1,0 +1,54 @@
+package dev.retryaudit.input.foreign;
+
+import dev.retryaudit.input.reader.ReadContext;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The spans of one source that record a protocol the audit does not read (an RPC system other than
+ * gRPC, a messaging system, a database), counted by protocol so that the reader can say in one note
+ * each how many spans it left out and why: an export of such spans alone would otherwise read as clean.
+ */
+public final class UnusedSpans {
+    /** How many spans of each protocol, and where the first stood, in the order first seen. */
+    private final Map<String, long[]> counts = new LinkedHashMap<>();
+
+    /** Counts the span, which is no attempt, when it records a protocol. */
+    void count(SpanScratch s, ReadContext ctx) {
+        String what = protocol(s, ctx);
+        if (what != null) {
+            counts.computeIfAbsent(what, k -> new long[] {0, s.line, s.column})[0]++;
+        }
+    }
+
+    /** The protocol a span records in words ({@code RPC system "dubbo"}), or null for none. */
+    private static String protocol(SpanScratch s, ReadContext ctx) {
+        String rpc = s.hint(OtlpAttribute.RPC_SYSTEM, ctx);
+        if ("grpc".equals(rpc)) {
+            return "gRPC that name no method (neither rpc.method nor a span name package.Service/Method)";
+        }
+        if (rpc != null) {
+            return "RPC system \"" + rpc + "\" (" + s.keys[OtlpAttribute.RPC_SYSTEM.ordinal()].key() + ")";
+        }
+        String messaging = s.hint(OtlpAttribute.MESSAGING_SYSTEM, ctx);
+        if (messaging != null) {
+            return "messaging system \"" + messaging + "\" (messaging.system)";
+        }
+        String db = s.hint(OtlpAttribute.DB_SYSTEM, ctx);
+        if (db != null) {
+            return "database system \"" + db + "\" (" + s.keys[OtlpAttribute.DB_SYSTEM.ordinal()].key() + ")";
+        }
+        return null;
+    }
+
+    /** Notes each protocol counted, at its first span, and forgets them. */
+    public void note(ReadContext ctx) {
+        for (Map.Entry<String, long[]> e : counts.entrySet()) {
+            long n = e.getValue()[0];
+            ctx.note(e.getValue()[1], e.getValue()[2], n + (n == 1 ? " span" : " spans") + " of " + e.getKey()
+                    + (n == 1 ? " was" : " were") + " not used: the audit reads the attempts of HTTP requests, "
+                    + "gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol");
+        }
+        counts.clear();
+    }
+}
