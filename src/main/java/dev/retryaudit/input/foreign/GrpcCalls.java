@@ -100,6 +100,15 @@ final class GrpcCalls {
             } else if (servers != null && servers.size() > 1) {
                 calls.add(new Call(call, serverAttempts(call, servers, ctx), "server spans of one call"));
             } else {
+                if (servers != null) {
+                    // The server span records the metadata the call arrived with: where it records any, a
+                    // key it does not record was not sent.
+                    ForeignSpan server = servers.get(0);
+                    call.requestHeaders |= server.requestHeaders;
+                    if (call.hop.idempotencyKey == null) {
+                        call.hop.idempotencyKey = server.hop.idempotencyKey;
+                    }
+                }
                 calls.add(new Call(call, List.of(call), null));
                 if (call.grpc.conventions && servers == null && blind[0]++ == 0) {
                     blind[1] = call.line;

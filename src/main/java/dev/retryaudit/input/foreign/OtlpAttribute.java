@@ -27,7 +27,7 @@ public enum OtlpAttribute {
     RESEND_COUNT("http.request.resend_count", "http.resend_count", "http.retry_count"),
     RETRY_AFTER("http.response.header.retry-after"),
     RESPONSE_DATE("http.response.header.date"),
-    IDEMPOTENCY_HEADER("http.request.header.idempotency-key"),
+    IDEMPOTENCY_HEADER("http.request.header.idempotency-key", "rpc.grpc.request.metadata.idempotency-key"),
     ERROR_TYPE("error.type"),
     GEN_AI_OPERATION("gen_ai.operation.name"),
     TOOL_NAME("gen_ai.tool.name"),
@@ -48,8 +48,11 @@ public enum OtlpAttribute {
     DB_SYSTEM("db.system.name", "db.system");
 
     /** The prefix of recorded request headers: where a span has any, a missing Idempotency-Key header was not sent. */
-    public static final String REQUEST_HEADER_PREFIX = "http.request.header.";
+    static final String REQUEST_HEADER_PREFIX = "http.request.header.";
     static final String RESPONSE_HEADER_PREFIX = "http.response.header.";
+    /** The prefixes of recorded gRPC call metadata, which the instrumentations record as headers are. */
+    static final String GRPC_REQUEST_METADATA_PREFIX = "rpc.grpc.request.metadata.";
+    static final String GRPC_RESPONSE_METADATA_PREFIX = "rpc.grpc.response.metadata.";
 
     /** An attribute found under one of its keys, with that key's precedence (0 is highest). */
     public record Match(OtlpAttribute attribute, int precedence, String key) {
@@ -84,13 +87,28 @@ public enum OtlpAttribute {
         Match m = BY_KEY.get(key);
         if (m == null) {
             int prefix = startsWithIgnoreCase(key, REQUEST_HEADER_PREFIX) ? REQUEST_HEADER_PREFIX.length()
-                    : startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX) ? RESPONSE_HEADER_PREFIX.length() : -1;
+                    : startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX) ? RESPONSE_HEADER_PREFIX.length()
+                    : startsWithIgnoreCase(key, GRPC_REQUEST_METADATA_PREFIX) ? GRPC_REQUEST_METADATA_PREFIX.length()
+                    : startsWithIgnoreCase(key, GRPC_RESPONSE_METADATA_PREFIX) ? GRPC_RESPONSE_METADATA_PREFIX.length() : -1;
             if (prefix > 0) {
                 String lower = key.toLowerCase(Locale.ROOT);
                 m = BY_KEY.get(lower.substring(0, prefix) + lower.substring(prefix).replace('_', '-'));
             }
         }
         return m;
+    }
+
+    /**
+     * Whether {@code key} records a request header or a gRPC call's request metadata: a span that
+     * records any records the Idempotency-Key too when one was sent.
+     */
+    public static boolean isRequestHeader(String key) {
+        return startsWithIgnoreCase(key, REQUEST_HEADER_PREFIX) || startsWithIgnoreCase(key, GRPC_REQUEST_METADATA_PREFIX);
+    }
+
+    /** Whether {@code key} records a response header or a gRPC call's response metadata. */
+    static boolean isResponseHeader(String key) {
+        return startsWithIgnoreCase(key, RESPONSE_HEADER_PREFIX) || startsWithIgnoreCase(key, GRPC_RESPONSE_METADATA_PREFIX);
     }
 
     public static boolean startsWithIgnoreCase(String key, String prefix) {

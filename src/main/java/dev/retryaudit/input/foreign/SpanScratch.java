@@ -99,7 +99,7 @@ public final class SpanScratch implements AnyValue.Span {
         if (match != null && wants(match)) {
             put(match, value);
         }
-        if (OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
+        if (OtlpAttribute.isRequestHeader(key)) {
             requestHeaders = true;
         } else if (key.startsWith("otel.scope.") || key.startsWith("otel.library.")) {
             recordsEveryStatus = true;

@@ -82,8 +82,7 @@ public final class ZipkinJaegerFields {
      */
     public static String headerText(String key, String text) {
         if (text == null || !text.startsWith("[") || !text.endsWith("]")
-                || !OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)
-                && !OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.RESPONSE_HEADER_PREFIX)) {
+                || !OtlpAttribute.isRequestHeader(key) && !OtlpAttribute.isResponseHeader(key)) {
             return text;
         }
         List<String> values = new ArrayList<>();

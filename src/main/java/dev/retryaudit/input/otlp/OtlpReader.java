@@ -332,7 +332,7 @@ public final class OtlpReader implements TraceReader {
             if (early != null && match != null && s.wants(match)) {
                 s.put(match, early);
             }
-            if (key != null && OtlpAttribute.startsWithIgnoreCase(key, OtlpAttribute.REQUEST_HEADER_PREFIX)) {
+            if (key != null && OtlpAttribute.isRequestHeader(key)) {
                 s.requestHeaders = true;
             }
         }

@@ -7,6 +7,7 @@ import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.ErrorClass;
+import dev.retryaudit.model.Field;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
@@ -127,6 +128,29 @@ class OtlpGrpcTest {
         assertThat(r.ops()).allSatisfy(op -> assertThat(op.attempts()).hasSize(1));
         assertThat(r.ops().get(3).attempts().get(0).grpcStatus()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
         assertThat(r.notes()).singleElement().asString().startsWith("the export cannot show the retries of 5 gRPC calls");
+    }
+
+    @Test
+    void aKeyInTheCallsMetadataIsItsIdempotencyKeyAndMetadataWithoutOneShowsNoneWasSent() throws Exception {
+        String agent = str("rpc.system", "grpc") + "," + str("rpc.service", "shop.v1.Orders") + ","
+                + str("rpc.method", "CreateOrder");
+        String array = "{\"key\":\"%s\",\"value\":{\"arrayValue\":{\"values\":[{\"stringValue\":\"%s\"}]}}}";
+        Read r = read(
+                // a keyed call: the client span records the key it sent
+                span("00000000000000f1", "00000000000000f0", "shop.v1.Orders/CreateOrder", 3, 0, 10, "{\"code\":0}",
+                        agent + "," + array.formatted("rpc.grpc.request.metadata.idempotency-key", "order-1"), ""),
+                // a call whose client span records no metadata, and whose server span records some but no key
+                span("00000000000000f2", "00000000000000e0", "shop.v1.Orders/CreateOrder", 3, 0, 10, "{\"code\":0}", agent, ""),
+                span("00000000000000f3", "00000000000000f2", "shop.v1.Orders/CreateOrder", 2, 1, 9, "{\"code\":0}",
+                        agent + "," + array.formatted("rpc.grpc.request.metadata.user-agent", "grpc-java-netty/1.85.1"), ""),
+                // a call that records no metadata anywhere
+                span("00000000000000f4", "00000000000000d0", "shop.v1.Orders/CreateOrder", 3, 0, 10, "{\"code\":0}", agent, ""));
+        assertThat(r.ops()).hasSize(3);
+        assertThat(r.ops().get(0).idempotencyKey()).isEqualTo("order-1");
+        assertThat(r.ops().get(1).idempotencyKey()).isNull();
+        assertThat(r.ops().get(1).carried()).as("the server saw the call's metadata: no key was sent")
+                .contains(Field.IDEMPOTENCY_KEY);
+        assertThat(r.ops().get(2).carried()).as("nothing shows whether a key was sent").doesNotContain(Field.IDEMPOTENCY_KEY);
     }
 
     @Test
