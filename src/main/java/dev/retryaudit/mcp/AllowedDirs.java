@@ -67,6 +67,7 @@ final class AllowedDirs implements Closeable {
     /** Which of a path's outcomes the resolution reached. */
     private enum Outcome { FOUND, MISSING, OUTSIDE, LOOP }
 
+    /** Where a path led: its outcome, the real path reached, and that entry's attributes (null when not read). */
     private record Found(Outcome outcome, Path path, BasicFileAttributes attrs) {
     }
 
