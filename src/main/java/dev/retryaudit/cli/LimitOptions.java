@@ -1,6 +1,7 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limit;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -30,21 +31,20 @@ public final class LimitOptions {
 
     /** The limits given, or a usage error naming the option whose value is out of range. */
     public Limits limits() {
-        atLeastOne("--limit-bytes", bytes);
-        atLeastOne("--limit-operations", operations);
-        atLeastOne("--limit-attempts", attempts);
-        atLeastOne("--limit-string", string);
-        atLeastOne("--limit-depth", depth);
+        atLeastOne("--limit-bytes", Limit.BYTES, bytes);
+        atLeastOne("--limit-operations", Limit.OPERATIONS, operations);
+        atLeastOne("--limit-attempts", Limit.ATTEMPTS, attempts);
+        atLeastOne("--limit-string", Limit.STRING, string);
+        atLeastOne("--limit-depth", Limit.DEPTH, depth);
         if (depth > Limits.MAX_DEPTH) {
-            throw usage("invalid value for option '--limit-depth': must be at most " + Limits.MAX_DEPTH
-                    + ", the deepest nesting this build can read");
+            throw usage("invalid value for option '--limit-depth': " + Limits.outOfRange(Limit.DEPTH, false));
         }
         return new Limits(bytes, operations, attempts, string, depth);
     }
 
-    private void atLeastOne(String option, long value) {
+    private void atLeastOne(String option, Limit limit, long value) {
         if (value < 1) {
-            throw usage("invalid value for option '" + option + "': must be at least 1");
+            throw usage("invalid value for option '" + option + "': " + Limits.outOfRange(limit, true));
         }
     }
 

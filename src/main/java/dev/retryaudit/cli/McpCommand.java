@@ -49,6 +49,11 @@ final class McpCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     long runTtl;
 
+    @Option(names = "--read-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Most time one audit_trace call may spend reading its file (path), 1..86400; a call "
+                    + "still reading then fails (default: ${DEFAULT-VALUE}).")
+    long readTimeout;
+
     McpCommand(Streams io) {
         this.io = io;
     }
@@ -57,6 +62,7 @@ final class McpCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         range("--max-runs", maxRuns, 1, 32);
         range("--run-ttl", runTtl, 10, 86_400);
+        range("--read-timeout", readTimeout, 1, 86_400);
         List<Path> dirs = new ArrayList<>();
         for (Path d : allowDirs) {
             try {
@@ -70,7 +76,8 @@ final class McpCommand implements Callable<Integer> {
             }
         }
         return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(),
-                McpAuditing.create(), dirs, maxRuns, Duration.ofSeconds(runTtl)), io.stdin(), io.stdout(), io.err());
+                McpAuditing.create(), dirs, maxRuns, Duration.ofSeconds(runTtl), Duration.ofSeconds(readTimeout)),
+                io.stdin(), io.stdout(), io.err());
     }
 
     private void range(String option, long value, long min, long max) {

@@ -54,6 +54,25 @@ public record Limits(long bytes, long operations, int attemptsPerOperation, int 
         return "raise it with " + setting + (limit == Limit.DEPTH ? ", at most " + MAX_DEPTH : "");
     }
 
+    /** The largest value {@code limit} (not {@link Limit#MEMORY}) can be set to: its type's, or the depth's own bound. */
+    public static long max(Limit limit) {
+        return switch (limit) {
+            case BYTES, OPERATIONS -> Long.MAX_VALUE;
+            case ATTEMPTS, STRING -> Integer.MAX_VALUE;
+            case DEPTH -> MAX_DEPTH;
+            case MEMORY -> throw new IllegalArgumentException("the heap is no setting");
+        };
+    }
+
+    /**
+     * How every surface says that a value given for {@code limit} is out of its range: below 1
+     * ({@code belowOne}), or above {@link #max}.
+     */
+    public static String outOfRange(Limit limit, boolean belowOne) {
+        return belowOne ? "must be at least 1"
+                : "must be at most " + max(limit) + (limit == Limit.DEPTH ? ", the deepest nesting this build can read" : "");
+    }
+
     /** The one check of the operations limit: rejects an input set that would hold {@code count} operations. */
     public void checkOperations(long count, Function<String, InputException> at) throws InputException {
         if (count > operations) {

@@ -1,7 +1,11 @@
 package dev.retryaudit.mcp;
 
+import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,11 +94,31 @@ final class Args {
         if (!whole(v)) {
             throw new ToolError("invalid value for '" + label(name) + "': expected a whole number");
         }
-        long n = ((Number) v).longValue();
-        if (n < min || n > max) {
+        if (!fitsLong(v) || ((Number) v).longValue() < min || ((Number) v).longValue() > max) {
             throw new ToolError("invalid value for '" + label(name) + "': must be between " + min + " and " + max);
         }
-        return n;
+        return ((Number) v).longValue();
+    }
+
+    /**
+     * The value of the input limit {@code name}, {@code absent} when absent: a whole number from 1 to the limit's
+     * largest, refused out of that range with the command line's words; a number beyond any long (1e300) is out of
+     * range, not rounded.
+     */
+    long limit(String name, Limit limit, long absent) throws ToolError {
+        Object v = map.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (!whole(v)) {
+            throw new ToolError("invalid value for '" + label(name) + "': expected a whole number");
+        }
+        BigDecimal n = new BigDecimal(v.toString());
+        boolean belowOne = n.compareTo(BigDecimal.ONE) < 0;
+        if (belowOne || n.compareTo(BigDecimal.valueOf(Limits.max(limit))) > 0) {
+            throw new ToolError("invalid value for '" + label(name) + "': " + Limits.outOfRange(limit, belowOne));
+        }
+        return n.longValueExact();
     }
 
     /** A list of whole numbers, each in {@code min..max}; {@code absent} when absent. */
@@ -112,7 +136,7 @@ final class Args {
                 throw new ToolError("invalid value for '" + label(name) + "': expected an array of whole numbers");
             }
             long n = ((Number) o).longValue();
-            if (n < min || n > max) {
+            if (!fitsLong(o) || n < min || n > max) {
                 throw new ToolError("invalid value for '" + label(name) + "': each must be between " + min + " and " + max);
             }
             out.add(n);
@@ -142,8 +166,24 @@ final class Args {
     }
 
     private static boolean whole(Object v) {
-        return v instanceof Integer || v instanceof Long
+        return v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte || v instanceof BigInteger
+                || v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0
                 || v instanceof Number n && !Double.isInfinite(n.doubleValue()) && n.doubleValue() == Math.rint(n.doubleValue());
+    }
+
+    /** Whether the whole number {@code v} is a long as it is, not saturated or cut to one (1e300, 2^64). */
+    private static boolean fitsLong(Object v) {
+        if (v instanceof BigInteger b) {
+            return b.bitLength() < 64;
+        }
+        if (v instanceof BigDecimal d) {
+            return d.toBigInteger().bitLength() < 64;
+        }
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            return d >= -0x1p63 && d < 0x1p63;
+        }
+        return true;
     }
 
     /** {@code parsed}, or an error naming the values {@code name} allows. */

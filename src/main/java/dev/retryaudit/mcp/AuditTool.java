@@ -66,11 +66,13 @@ final class AuditTool {
 
     private final Auditing auditing;
     private final AllowedDirs dirs;
+    private final Reads reads;
     private final ObjectMapper json;
 
-    AuditTool(Auditing auditing, AllowedDirs dirs, ObjectMapper json) {
+    AuditTool(Auditing auditing, AllowedDirs dirs, Reads reads, ObjectMapper json) {
         this.auditing = auditing;
         this.dirs = dirs;
+        this.reads = reads;
         this.json = json;
     }
 
@@ -104,11 +106,16 @@ final class AuditTool {
         try {
             Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
                     new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.policyIds(), limits);
-            InputSet.Source source = trace != null ? new InputSet.Source(name, null)
-                    : InputSet.Source.of(dirs.resolve(path).toString());
-            InputStream stdin = new ByteArrayInputStream(trace == null ? new byte[0] : trace.getBytes(StandardCharsets.UTF_8));
-            Report report = auditing.audit(format, limits, policy, enable, disable, failOn, source, stdin);
-            return result(report);
+            if (trace != null) {
+                return result(auditing.audit(format, limits, policy, enable, disable, failOn,
+                        new InputSet.Source(name, null), new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8))));
+            }
+            // The file is opened once, here, and read as a stream: nothing opens its path again.
+            AllowedDirs.Opened file = dirs.open(path);
+            try (InputStream in = reads.stream(file.channel())) {
+                return result(auditing.audit(format, limits, policy, enable, disable, failOn,
+                        new InputSet.Source(file.path().toString(), null), in));
+            }
         } catch (InputException e) {
             throw new ToolError(Diagnostics.line(e.error(AuditTool::hint)));
         } catch (IOException e) {
@@ -122,11 +129,11 @@ final class AuditTool {
         if (given == null) {
             return d;
         }
-        return new Limits(given.integer("bytes", 1, Long.MAX_VALUE, d.bytes()),
-                given.integer("operations", 1, Long.MAX_VALUE, d.operations()),
-                (int) given.integer("attempts", 1, Integer.MAX_VALUE, d.attemptsPerOperation()),
-                (int) given.integer("string", 1, Integer.MAX_VALUE, d.stringLength()),
-                (int) given.integer("depth", 1, Limits.MAX_DEPTH, d.depth()));
+        return new Limits(given.limit("bytes", Limit.BYTES, d.bytes()),
+                given.limit("operations", Limit.OPERATIONS, d.operations()),
+                (int) given.limit("attempts", Limit.ATTEMPTS, d.attemptsPerOperation()),
+                (int) given.limit("string", Limit.STRING, d.stringLength()),
+                (int) given.limit("depth", Limit.DEPTH, d.depth()));
     }
 
     /** How a client raises {@code limit}: the member of the {@code limits} argument. */

@@ -1,33 +1,36 @@
 package dev.retryaudit.mcp;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.function.Consumer;
+import java.util.Arrays;
 
 /**
- * The client's stream of newline-delimited JSON-RPC messages, as the SDK's stdio transport reads it, with two
- * guards: a message longer than {@code max} bytes (which the transport would answer by closing the session) is
- * dropped and replaced by a notification the server ignores, after {@code dropped} is told; and the end of the
- * stream (or a failure to read it) calls {@code ended}, which ends the server.
+ * The client's stream of newline-delimited JSON-RPC messages, as the SDK's stdio transport reads it: each line
+ * goes through the {@link MessageCheck} first, and only what it passes reaches the transport; a line longer than
+ * {@code max} bytes (which the transport would answer by closing the session) is answered as too long. The end of
+ * the stream (or a failure to read it) runs {@code ended} once before the transport is told, so that the server can
+ * finish the requests it has before the transport closes the session.
  */
 final class MessageLines extends InputStream {
-    /** What stands in for a dropped message: a notification no server handles, so nothing is answered. */
-    static final String STAND_IN = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/retry-audit/message-dropped\"}\n";
-
     private final InputStream in;
     private final int max;
-    private final Consumer<Long> dropped;
+    private final MessageCheck check;
     private final Runnable ended;
+    private final byte[] buf = new byte[1 << 16];
+    private int bufPos;
+    private int bufLim;
+    /** The line being read, its first {@code max} bytes at most. */
+    private byte[] acc = new byte[1 << 10];
+    private int accLen;
     private byte[] line = new byte[0];
     private int pos;
     private boolean eof;
+    private boolean endedRun;
 
-    MessageLines(InputStream in, int max, Consumer<Long> dropped, Runnable ended) {
+    MessageLines(InputStream in, int max, MessageCheck check, Runnable ended) {
         this.in = in;
         this.max = max;
-        this.dropped = dropped;
+        this.check = check;
         this.ended = ended;
     }
 
@@ -56,43 +59,81 @@ final class MessageLines extends InputStream {
         in.close();
     }
 
-    /** Reads the next message; false at the end of the stream. */
+    /** Reads lines until one passes the check; false at the end of the stream. */
     private boolean next() throws IOException {
-        if (eof) {
-            return false;
-        }
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        long size = 0;
-        int c;
-        try {
-            while ((c = in.read()) >= 0) {
-                size++;
-                if (size <= max) {
-                    buf.write(c);
-                }
-                if (c == '\n') {
-                    break;
-                }
-            }
-        } catch (IOException e) {
-            eof = true;
-            ended.run();
-            throw e;
-        }
-        if (c < 0) {
-            eof = true;
-            ended.run();
-            if (size == 0) {
+        while (true) {
+            long size = eof ? -1 : readLine();
+            if (size < 0) {
+                end();
                 return false;
             }
+            if (size > max) {
+                check.tooLong(acc, accLen, size);
+                continue;
+            }
+            byte[] pass = check.check(acc, accLen);
+            if (pass != null) {
+                line = pass;
+                pos = 0;
+                return true;
+            }
         }
-        if (size > max) {
-            dropped.accept(size);
-            line = STAND_IN.getBytes(StandardCharsets.UTF_8);
-        } else {
-            line = buf.toByteArray();
+    }
+
+    /**
+     * Reads one line into {@code acc} (without its newline, at most {@code max} bytes kept); its whole size, or -1
+     * at the end of the stream with nothing read.
+     */
+    private long readLine() throws IOException {
+        accLen = 0;
+        long size = 0;
+        while (true) {
+            if (bufPos == bufLim) {
+                int n;
+                try {
+                    n = in.read(buf, 0, buf.length);
+                } catch (IOException e) {
+                    end();
+                    throw e;
+                }
+                if (n < 0) {
+                    eof = true;
+                    return size == 0 ? -1 : size;
+                }
+                bufPos = 0;
+                bufLim = n;
+            }
+            int from = bufPos;
+            while (bufPos < bufLim && buf[bufPos] != '\n') {
+                bufPos++;
+            }
+            int chunk = bufPos - from;
+            keep(from, chunk);
+            size += chunk;
+            if (bufPos < bufLim) {
+                bufPos++;
+                return size;
+            }
         }
-        pos = 0;
-        return true;
+    }
+
+    private void keep(int from, int chunk) {
+        int room = Math.min(chunk, max - accLen);
+        if (room <= 0) {
+            return;
+        }
+        if (accLen + room > acc.length) {
+            acc = Arrays.copyOf(acc, Math.min(max, Math.max(acc.length * 2, accLen + room)));
+        }
+        System.arraycopy(buf, from, acc, accLen, room);
+        accLen += room;
+    }
+
+    private void end() {
+        eof = true;
+        if (!endedRun) {
+            endedRun = true;
+            ended.run();
+        }
     }
 }

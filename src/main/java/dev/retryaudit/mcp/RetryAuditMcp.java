@@ -11,6 +11,7 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.BufferedInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -39,7 +40,7 @@ public final class RetryAuditMcp {
      * the bounds of the probe runs.
      */
     public record Settings(String name, String version, Auditing auditing, List<Path> allowedDirs, int maxRuns,
-            Duration runTtl) {
+            Duration runTtl, Duration readTimeout) {
         public Settings {
             allowedDirs = List.copyOf(allowedDirs);
         }
@@ -47,6 +48,12 @@ public final class RetryAuditMcp {
 
     /** The longest message the server reads, in bytes (the SDK's own bound); a longer one is dropped. */
     public static final int MAX_MESSAGE = 16 * 1024 * 1024;
+
+    /** How long requests still running when the client closes stdin get to finish before their reads are stopped. */
+    static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    /** How long a call waits for a file under --allow-dir to open; a regular file opens at once, a FIFO does not. */
+    static final Duration OPEN_WAIT = Duration.ofSeconds(1);
 
     /**
      * Serves one client on {@code in}/{@code out} until it closes {@code in}; returns the exit code. What the
@@ -57,16 +64,44 @@ public final class RetryAuditMcp {
         CountDownLatch closed = new CountDownLatch(1);
         ObjectMapper json = new ObjectMapper();
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
-        AuditTool audit = new AuditTool(settings.auditing(), new AllowedDirs(settings.allowedDirs()), json);
+        Outbox outbox = new Outbox(out);
+        MessageCheck check = new MessageCheck(json.getFactory(), MAX_MESSAGE, outbox, line -> {
+            err.println(settings.name() + ": mcp: " + line);
+            err.flush();
+        });
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "probe-run-sweeper");
             t.setDaemon(true);
             return t;
         });
-        try (ProbeRuns runs = new ProbeRuns(settings.maxRuns(), settings.runTtl())) {
+        AllowedDirs dirs;
+        try {
+            dirs = new AllowedDirs(settings.allowedDirs(), OPEN_WAIT);
+        } catch (IOException e) {
+            err.println(settings.name() + ": error: cannot open an --allow-dir directory: "
+                    + Escaping.controls(String.valueOf(e.getMessage())));
+            err.flush();
+            return 66;
+        }
+        try (dirs; Reads reads = new Reads(settings.readTimeout());
+                ProbeRuns runs = new ProbeRuns(settings.maxRuns(), settings.runTtl())) {
+            AuditTool audit = new AuditTool(settings.auditing(), dirs, reads, json);
             sweeper.scheduleWithFixedDelay(runs::sweep, 1, 1, TimeUnit.SECONDS);
             ProbeTools probe = new ProbeTools(settings.auditing(), runs, audit, json);
-            McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, messages(in, err, settings.name(), closed), out, MAX_MESSAGE))
+            Runnable ended = () -> {
+                // The transport drops every answer once it sees the end of its input: let what was asked finish first.
+                try {
+                    if (!outbox.await(check.handedOn(), System.nanoTime() + STOP_GRACE.toNanos())) {
+                        reads.stopAll();
+                        outbox.await(check.handedOn(), System.nanoTime() + OPEN_WAIT.toNanos());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                closed.countDown();
+            };
+            InputStream messages = new MessageLines(new BufferedInputStream(in, 1 << 16), MAX_MESSAGE, check, ended);
+            McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, messages, outbox, MAX_MESSAGE))
                     .serverInfo(settings.name(), settings.version())
                     .jsonMapper(mapper)
                     // The tools check their own arguments, with the messages the command line gives.
@@ -91,19 +126,15 @@ public final class RetryAuditMcp {
                                     + "honour Retry-After?", ProbeTools.FINISH_SCHEMA, probe::finish))
                     .build();
             closed.await();
-            server.closeGracefully();
+            // The session is over either way; a close that does not finish in time keeps no one waiting.
+            Thread closer = new Thread(server::closeGracefully, "mcp-close");
+            closer.setDaemon(true);
+            closer.start();
+            closer.join(OPEN_WAIT.toMillis());
         } finally {
             sweeper.shutdownNow();
         }
         return 0;
-    }
-
-    private static InputStream messages(InputStream in, PrintWriter err, String name, CountDownLatch closed) {
-        return new MessageLines(new BufferedInputStream(in, 1 << 16), MAX_MESSAGE, size -> {
-            err.println(name + ": mcp: dropped a message of " + size + " bytes, more than the "
-                    + MAX_MESSAGE + " one message may hold; give a large trace to audit_trace as 'path'");
-            err.flush();
-        }, closed::countDown);
     }
 
     /** A tool's handler: its arguments in, its result out, or a {@link ToolError}. */

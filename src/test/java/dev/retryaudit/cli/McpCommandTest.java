@@ -16,18 +16,27 @@ class McpCommandTest {
     }
 
     @Test
-    void runBoundsAreChecked() {
-        assertThat(CliRunner.run("mcp", "--max-runs", "0").err())
-                .startsWith("retry-audit: error: invalid value for option '--max-runs': must be between 1 and 32\n");
-        assertThat(CliRunner.run("mcp", "--run-ttl", "5").err())
-                .startsWith("retry-audit: error: invalid value for option '--run-ttl': must be between 10 and 86400\n");
+    void runAndReadBoundsAreChecked() {
+        for (String[] bad : new String[][] {
+            {"--max-runs", "0", "must be between 1 and 32"},
+            {"--max-runs", "33", "must be between 1 and 32"},
+            {"--run-ttl", "5", "must be between 10 and 86400"},
+            {"--read-timeout", "0", "must be between 1 and 86400"},
+            {"--read-timeout", "86401", "must be between 1 and 86400"}}) {
+            CliRunner.Result r = CliRunner.run("mcp", bad[0], bad[1]);
+            assertThat(r.exit()).as(bad[0] + " " + bad[1]).isEqualTo(64);
+            assertThat(r.out()).as(bad[0] + " " + bad[1]).isEmpty();
+            assertThat(r.err()).startsWith("retry-audit: error: invalid value for option '" + bad[0] + "': " + bad[2]
+                    + "\n");
+        }
     }
 
     @Test
     void helpShowsTheClientConfiguration() {
         CliRunner.Result r = CliRunner.run("mcp", "--help");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("--allow-dir=DIR", "audit_trace", "\"command\": \"java\"");
+        assertThat(r.out()).contains("--allow-dir=DIR", "--read-timeout=SECONDS", "audit_trace",
+                "\"command\": \"java\"");
     }
 
     @Test

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -151,7 +152,7 @@ class McpServerIT {
         assertThat(text(call("audit_trace", Map.of("trace", three, "limits", Map.of("depht", 3)))))
                 .isEqualTo("unknown argument 'limits.depht' (did you mean limits.depth?)");
         assertThat(text(call("audit_trace", Map.of("trace", three, "limits", Map.of("depth", 1001)))))
-                .isEqualTo("invalid value for 'limits.depth': must be between 1 and 1000");
+                .isEqualTo("invalid value for 'limits.depth': must be at most 1000, the deepest nesting this build can read");
         assertThat(text(call("audit_trace", Map.of("trace", three, "limits", 5))))
                 .isEqualTo("invalid value for 'limits': expected an object");
     }
@@ -232,6 +233,57 @@ class McpServerIT {
                 .structuredContent());
         assertThat(enabled.get("findings").findValuesAsText("rule")).containsExactly("probe/not-tested");
         assertThat(call("finish_probe_run", Map.of("run_id", b)).isError()).isFalse();
+    }
+
+    @Test
+    void aPathThatLeadsOutsideGetsOneMessageWhetherItExistsOrNot() {
+        for (String path : List.of("../no-such-file.json", "/no/such/dir/t.json", "scenarios/../../none/../../x")) {
+            assertThat(text(call("audit_trace", Map.of("path", path)))).as(path)
+                    .isEqualTo(path + ": outside the directories this server may read (--allow-dir)");
+        }
+    }
+
+    @Test
+    @Tag("timing")
+    void theEndOfStdinEndsTheServerPromptlyAlsoWhileACallReads(@TempDir Path dir) throws Exception {
+        StringBuilder big = new StringBuilder();
+        for (int i = 0; i < 200_000; i++) {
+            big.append("{\"operation_id\":\"op-").append(i).append("\",\"tool\":\"t\",\"attempt_id\":1}\n");
+        }
+        Path trace = dir.resolve("big.jsonl");
+        Files.writeString(trace, big);
+        Files.writeString(trace, big, java.nio.file.StandardOpenOption.APPEND);
+        for (boolean busy : new boolean[] {false, true}) {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                    JAR.toString(), "mcp", "--allow-dir", dir.toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String session = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                    + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+                    + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                    + (busy ? "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+                            + "\"audit_trace\",\"arguments\":{\"path\":\"big.jsonl\",\"limits\":{\"operations\":"
+                            + "1000000}}}}\n"
+                            : "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+                            + "\"list_rules\",\"arguments\":{}}}\n");
+            p.getOutputStream().write(session.getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            long closed = System.nanoTime();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("busy " + busy).isTrue();
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - closed);
+            assertThat(p.exitValue()).as(out).isZero();
+            assertThat(seconds).as("seconds from the end of stdin to the exit, busy " + busy)
+                    .isLessThan(busy ? RetryAuditMcp.STOP_GRACE.toSeconds() + 15 : 10);
+            List<JsonNode> replies = new java.util.ArrayList<>();
+            for (String line : out.lines().toList()) {
+                replies.add(JSON.readTree(line));
+            }
+            // A call that ends within the grace is answered; one still running after it may go unanswered.
+            assertThat(replies).extracting(n -> n.get("id").asInt()).as(out).startsWith(1);
+            if (!busy) {
+                assertThat(replies).extracting(n -> n.get("id").asInt()).as(out).containsExactly(1, 2);
+            }
+        }
     }
 
     @Test
