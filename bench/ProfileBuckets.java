@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  *
  * <p>A sample goes to the first row that claims it: JIT compiler threads and GC work by thread and
  * frame; on a Java thread, class loading, linking and the CLI's set-up anywhere in the stack; then
- * the innermost frame of retry-audit's own code (frames of the model and text packages defer to
- * their caller), with jackson-core below a reading frame counted as tokenizing.
+ * the innermost frame of retry-audit's own code (frames of the model and text packages but findings
+ * and evidence defer to their caller; a rule's lazy {@code Message} counts as building findings),
+ * with jackson-core below a reading frame counted as tokenizing.
  */
 public final class ProfileBuckets {
     private static final String P = "dev/retryaudit/";
@@ -48,10 +49,9 @@ public final class ProfileBuckets {
         {"field matching and draft building", "input/json/", "input/operations/", "input/otlp/", "input/foreign/",
             "input/har/", "input/zipkin/", "input/jaeger/", "input/retrytrace/", "input/reader/Drafts",
             "input/reader/ReadContext", "input/reader/TraceReader", "input/reader/OperationSink"},
-        {"findings: fingerprinting", "model/Finding.fingerprint", "report/Summaries"},
+        {"findings: fingerprinting", "model/Finding.fingerprint"},
         {"findings: sorting", "rules/engine/FindingOrder", "report/ReportFindings"},
-        {"findings: building (messages, evidence)", "model/Finding", "model/Evidence", "model/Location",
-            "model/Placed"},
+        {"findings: building (messages, evidence)", "model/Finding", "model/Evidence"},
         {"rules (engine and the 27 rules)", "rules/"},
         {"report writing", "report/", "cli/ReportOutput", "cli/AtomicFile", "cli/WatchedOutput"},
         {"other retry-audit code (CLI, pipeline, thread pool)", ""},
@@ -64,12 +64,21 @@ public final class ProfileBuckets {
     private static final int TOKENS = 4;
     private static final int OTHER_JVM = ROWS.length - 1;
     private static final int TOP = 4;
-    private static final int FINDING_BUILDING = 12;
+    private static final int FINDING_BUILDING = rowOf("findings: building");
 
     /** The frame that decided the row of the last sample sorted, or null. */
     private static String decidedBy;
 
     private ProfileBuckets() {
+    }
+
+    private static int rowOf(String label) {
+        for (int r = 0; r < ROWS.length; r++) {
+            if (ROWS[r][0].startsWith(label)) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException(label);
     }
 
     public static void main(String[] args) throws IOException {
