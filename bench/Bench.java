@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * same rounds, interleaved, best of N; the cost of 300,000 findings in every report format; held
  * bytes per grouped attempt; start-up; the foreign readers' memory; and, with {@code BIG=1}, a
  * 1 GiB spans file under {@code -Xmx2g}. Ends with a table of every target, the measured value and
- * whether it is met.
+ * whether it is met. {@code Bench data ATTEMPTS DIR} only writes the inputs that are missing (for
+ * {@code bench/profile}).
  */
 public final class Bench {
     private static final String[] FORMATS = {"json", "text", "sarif", "github", "html"};
@@ -51,6 +52,10 @@ public final class Bench {
             held(Path.of(args[1]));
             return;
         }
+        if (args.length == 3 && args[0].equals("data")) {
+            inputs(Integer.parseInt(args[1]), Path.of(args[2]));
+            return;
+        }
         int attempts = args.length > 0 ? Integer.parseInt(args[0]) : 600_000;
         Path dir = Path.of(args.length > 1 ? args[1] : "bench-data");
         Bench bench = new Bench(args.length > 2 ? args[2] : "target/retry-audit.jar",
@@ -59,7 +64,8 @@ public final class Bench {
         bench.run(attempts, "1".equals(System.getenv("BIG")));
     }
 
-    private void run(int attempts, boolean big) throws Exception {
+    /** Writes the spans, operations and overlaps files of {@code attempts} into {@code dir}, each only when missing. */
+    private static void inputs(int attempts, Path dir) throws IOException {
         Files.createDirectories(dir);
         Path spans = dir.resolve("bench-" + attempts + ".jsonl");
         Path ops = dir.resolve("bench-" + attempts + ".json");
@@ -70,6 +76,13 @@ public final class Bench {
         if (!Files.exists(overlaps)) {
             BenchData.overlaps(FINDINGS, overlaps);
         }
+    }
+
+    private void run(int attempts, boolean big) throws Exception {
+        inputs(attempts, dir);
+        Path spans = dir.resolve("bench-" + attempts + ".jsonl");
+        Path ops = dir.resolve("bench-" + attempts + ".json");
+        Path overlaps = dir.resolve("overlaps-" + FINDINGS + ".jsonl");
         System.out.printf(Locale.ROOT, "%,d attempts; %d interleaved rounds, best wall time, least CPU time (user + system),"
                 + " highest peak RSS; %d cores%n",
                 attempts, runs, Runtime.getRuntime().availableProcessors());
