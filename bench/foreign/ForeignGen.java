@@ -118,7 +118,7 @@ public final class ForeignGen {
         return 1 + k % 3;
     }
 
-    private static void otlp(int attempts, Path file) throws IOException {
+    static void otlp(int attempts, Path file) throws IOException {
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             int written = 0;
             int next = 0;
