@@ -2,12 +2,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs commands as child processes and measures their wall time, their CPU time (user and system,
- * of all threads) and their peak RSS ({@code VmHWM}); the last two are read from /proc every 5 ms,
- * so a few milliseconds of CPU at the end can be missed.
+ * of all threads of the process and of the processes it starts, as a launcher script starts java) and
+ * their peak RSS ({@code VmHWM} of the largest of those processes); the last two are read from /proc
+ * every 5 ms, so a few milliseconds of CPU at the end of each process can be missed.
  */
 final class Measure {
     /** The wall and CPU time in seconds, the peak RSS in MiB and the exit code of a command. */
@@ -51,15 +54,19 @@ final class Measure {
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        long hwm = 0;
-        long ticks = 0;
-        Path status = Path.of("/proc/" + p.pid() + "/status");
-        Path stat = Path.of("/proc/" + p.pid() + "/stat");
+        Map<Long, Long> hwmByPid = new HashMap<>();
+        Map<Long, Long> ticksByPid = new HashMap<>();
         while (p.isAlive()) {
-            hwm = Math.max(hwm, readHwmKiB(status));
-            ticks = Math.max(ticks, readCpuTicks(stat));
+            List<Long> pids = new ArrayList<>(List.of(p.pid()));
+            p.toHandle().descendants().forEach(d -> pids.add(d.pid()));
+            for (long pid : pids) {
+                hwmByPid.merge(pid, readHwmKiB(Path.of("/proc/" + pid + "/status")), Math::max);
+                ticksByPid.merge(pid, readCpuTicks(Path.of("/proc/" + pid + "/stat")), Math::max);
+            }
             Thread.sleep(5);
         }
+        long hwm = hwmByPid.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        long ticks = ticksByPid.values().stream().mapToLong(Long::longValue).sum();
         double wall = (System.nanoTime() - t0) / 1e9;
         int exit = p.exitValue();
         if (!anyExit && exit != 0 && exit != 2) {
