@@ -3,6 +3,7 @@ package dev.retryaudit.input.jaeger;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.ExceptionCauses;
+import dev.retryaudit.input.foreign.FailureHints;
 import dev.retryaudit.input.foreign.Http;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.model.Outcome;
@@ -22,16 +23,7 @@ final class JaegerLogs {
 
     /** The outcome the first failure log names ({@link Http#errorOutcome}), or null. */
     static Outcome outcome(JsonCursor c) throws IOException, InputException {
-        if (c.token() != JsonToken.START_ARRAY) {
-            c.skip();
-            return null;
-        }
-        Outcome found = null;
-        while (c.next() != JsonToken.END_ARRAY) {
-            Outcome o = log(c);
-            found = found != null ? found : o;
-        }
-        return found;
+        return FailureHints.first(c, JaegerLogs::log);
     }
 
     private static Outcome log(JsonCursor c) throws IOException, InputException {

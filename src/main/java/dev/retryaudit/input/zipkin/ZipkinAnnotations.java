@@ -3,6 +3,7 @@ package dev.retryaudit.input.zipkin;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.foreign.ExceptionCauses;
+import dev.retryaudit.input.foreign.FailureHints;
 import dev.retryaudit.input.foreign.Http;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.model.Outcome;
@@ -27,17 +28,10 @@ final class ZipkinAnnotations {
 
     /** The outcome the first annotation that names one names, or null. */
     static Outcome outcome(JsonCursor c) throws IOException, InputException {
-        if (c.token() != JsonToken.START_ARRAY) {
-            c.skip();
-            return null;
-        }
-        Outcome found = null;
-        while (c.next() != JsonToken.END_ARRAY) {
-            String value = value(c);
-            Outcome o = value == null || found != null ? null : named(value);
-            found = found != null ? found : o;
-        }
-        return found;
+        return FailureHints.first(c, annotation -> {
+            String value = value(annotation);
+            return value == null ? null : named(value);
+        });
     }
 
     /** An annotation's value, or null when it has no string value. */
