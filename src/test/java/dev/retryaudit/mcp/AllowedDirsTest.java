@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -140,15 +141,20 @@ class AllowedDirsTest {
         Path t = allowed.resolve("t.json");
         Files.writeString(t, "INSIDE");
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger calls = new AtomicInteger();
         Thread flipper = new Thread(() -> {
             try {
                 for (int i = 0; i < 300 && !stop.get(); i++) {
+                    // Each swap waits for a call made since the last one, so that the calls race every
+                    // swap however the two threads are scheduled.
+                    awaitCall(calls, stop);
                     Path fifo = allowed.resolve("f" + i);
                     Files.move(fifos.resolve("f" + i), fifo);
                     Files.move(fifo, t, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                     Path regular = Files.writeString(allowed.resolve("r"), "INSIDE");
                     Files.move(regular, t, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 }
+                awaitCall(calls, stop);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -163,6 +169,7 @@ class AllowedDirsTest {
                 } catch (ToolError e) {
                     outcomes.merge(e.getMessage(), 1, Integer::sum);
                 }
+                calls.incrementAndGet();
             }
             flipper.join();
             assertThat(outcomes.values().stream().mapToInt(Integer::intValue).sum()).isGreaterThan(300);
@@ -176,6 +183,15 @@ class AllowedDirsTest {
         } finally {
             stop.set(true);
             flipper.join();
+        }
+    }
+
+    /** Waits, at most 2 s, until a call is made after this one started waiting (or the test stops). */
+    private static void awaitCall(AtomicInteger calls, AtomicBoolean stop) {
+        int seen = calls.get();
+        long until = System.nanoTime() + 2_000_000_000L;
+        while (calls.get() == seen && System.nanoTime() < until && !stop.get()) {
+            Thread.onSpinWait();
         }
     }
 
