@@ -1,7 +1,7 @@
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.operations.SpansReader;
 import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Limits;
 import java.io.BufferedInputStream;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;

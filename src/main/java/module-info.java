@@ -23,7 +23,6 @@ module dev.retryaudit {
     requires jdk.unsupported;
 
     exports dev.retryaudit.api;
-    exports dev.retryaudit.input;
     exports dev.retryaudit.model;
     exports dev.retryaudit.report;
     exports dev.retryaudit.rules;

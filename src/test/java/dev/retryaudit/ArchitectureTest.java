@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages show the flow of data and never import upwards: every reference from one package of
  * {@code src/main} to another (imports and qualified names, comments left out) goes to a lower
- * layer, so there is no cycle. Every package says whether it is API or internal.
+ * layer of the package table in {@code docs/architecture.md}, so there is no cycle. Every package says whether it is API or internal.
  */
 class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java");
@@ -27,42 +27,31 @@ class ArchitectureTest {
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.retryaudit((?:\\.[a-z]\\w*)*)\\.[A-Z]");
     private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
 
-    /** The layer of each package, lowest first; a family of rules is any other package under rules. */
-    private static final Map<String, Integer> LAYERS = Map.ofEntries(
-            Map.entry("model", 0),
-            Map.entry("text", 10),
-            Map.entry("input", 20),
-            Map.entry("input.json", 21),
-            Map.entry("input.reader", 22),
-            Map.entry("input.operations", 23),
-            Map.entry("input.foreign", 23),
-            Map.entry("input.retrytrace", 23),
-            Map.entry("input.otlp", 24),
-            Map.entry("input.har", 24),
-            Map.entry("input.zipkin", 24),
-            Map.entry("input.jaeger", 24),
-            Map.entry("input.pipeline", 25),
-            Map.entry("input.policy", 26),
-            Map.entry("input.baseline", 26),
-            Map.entry("rules", 20),
-            Map.entry("rules.http", 20),
-            Map.entry("rules.grpc", 20),
-            Map.entry("rules.engine", 40),
-            Map.entry("report.sarif", 50),
-            Map.entry("report.html", 50),
-            Map.entry("report", 60),
-            Map.entry("probe", 70),
-            Map.entry("api", 80),
-            Map.entry("mcp", 80),
-            Map.entry("cli", 90));
-    private static final int FAMILY = 30;
+    private static final Path MAP = Path.of("docs/architecture.md");
+    private static final Pattern ROW = Pattern.compile("^\\| `([\\w.*]+)` \\| (\\d+) \\| (\\w*) *\\| .+\\|$", Pattern.MULTILINE);
+
+    /** A package's row in the table of docs/architecture.md: its layer and its side ("" for none). */
+    private record Row(int layer, String side) {
+    }
+
+    /** The table of docs/architecture.md by package; {@code rules.*} stands for every family of rules. */
+    private static Map<String, Row> map() throws IOException {
+        Map<String, Row> rows = new TreeMap<>();
+        Matcher m = ROW.matcher(Files.readString(MAP));
+        while (m.find()) {
+            rows.put(m.group(1), new Row(Integer.parseInt(m.group(2)), m.group(3)));
+        }
+        assertThat(rows).as("the package table of %s", MAP).containsKeys("model", "input", "rules", "rules.*", "api", "cli");
+        return rows;
+    }
 
     @Test
     void noPackageImportsOneAboveIt() throws IOException {
         Map<String, Set<String>> deps = dependencies();
+        Map<String, Row> map = map();
         List<String> upward = new ArrayList<>();
         deps.forEach((from, tos) -> tos.forEach(to -> {
-            if (layer(to) >= layer(from)) {
+            if (row(map, to).layer() >= row(map, from).layer()) {
                 upward.add(from + " -> " + to);
             }
         }));
@@ -72,7 +61,9 @@ class ArchitectureTest {
                 .doesNotContain("input");
         List<String> across = new ArrayList<>();
         deps.forEach((from, tos) -> tos.forEach(to -> {
-            if (side(from) != 0 && side(to) != 0 && side(from) != side(to)) {
+            String a = row(map, from).side();
+            String b = row(map, to).side();
+            if (!a.isEmpty() && !b.isEmpty() && !a.equals(b)) {
                 across.add(from + " -> " + to);
             }
         }));
@@ -92,23 +83,41 @@ class ArchitectureTest {
         assertThat(unmarked).isEmpty();
     }
 
-    /** 1 for the reading of inputs, 2 for the rules (their engine aside), 0 for any other package. */
-    private static int side(String pkg) {
-        if (pkg.equals("input") || pkg.startsWith("input.")) {
-            return 1;
-        }
-        return (pkg.equals("rules") || pkg.startsWith("rules.")) && !pkg.equals("rules.engine") ? 2 : 0;
+    @Test
+    void everyRowOfTheMapIsAPackage() throws IOException {
+        Set<String> packages = dependencies().keySet();
+        List<String> stale = map().keySet().stream()
+                .filter(p -> !packages.contains(p) && !(p.equals("rules.*") && packages.stream().anyMatch(q -> q.startsWith("rules."))))
+                .toList();
+        assertThat(stale).as("rows of %s naming no package", MAP).isEmpty();
     }
 
-    private static int layer(String pkg) {
-        Integer l = LAYERS.get(pkg);
-        if (l == null && pkg.startsWith("rules.")) {
-            return FAMILY;
+    @Test
+    void theModuleExportsThePackagesTheMapMarksApi() throws IOException {
+        Set<String> api = new TreeSet<>();
+        Matcher m = Pattern.compile("^\\| `([\\w.]+)` \\|[^\\n]*\\(API[):]", Pattern.MULTILINE).matcher(Files.readString(MAP));
+        while (m.find()) {
+            api.add(m.group(1));
         }
-        if (l == null) {
-            throw new AssertionError("package dev.retryaudit." + pkg + " has no layer in ArchitectureTest.LAYERS");
+        Set<String> exported = new TreeSet<>();
+        Matcher e = Pattern.compile("^\\s*exports dev\\.retryaudit\\.([\\w.]+);", Pattern.MULTILINE)
+                .matcher(Files.readString(MAIN.resolve("module-info.java")));
+        while (e.find()) {
+            exported.add(e.group(1));
         }
-        return l;
+        assertThat(exported).isEqualTo(api);
+    }
+
+    /** The row of {@code pkg}: its own, or the families' for a package under rules that has none. */
+    private static Row row(Map<String, Row> map, String pkg) {
+        Row r = map.get(pkg);
+        if (r == null && pkg.startsWith("rules.")) {
+            r = map.get("rules.*");
+        }
+        if (r == null) {
+            throw new AssertionError("package dev.retryaudit." + pkg + " has no row in " + MAP);
+        }
+        return r;
     }
 
     /** Each package of src/main (without the dev.retryaudit prefix) and the packages it references; module-info is no package. */

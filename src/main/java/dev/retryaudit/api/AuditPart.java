@@ -1,6 +1,6 @@
 package dev.retryaudit.api;
 
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.rules.engine.Engine;
 import java.io.Serializable;
 

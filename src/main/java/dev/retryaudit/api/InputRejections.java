@@ -1,16 +1,16 @@
 package dev.retryaudit.api;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.json.ParseFailures;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 
 /**
  * Input errors found by an engine that reads an input itself, in parts and on several machines (a
  * Spark job), as the library reports them: a {@link RetryAuditException} with the one-line diagnostic
- * and, for a limit, the {@link dev.retryaudit.input.Limits} setting that raises it. The errors that
+ * and, for a limit, the {@link dev.retryaudit.model.Limits} setting that raises it. The errors that
  * only the whole input shows are made here with the library's own words.
  */
 public final class InputRejections {

@@ -1,14 +1,14 @@
 package dev.retryaudit.api;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.baseline.BaselineReader;
-import dev.retryaudit.input.pipeline.InputSet;
-import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.config.BaselineReader;
+import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;

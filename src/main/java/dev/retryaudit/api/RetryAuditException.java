@@ -1,10 +1,9 @@
 package dev.retryaudit.api;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limit;
-import dev.retryaudit.text.Diagnostics;
+import dev.retryaudit.model.Limits;
 
 /**
  * An input that could not be read or a policy that could not be applied. The message is the tool's
@@ -22,7 +21,7 @@ public final class RetryAuditException extends Exception {
     }
 
     private RetryAuditException(InputError error, InputException cause) {
-        super(Diagnostics.line(error), cause);
+        super(error.diagnostic(), cause);
         this.error = error;
     }
 

@@ -2,10 +2,10 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.FileNames;
+import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
@@ -13,8 +13,6 @@ import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleSelection;
-import dev.retryaudit.text.ColorMode;
-import dev.retryaudit.text.Diagnostics;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,7 +159,7 @@ final class AuditOptions {
      */
     int inputError(Streams io, InputException e, ReportWriter writer) {
         InputError error = e.error(LimitHints::of);
-        io.err().println(Diagnostics.line(error));
+        io.err().println(error.diagnostic());
         int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
         InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
         return output(io).write(o -> writer.writeError(failure, o), code);

@@ -1,12 +1,11 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.pipeline.Readers;
+import dev.retryaudit.input.Readers;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Wire;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.ReportFormat;
-import dev.retryaudit.text.ColorMode;
 import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine;

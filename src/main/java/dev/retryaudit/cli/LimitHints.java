@@ -1,7 +1,7 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Limit;
+import dev.retryaudit.model.Limits;
 
 /** How the command line raises a limit an input exceeded: its {@code --limit-*} option, or more heap. */
 public final class LimitHints {

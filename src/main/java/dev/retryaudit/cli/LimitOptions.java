@@ -1,11 +1,11 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Limit;
-import picocli.CommandLine;
+import dev.retryaudit.model.Limits;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The {@code --limit-*} options of every command that reads an input set, and their checks. */
 public final class LimitOptions {

@@ -1,6 +1,6 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.pipeline.FileNames;
+import dev.retryaudit.input.FileNames;
 import dev.retryaudit.text.Escaping;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

@@ -2,8 +2,8 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.probe.ClientRun;
 import dev.retryaudit.probe.HeaderFormat;

@@ -1,7 +1,8 @@
 /**
- * Internal: not part of the API (see {@code dev.retryaudit.api}), except {@link
- * dev.retryaudit.input.InputFormat} and {@link dev.retryaudit.input.Limits}, which the API takes
- * (the module exports the package for them); may change in any release. The values every part of the reading of inputs shares: the input
- * error, the limits and the input formats. The reading itself lives in the packages below this one.
+ * Internal: not part of the API (see {@code dev.retryaudit.api}); may change in any release. The entry of
+ * reading: an input set's sources and file names, decompression, format detection, the reader of each format
+ * and the checks across files. Below it lie the JSON plumbing ({@code input.json}), the reader contract
+ * ({@code input.reader}), the native formats ({@code input.operations}) and the foreign formats with their
+ * linker ({@code input.foreign} and its subpackages).
  */
 package dev.retryaudit.input;

@@ -1,7 +1,7 @@
 package dev.retryaudit.mcp;
 
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Limit;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
 import java.math.BigDecimal;

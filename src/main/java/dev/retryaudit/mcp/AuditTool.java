@@ -1,14 +1,14 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
-import dev.retryaudit.input.pipeline.Readers;
-import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.JsonReportWriter;
@@ -16,7 +16,6 @@ import dev.retryaudit.report.Report;
 import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
-import dev.retryaudit.text.Diagnostics;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -117,7 +116,7 @@ final class AuditTool {
                         new InputSet.Source(file.path().toString(), null), in));
             }
         } catch (InputException e) {
-            throw new ToolError(Diagnostics.line(e.error(AuditTool::hint)));
+            throw new ToolError(e.error(AuditTool::hint).diagnostic());
         } catch (IOException e) {
             throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
         }

@@ -1,9 +1,9 @@
 package dev.retryaudit.mcp;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;

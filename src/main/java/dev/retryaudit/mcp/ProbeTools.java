@@ -1,8 +1,8 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.probe.HeaderFormat;

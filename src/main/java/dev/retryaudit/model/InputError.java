@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import dev.retryaudit.text.Escaping;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -30,5 +31,11 @@ public record InputError(boolean unreadable, String source, long line, long colu
     /** The message without the location: the path, then the explanation. */
     public String message() {
         return path == null ? explanation() : path + ": " + explanation();
+    }
+
+    /** The one-line diagnostic {@code FILE:LINE:COL: error: PATH: MESSAGE}, safe to print on a terminal. */
+    public String diagnostic() {
+        String where = Escaping.controls(source) + (line > 0 ? ":" + line + ":" + column : "");
+        return where + ": error: " + Escaping.controls(message());
     }
 }

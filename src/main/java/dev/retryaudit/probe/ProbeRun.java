@@ -1,6 +1,6 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.input.retrytrace.RetryTraceReader;
+import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;

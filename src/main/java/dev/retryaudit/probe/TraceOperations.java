@@ -1,6 +1,6 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.input.retrytrace.RetryTraceReader;
+import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.CommitStateSource;

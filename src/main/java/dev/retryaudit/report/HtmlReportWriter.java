@@ -10,7 +10,6 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.html.Html;
 import dev.retryaudit.report.html.Timeline;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.text.Diagnostics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
@@ -64,7 +63,7 @@ public final class HtmlReportWriter implements ReportWriter {
         w.write("<header><h1>" + escape(failure.toolName()) + " report</h1>\n<p><span class=\"verdict failed\">"
                 + (e.unreadable() ? "input unreadable" : "input rejected")
                 + "</span> exit code " + failure.exitCode() + "</p></header>\n");
-        w.write("<h2>Error</h2>\n<p class=\"msg mono\">" + escape(Diagnostics.line(e)) + "</p>\n");
+        w.write("<h2>Error</h2>\n<p class=\"msg mono\">" + escape(e.diagnostic()) + "</p>\n");
         w.write("<footer>" + escape(failure.toolName() + " " + failure.toolVersion())
                 + ": no findings were made, the input could not be audited.</footer>\n</body>\n</html>\n");
         w.flush();

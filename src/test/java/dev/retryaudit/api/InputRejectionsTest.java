@@ -2,8 +2,8 @@ package dev.retryaudit.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Limit;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +25,7 @@ class InputRejectionsTest {
             files[i] = Files.writeString(dir.resolve("in-" + i + ".jsonl"), contents[i]);
         }
         try {
-            RetryAudit.builder().limits(limits).inputFormat(dev.retryaudit.input.InputFormat.SPANS).build()
+            RetryAudit.builder().limits(limits).inputFormat(dev.retryaudit.model.InputFormat.SPANS).build()
                     .audit(List.of(files));
         } catch (RetryAuditException e) {
             return e;

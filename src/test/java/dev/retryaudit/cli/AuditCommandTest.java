@@ -76,7 +76,7 @@ class AuditCommandTest {
     @Test
     void theInputFormatIsOneOfTheFormatsThisBuildReads() {
         String expected = "retry-audit: error: invalid value for option '--input-format': expected one of "
-                + String.join(", ", dev.retryaudit.input.pipeline.Readers.supportedIds())
+                + String.join(", ", dev.retryaudit.input.Readers.supportedIds())
                 + "\nTry 'retry-audit audit --help'\n";
         for (String bad : new String[] {"xml", "AUTO", "retry_trace", ""}) {
             CliRunner.Result r = CliRunner.runWithStdin(FAILING, "audit", "--input-format", bad);

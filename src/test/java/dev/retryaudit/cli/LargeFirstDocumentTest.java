@@ -2,8 +2,8 @@ package dev.retryaudit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.retryaudit.input.FormatDetector;
 import dev.retryaudit.input.LargeDocuments;
-import dev.retryaudit.input.pipeline.FormatDetector;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

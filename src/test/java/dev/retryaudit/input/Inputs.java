@@ -1,6 +1,8 @@
 package dev.retryaudit.input;
 
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

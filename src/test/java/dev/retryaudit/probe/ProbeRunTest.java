@@ -2,10 +2,10 @@ package dev.retryaudit.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;

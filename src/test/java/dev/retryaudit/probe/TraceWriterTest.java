@@ -2,16 +2,16 @@ package dev.retryaudit.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.json.Rfc3339;
-import dev.retryaudit.input.pipeline.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import java.io.ByteArrayInputStream;

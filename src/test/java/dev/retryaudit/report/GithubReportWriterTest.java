@@ -2,8 +2,8 @@ package dev.retryaudit.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayOutputStream;

@@ -2,13 +2,13 @@ package dev.retryaudit.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;

@@ -1,8 +1,8 @@
 package dev.retryaudit.rules;
 
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.InputSet;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleRegistry;

@@ -1,8 +1,8 @@
 package dev.retryaudit.rules;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.policy.PolicyReader;
+import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package dev.retryaudit.rules;
 
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
-import dev.retryaudit.input.policy.PolicyReader;
-import dev.retryaudit.input.policy.RuleIds;
+import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.config.RuleIds;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.ProbeCatalogue;

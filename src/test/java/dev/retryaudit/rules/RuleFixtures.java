@@ -2,11 +2,11 @@ package dev.retryaudit.rules;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.Json;
 import dev.retryaudit.rules.engine.Engine;

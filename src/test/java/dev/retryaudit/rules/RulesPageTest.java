@@ -1,9 +1,9 @@
 package dev.retryaudit.rules;
 
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.policy.PolicyReader;
-import dev.retryaudit.input.policy.RuleIds;
+import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.config.RuleIds;
 import dev.retryaudit.model.GrpcPolicy;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;

@@ -2,7 +2,7 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import java.io.Serializable;

@@ -1,8 +1,8 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.InputRejections;
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;

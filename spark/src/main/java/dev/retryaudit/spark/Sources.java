@@ -1,6 +1,6 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.input.InputException;
+import dev.retryaudit.model.InputException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

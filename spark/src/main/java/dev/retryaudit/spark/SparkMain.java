@@ -4,9 +4,8 @@ import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.cli.ExitCode;
 import dev.retryaudit.cli.LimitHints;
 import dev.retryaudit.cli.LimitOptions;
-import dev.retryaudit.input.InputException;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.text.Diagnostics;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,10 +14,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SparkSession;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The {@code spark-submit} application: {@code retry-audit-spark audit --input PATH... --output DIR},
@@ -83,7 +82,7 @@ public final class SparkMain implements Runnable {
     /** The command line's diagnostic of a rejected input: a limit names the option that raises it. */
     static String diagnostic(RetryAuditException e) {
         if (e.getCause() instanceof InputException ie) {
-            return Diagnostics.line(ie.error(LimitHints::of));
+            return ie.error(LimitHints::of).diagnostic();
         }
         return e.getMessage();
     }

@@ -3,7 +3,7 @@ package dev.retryaudit.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

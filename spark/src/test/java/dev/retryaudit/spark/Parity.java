@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

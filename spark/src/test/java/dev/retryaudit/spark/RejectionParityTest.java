@@ -2,7 +2,7 @@ package dev.retryaudit.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

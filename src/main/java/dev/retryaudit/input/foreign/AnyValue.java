@@ -2,10 +2,10 @@ package dev.retryaudit.input.foreign;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Wire;
 import java.io.IOException;
 

@@ -1,8 +1,8 @@
 package dev.retryaudit.input.foreign;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;
 

@@ -1,8 +1,8 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.GrpcStatus;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.text.Escaping;
 
 /**

@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
@@ -8,6 +7,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.ParentRef;

@@ -1,12 +1,12 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;
 import java.util.Base64;

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.json;
 
-import dev.retryaudit.input.InputException;
+import dev.retryaudit.model.InputException;
 import java.util.List;
 
 /**

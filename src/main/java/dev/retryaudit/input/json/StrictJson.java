@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 

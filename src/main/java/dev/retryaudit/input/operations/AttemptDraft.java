@@ -1,7 +1,6 @@
 package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.GrpcStatusValue;
 import dev.retryaudit.input.json.JsonCursor;
@@ -12,6 +11,7 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;

@@ -1,11 +1,11 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Times;
 import java.io.IOException;

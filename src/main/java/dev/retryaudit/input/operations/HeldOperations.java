@@ -1,11 +1,11 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;

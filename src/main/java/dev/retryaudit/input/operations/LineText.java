@@ -2,8 +2,8 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.model.InputException;
 import java.io.IOException;
 import java.util.Arrays;
 

@@ -1,11 +1,11 @@
 package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.Effect;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.ReportedOutcome;
 import java.io.IOException;

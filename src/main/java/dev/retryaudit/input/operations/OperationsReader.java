@@ -2,7 +2,6 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
@@ -11,6 +10,7 @@ import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.RawJson;

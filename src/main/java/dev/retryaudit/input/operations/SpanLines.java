@@ -2,11 +2,11 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;

@@ -2,7 +2,6 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
@@ -11,6 +10,7 @@ import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,11 +1,11 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;

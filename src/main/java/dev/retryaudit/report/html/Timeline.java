@@ -1,12 +1,12 @@
 package dev.retryaudit.report.html;
 
+import dev.retryaudit.http.HttpDate;
+import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.model.Wire;
-import dev.retryaudit.rules.http.HttpDate;
-import dev.retryaudit.rules.http.RetryAfterValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

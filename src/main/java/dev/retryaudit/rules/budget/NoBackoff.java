@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.budget;
 
+import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.Evidence;
@@ -12,7 +13,6 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.http.RetryAfterValue;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.retryaudit.rules.engine;
 
-import dev.retryaudit.input.policy.RuleIds;
+import dev.retryaudit.config.RuleIds;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package dev.retryaudit.rules.retryafter;
 
+import dev.retryaudit.http.HttpDate;
+import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.Evidence;
@@ -12,8 +14,6 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.grpc.RetryPushback;
-import dev.retryaudit.rules.http.HttpDate;
-import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
 import java.util.List;
 

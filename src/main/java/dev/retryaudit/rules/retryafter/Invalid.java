@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.retryafter;
 
+import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
@@ -8,7 +9,6 @@ import dev.retryaudit.model.Times;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.http.RetryAfterValue;
 import dev.retryaudit.text.Escaping;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

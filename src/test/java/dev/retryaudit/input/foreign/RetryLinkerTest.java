@@ -1,11 +1,11 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;

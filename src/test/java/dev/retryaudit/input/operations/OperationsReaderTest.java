@@ -1,15 +1,15 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Times;

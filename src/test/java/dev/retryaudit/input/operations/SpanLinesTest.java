@@ -1,8 +1,8 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.InputException;
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.input.Limits;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

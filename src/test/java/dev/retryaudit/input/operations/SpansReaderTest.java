@@ -1,10 +1,10 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.InputException;
-import dev.retryaudit.input.InputFormat;
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import java.util.List;
 import org.junit.jupiter.api.Test;

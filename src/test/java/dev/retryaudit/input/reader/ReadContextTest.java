@@ -1,8 +1,8 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.input.Limits;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.Limits;
 import java.io.ByteArrayInputStream;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;

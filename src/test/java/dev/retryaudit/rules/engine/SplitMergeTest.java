@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.api.Locations;
 import dev.retryaudit.api.RetryAudit;
-import dev.retryaudit.input.InputFormat;
-import dev.retryaudit.input.Limits;
-import dev.retryaudit.input.pipeline.InputSet;
+import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;

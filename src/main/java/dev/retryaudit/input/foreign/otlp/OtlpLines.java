@@ -1,0 +1,146 @@
+package dev.retryaudit.input.foreign.otlp;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.RetryLinker;
+import dev.retryaudit.input.foreign.SpanScratch;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.json.ParseFailures;
+import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.input.operations.SpanLines;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.Limits;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * OTLP/JSON Lines (the file exporter's one export a line) read one line at a time, for an engine that
+ * splits an input over machines: a line parsed on its own at its place in its source with the checks
+ * and messages of {@link OtlpReader}, the keys of the linking contexts its attempt spans belong to
+ * ({@link RetryLinker#contexts}), and the lines of one context, brought together from anywhere,
+ * linked into operations as {@link OtlpReader} links them. Notes are not kept. Not thread-safe.
+ */
+public final class OtlpLines {
+    private static final String SPANS_SEVERAL = "an export in JSON Lines must fit on one line; this one spans several";
+    private static final String END_OF_INPUT = "malformed JSON: Unexpected end-of-input";
+    /** Spans of one line are ordered after every span of the lines before it: a line's place, then the span's. */
+    private static final int ORDER_BITS = 32;
+    /** The lines of a source that can be ordered so. */
+    private static final long MAX_LINE = (1L << (63 - ORDER_BITS)) - 1;
+
+    private final Limits limits;
+    private final StrictJson json;
+    private final Set<Integer> logs;
+
+    /**
+     * A reader of the lines of sources that are exports, or, for the sources (by index) in {@code logs},
+     * logs whose lines carry exports after a log prefix (see {@link #isLog}).
+     */
+    public OtlpLines(Limits limits, Set<Integer> logs) {
+        this.limits = limits;
+        this.json = new StrictJson(limits);
+        this.logs = Set.copyOf(logs);
+    }
+
+    /**
+     * Whether a source whose first bytes (up to 64 KiB, or all of a shorter source) are {@code head} is
+     * a log of a span exporter rather than OTLP/JSON, as the reader decides it.
+     */
+    public static boolean isLog(byte[] head) {
+        return OtlpLogLines.isLog(head, head.length);
+    }
+
+    /** Whether the line holds an export, or is blank (in a log: carries no export). */
+    public boolean holdsExport(SpanLines.Text t) {
+        for (byte b : bytes(t)) {
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private byte[] bytes(SpanLines.Text t) {
+        return logs.contains(t.sourceIndex()) ? OtlpLogLines.blankingLine(t.bytes()) : t.bytes();
+    }
+
+    /**
+     * The keys of the linking contexts of the line's attempt spans, in the order first seen (none for
+     * a line with no attempt), or null for a blank line; rejects a line the reader would reject.
+     */
+    public List<String> contexts(SpanLines.Text t) throws InputException {
+        RetryLinker linker = new RetryLinker();
+        return read(t, linker) ? linker.contexts() : null;
+    }
+
+    /**
+     * The operations of one linking context, without their parents: {@code lines}, in line order, are
+     * the lines that hold its spans. {@code single} says whether the source holds one export only, whose
+     * locations carry JSON Pointers as the reader gives them.
+     */
+    public List<RetryLinker.Linked> operations(String context, List<SpanLines.Text> lines, boolean single)
+            throws InputException {
+        RetryLinker linker = new RetryLinker();
+        for (SpanLines.Text t : lines) {
+            read(t, linker);
+        }
+        linker.keep(context);
+        SpanLines.Text first = lines.get(0);
+        ReadContext ctx = new ReadContext(first.source(), first.sourceIndex(), InputStream.nullInputStream(), json,
+                limits, null);
+        return linker.link(ctx, single, true);
+    }
+
+    /** The rejection of a source with no export (blank lines only, none, or a log with none), as the reader words it. */
+    public static InputException empty(String source, boolean log) {
+        return OtlpReader.empty(source, log);
+    }
+
+    /** Reads one line's export into {@code into}, its spans placed at the line; false for a blank line. */
+    private boolean read(SpanLines.Text t, RetryLinker into) throws InputException {
+        if (t.line() > MAX_LINE) {
+            throw new IllegalArgumentException("a source of more than " + MAX_LINE + " lines");
+        }
+        long[] start = {0};
+        RetryLinker line = new RetryLinker();
+        ReadContext ctx = new ReadContext(t.source(), t.sourceIndex(), new ByteArrayInputStream(bytes(t)), json,
+                limits, null);
+        try {
+            JsonCursor c = ctx.open();
+            boolean read = ParseFailures.reading(t.source(), () -> c.parser(), limits, () -> {
+                JsonToken first = c.next();
+                if (first == null) {
+                    return false;
+                }
+                if (first != JsonToken.START_OBJECT) {
+                    throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
+                            + JsonCursor.describe(first));
+                }
+                start[0] = c.column();
+                OtlpReader.readExport(c, ctx, line, new SpanScratch(), "", true);
+                if (c.next() != null) {
+                    throw c.error("$", "a second JSON value on one line: JSON Lines hold one export a line");
+                }
+                return true;
+            });
+            for (ForeignSpan s : line.spans()) {
+                s.line = t.line();
+                s.order = (t.line() << ORDER_BITS) + s.order;
+                into.add(s);
+            }
+            return read;
+        } catch (InputException e) {
+            if (start[0] > 0 && e.detail().startsWith(END_OF_INPUT)) {
+                throw InputException.rejected(t.source(), t.line(), start[0], "$", SPANS_SEVERAL);
+            }
+            throw SpanLines.placed(t, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading bytes held in memory", e);
+        }
+    }
+}

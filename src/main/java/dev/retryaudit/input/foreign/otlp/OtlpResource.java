@@ -1,0 +1,116 @@
+package dev.retryaudit.input.foreign.otlp;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.foreign.AnyValue;
+import dev.retryaudit.input.foreign.ProtoNames;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.InputException;
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What an OTLP resource and scope say about who sent a request: the client (service name and
+ * instance, host and process), which links root-span resends across traces, and the instrumentation
+ * scope, some of which record one span over all sends of a request. Both are hints: values of an
+ * unexpected type are passed over.
+ */
+final class OtlpResource {
+    /** The resource attributes that together name one client. */
+    private static final String[] CLIENT_KEYS = {"service.name", "service.namespace", "service.instance.id",
+        "host.name", "process.pid"};
+
+    /** Instrumentation scopes known to record one span over every send of a request, with their producer. */
+    private static final Map<String, String> ONE_SPAN_PER_REQUEST = Map.of(
+            "io.opentelemetry.apache-httpclient-5.0", "the OpenTelemetry Java agent's Apache HttpClient 5 instrumentation",
+            "opentelemetry.instrumentation.requests", "OpenTelemetry Python's requests instrumentation",
+            "opentelemetry.instrumentation.urllib3", "OpenTelemetry Python's urllib3 instrumentation");
+
+    private OtlpResource() {
+    }
+
+    /** The client a {@code Resource} object at the cursor names, or null when it names none. */
+    static String client(JsonCursor c, ReadContext ctx) throws IOException, InputException {
+        if (c.token() != JsonToken.START_OBJECT) {
+            c.skip();
+            return null;
+        }
+        Map<String, String> found = new TreeMap<>();
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = ProtoNames.field(c);
+            c.valueOfCheckedField();
+            if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
+                while (c.next() != JsonToken.END_ARRAY) {
+                    attribute(c, found);
+                }
+            } else {
+                c.skip();
+            }
+        }
+        if (found.isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        for (String key : CLIENT_KEYS) {
+            String v = found.get(key);
+            if (v != null) {
+                b.append(key).append('=').append(v).append('\0');
+            }
+        }
+        return b.toString();
+    }
+
+    private static void attribute(JsonCursor c, Map<String, String> found) throws IOException, InputException {
+        KeyValue kv = KeyValue.read(c);
+        if (kv == null) {
+            return;
+        }
+        String key = kv.key();
+        AnyValue value = kv.value();
+        if (key == null || value == null || !isClientKey(key)) {
+            return;
+        }
+        try {
+            String text = value.text(key, () -> "");
+            if (text != null) {
+                found.put(key, text);
+            }
+        } catch (InputException e) {
+            // A hint of an unexpected type names no client.
+        }
+    }
+
+    private static boolean isClientKey(String key) {
+        for (String k : CLIENT_KEYS) {
+            if (k.equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The name of an {@code InstrumentationScope} at the cursor, or null. */
+    static String scopeName(JsonCursor c) throws IOException, InputException {
+        if (c.token() != JsonToken.START_OBJECT) {
+            c.skip();
+            return null;
+        }
+        String scope = null;
+        while (c.next() == JsonToken.FIELD_NAME) {
+            String name = ProtoNames.field(c);
+            c.valueOfCheckedField();
+            if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
+                scope = c.optString();
+            } else {
+                c.skip();
+            }
+        }
+        return scope;
+    }
+
+    /** The producer of a scope that records one span over all sends of a request, or null. */
+    static String oneSpanPerRequest(String scope) {
+        return scope == null ? null : ONE_SPAN_PER_REQUEST.get(scope);
+    }
+}

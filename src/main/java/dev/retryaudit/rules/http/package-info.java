@@ -1,4 +1,0 @@
-/**
- * Internal: not part of the API (see {@code dev.retryaudit.api}); may change in any release.
- */
-package dev.retryaudit.rules.http;
