@@ -11,14 +11,11 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportFormat;
-import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
-import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,8 +28,9 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * The library entry point: an immutable, thread-safe auditor built from a policy and a rule
@@ -49,50 +47,32 @@ public final class RetryAudit {
     /** The format name of operations audited from code. */
     private static final String API = "api";
 
+    private final AuditSettings settings;
     private final Policy policy;
     private final RuleSelection selection;
-    private final Limits limits;
-    private final InputFormat format;
-    private final FailOn failOn;
     private final Baseline baseline;
-    private final int timelines;
 
-    private RetryAudit(Builder b) throws RetryAuditException {
-        this.limits = b.limits;
-        this.format = b.format;
-        this.failOn = b.failOn;
-        this.timelines = b.timelines;
-        List<Rule> catalogue = new ArrayList<>(RuleRegistry.all());
-        catalogue.addAll(b.custom);
-        Set<String> ids = new LinkedHashSet<>();
-        Set<String> names = new LinkedHashSet<>();
-        for (Rule r : catalogue) {
-            if (!ids.add(r.info().id())) {
-                throw new IllegalArgumentException("rule id registered twice: " + r.info().id());
-            }
-            names.add(r.info().family());
-        }
-        names.addAll(ids);
-        for (String name : concat(b.enable, b.disable)) {
-            if (!names.contains(name)) {
-                throw new IllegalArgumentException("unknown rule or family: " + name);
-            }
-        }
-        this.policy = b.policyFile == null ? b.policy
-                : reading(() -> PolicyReader.read(b.policyFile, ProbeCatalogue.policyIds(ids), limits));
-        this.baseline = b.baselineFile == null ? null : reading(() -> BaselineReader.read(b.baselineFile, limits));
-        this.selection = RuleSelection.of(catalogue, policy, b.enable, b.disable);
+    private RetryAudit(AuditSettings given) throws RetryAuditException {
+        Limits limits = given.limits();
+        Optional<Path> policyFile = given.policyFile();
+        this.policy = policyFile.isEmpty() ? given.policy() : reading(() -> PolicyReader.read(policyFile.get(),
+                ProbeCatalogue.policyIds(given.catalogue().stream().map(r -> r.info().id()).collect(
+                        Collectors.toCollection(LinkedHashSet::new))), limits));
+        this.settings = policyFile.isEmpty() ? given : given.toBuilder().policy(policy).build();
+        String baselineName = given.baselineName();
+        this.baseline = baselineName == null ? null : reading(() -> BaselineReader.read(baselineName, limits));
+        this.selection = RuleSelection.of(given.catalogue(), policy, given.enable(), given.disable());
     }
 
-    /** A builder starting from the built-in policy, every built-in rule on, the default limits. */
-    public static Builder builder() {
-        return new Builder();
+    /** The auditor of {@code settings}; reads the policy and baseline files they name. */
+    public static RetryAudit of(AuditSettings settings) throws RetryAuditException {
+        return new RetryAudit(Objects.requireNonNull(settings, "settings"));
     }
 
     /** An auditor with the built-in policy and rules. */
     public static RetryAudit defaults() {
         try {
-            return builder().build();
+            return of(AuditSettings.defaults());
         } catch (RetryAuditException e) {
             throw new IllegalStateException("the built-in policy is valid", e);
         }
@@ -103,6 +83,12 @@ public final class RetryAudit {
         return new OperationBuilder(id, tool);
     }
 
+    /** The settings of this auditor, with the policy file, if they named one, read into their policy. */
+    public AuditSettings settings() {
+        return settings;
+    }
+
+    /** The policy the rules judge by: the settings' value, or the file they named as read. */
     public Policy policy() {
         return policy;
     }
@@ -143,7 +129,7 @@ public final class RetryAudit {
     public AuditPart auditPart(Iterable<Operation> operations) {
         Engine engine = new Engine(policy, selection);
         InputSummary fed = feed(engine, operations, OPERATIONS, API);
-        return new AuditPart(engine.partial(), limits, fed.operations(), fed.attempts());
+        return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts());
     }
 
     /**
@@ -156,9 +142,9 @@ public final class RetryAudit {
         long ops = 0;
         long attempts = 0;
         for (AuditPart p : parts) {
-            if (!p.limits().equals(limits)) {
+            if (!p.limits().equals(settings.limits())) {
                 throw new IllegalArgumentException("a part audited with other limits cannot merge: " + p.limits()
-                        + " is not " + limits);
+                        + " is not " + settings.limits());
             }
             engine.merge(p.state());
             ops += p.operations();
@@ -190,7 +176,7 @@ public final class RetryAudit {
         return auditSources(List.of(new InputSet.Source(source, null)), in);
     }
 
-    /** Reads every operation of a file in any supported format (detected, or the builder's input format). */
+    /** Reads every operation of a file in any supported format (detected, or the settings' input format). */
     public List<Operation> read(Path file) throws RetryAuditException {
         List<Operation> out = new ArrayList<>();
         read(List.of(new InputSet.Source(file.toString(), file)), InputStream.nullInputStream(), out::add);
@@ -214,7 +200,7 @@ public final class RetryAudit {
      * --fail-on.
      */
     public Report report(AuditResult result) {
-        return new Report(NAME, version(), result.inputs(), result.findings(), failOn, rules(), result.baseline(),
+        return new Report(NAME, version(), result.inputs(), result.findings(), settings.failOn(), rules(), result.baseline(),
                 result.suppressed()).withTimelines(result.timelines());
     }
 
@@ -250,7 +236,7 @@ public final class RetryAudit {
     }
 
     private Engine engine() {
-        return new Engine(policy, selection).keep(timelines);
+        return new Engine(policy, selection).keep(settings.timelines());
     }
 
     /** The result of {@code inputs} audited by {@code engine}: its findings less those the baseline holds. */
@@ -265,7 +251,7 @@ public final class RetryAudit {
 
     private List<InputSummary> read(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> out)
             throws RetryAuditException {
-        return reading(() -> new InputSet(format, limits).readAll(sources, stdin, out));
+        return reading(() -> new InputSet(settings.inputFormat(), settings.limits()).readAll(sources, stdin, out));
     }
 
     /** Something read from an input, whose errors the API reports as one diagnostic line. */
@@ -278,103 +264,6 @@ public final class RetryAudit {
             return r.read();
         } catch (InputException e) {
             throw RetryAuditException.of(e);
-        }
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    /** Settings of a {@link RetryAudit}; not thread-safe, build once and share the result. */
-    public static final class Builder {
-        private Policy policy = Policy.DEFAULTS;
-        private Path policyFile;
-        private final List<String> enable = new ArrayList<>();
-        private final List<String> disable = new ArrayList<>();
-        private final List<Rule> custom = new ArrayList<>();
-        private Limits limits = Limits.DEFAULTS;
-        private InputFormat format = InputFormat.AUTO;
-        private FailOn failOn = FailOn.ERROR;
-        private String baselineFile;
-        private int timelines;
-
-        private Builder() {
-        }
-
-        /** The thresholds and per-tool settings; replaces a policy file set earlier. */
-        public Builder policy(Policy value) {
-            policy = Objects.requireNonNull(value, "policy");
-            policyFile = null;
-            return this;
-        }
-
-        /** A JSON policy file, read when the auditor is built ({@code --policy}). */
-        public Builder policy(Path file) {
-            policyFile = Objects.requireNonNull(file, "file");
-            return this;
-        }
-
-        /** Enables rule ids or families, as {@code --enable}. */
-        public Builder enable(String... names) {
-            enable.addAll(List.of(names));
-            return this;
-        }
-
-        /** Disables rule ids or families, as {@code --disable}. */
-        public Builder disable(String... names) {
-            disable.addAll(List.of(names));
-            return this;
-        }
-
-        /** Adds a rule of the caller's own after the built-in ones; on unless disabled. */
-        public Builder rule(Rule rule) {
-            custom.add(Objects.requireNonNull(rule, "rule"));
-            return this;
-        }
-
-        public Builder limits(Limits value) {
-            limits = Objects.requireNonNull(value, "limits");
-            return this;
-        }
-
-        /** How to read inputs; {@link InputFormat#AUTO} (the default) detects the format. */
-        public Builder inputFormat(InputFormat value) {
-            format = Objects.requireNonNull(value, "format");
-            return this;
-        }
-
-        /** The lowest severity that makes a report fail, as {@code --fail-on}. */
-        public Builder failOn(FailOn value) {
-            failOn = Objects.requireNonNull(value, "failOn");
-            return this;
-        }
-
-        /**
-         * A previous JSON report ({@code --baseline}), named as on the command line and read when the auditor is
-         * built: findings whose fingerprint it holds are left out of results and counted.
-         */
-        public Builder baseline(String report) {
-            baselineFile = Objects.requireNonNull(report, "report");
-            return this;
-        }
-
-        /**
-         * Keeps up to {@code max} operations that got findings, in input order, for reports that draw their
-         * timelines (HTML; see {@link AuditResult#timelines()}); 0, the default, keeps none.
-         */
-        public Builder timelines(int max) {
-            if (max < 0) {
-                throw new IllegalArgumentException("timelines must be at least 0: " + max);
-            }
-            timelines = max;
-            return this;
-        }
-
-        /** The auditor; reads the policy and baseline files if they were set. */
-        public RetryAudit build() throws RetryAuditException {
-            return new RetryAudit(this);
         }
     }
 }

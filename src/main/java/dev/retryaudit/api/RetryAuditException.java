@@ -48,7 +48,7 @@ public final class RetryAuditException extends Exception {
         return error == null ? null : error.limit();
     }
 
-    /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code Builder.limits}. */
+    /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code AuditSettings.Builder.limits}. */
     static String hint(Limit limit) {
         String component = switch (limit) {
             case BYTES, OPERATIONS, DEPTH -> limit.id();
@@ -57,6 +57,6 @@ public final class RetryAuditException extends Exception {
             case MEMORY -> null;
         };
         return component == null ? "give the JVM more heap (-Xmx), lower Limits.bytes, or split the input"
-                : Limits.raiseWith(limit, "Limits." + component + " (RetryAudit.Builder.limits)");
+                : Limits.raiseWith(limit, "Limits." + component + " (AuditSettings.Builder.limits)");
     }
 }

@@ -1,11 +1,12 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
@@ -57,19 +58,25 @@ final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ReportWriter writer = options.writer(io);
-        Limits limits = limitOptions.limits();
-        options.checkRuleNames(false);
+        AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
         List<String> names = files.isEmpty() ? List.of("-") : files;
         List<InputSet.Source> sources = sources(names);
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
+        InputSet.Source baselineSource = baseline == null ? null : InputSet.Source.of(baseline);
+        if (baselineSource != null && baselineSource.path() != null) {
+            settings.baseline(baselineSource.path());
+        }
+        AuditSettings checked = options.build(settings);
         options.checkTarget("--output", options.output, readPaths(sources));
         RetryAudit auditor;
         AuditResult result;
         try {
-            RetryAudit.Builder b = options.auditor(limits).inputFormat(inputFormat).timelines(writer.timelines());
-            auditor = (baseline == null ? b : b.baseline(baseline)).build();
+            auditor = RetryAudit.of(checked);
+            if (baselineSource != null && baselineSource.path() == null) {
+                return options.inputError(io, InputException.unreadable(baseline, baselineSource.unusable()), writer);
+            }
             result = auditor.audit(names, io.stdin());
         } catch (RetryAuditException e) {
             return options.inputError(io, e.input(), writer);

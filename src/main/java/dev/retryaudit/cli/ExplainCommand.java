@@ -47,6 +47,6 @@ final class ExplainCommand implements Callable<Integer> {
         if (!family.isEmpty()) {
             return out.write(o -> RuleList.writeText(family, o), ExitCode.CLEAN.code());
         }
-        throw new CommandLine.ParameterException(spec.commandLine(), RuleRegistry.unknown(name));
+        throw new CommandLine.ParameterException(spec.commandLine(), RuleRegistry.unknown(name, List.of()));
     }
 }

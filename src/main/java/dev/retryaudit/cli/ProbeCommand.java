@@ -1,10 +1,9 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.probe.ClientRun;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.probe.ProbeRun;
@@ -134,13 +133,12 @@ final class ProbeCommand implements Callable<Integer> {
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
         ReportWriter writer = options.writer(io);
-        options.checkRuleNames(true);
+        Limits limits = Limits.DEFAULTS;
+        AuditSettings settings = options.build(options.settings(limits, true));
         options.checkTarget("--output", options.output, traceOut == null ? List.of() : List.of(traceOut));
         options.checkTarget("--trace-out", traceOut, List.of());
-        Limits limits = Limits.DEFAULTS;
-        Policy policy;
         try {
-            policy = options.auditor(limits).build().policy();
+            settings = RetryAudit.of(settings).settings();
         } catch (RetryAuditException e) {
             return options.inputError(io, e.input(), writer);
         }
@@ -155,11 +153,7 @@ final class ProbeCommand implements Callable<Integer> {
             }
             source = traceOut.toString();
         }
-        Policy fitted = run.policy(policy);
-        RetryAudit auditor = AuditOptions.build(options.auditor(limits).policy(fitted).timelines(writer.timelines()));
-        Report audited = auditor.report(auditor.audit(run.operations(source), source, InputFormat.RETRY_TRACE));
-        Report judged = run.judge(audited, source, fitted.retryAfterToleranceMs(),
-                traceOut == null ? null : traceOut.toString());
+        Report judged = run.audit(settings, source, traceOut == null ? null : traceOut.toString());
         say(run.client(), judged.probe());
         int code = judged.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(judged, o), code);

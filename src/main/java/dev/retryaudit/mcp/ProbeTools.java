@@ -1,9 +1,8 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.probe.ProbeRun;
@@ -13,7 +12,7 @@ import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.rules.engine.RuleSelection;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -56,13 +55,11 @@ final class ProbeTools {
 
     private static final int TEXT_LINES = 20;
 
-    private final Auditing auditing;
     private final ProbeRuns runs;
     private final AuditTool audit;
     private final ObjectMapper json;
 
-    ProbeTools(Auditing auditing, ProbeRuns runs, AuditTool audit, ObjectMapper json) {
-        this.auditing = auditing;
+    ProbeTools(ProbeRuns runs, AuditTool audit, ObjectMapper json) {
         this.runs = runs;
         this.audit = audit;
         this.json = json;
@@ -138,21 +135,19 @@ final class ProbeTools {
         String id = a.required("run_id");
         List<String> enable = a.strings("enable");
         List<String> disable = a.strings("disable");
-        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'", true);
-        if (problem != null) {
-            throw new ToolError(problem);
+        String probe = ProbeCatalogue.problem(enable, "'enable'", disable, "'disable'", true);
+        if (probe != null) {
+            throw new ToolError(probe);
         }
+        AuditSettings.Builder settings = AuditTool.settings(AuditSettings.builder()
+                .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable));
         String failOnId = a.string("fail_on", "error");
-        FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
+        settings.failOn(Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids()));
         ProbeRuns.Run open = runs.finish(id);
         long served = open.servedSeconds();
         ProbeRun run = new ProbeRun(open.server().url(), open.server().trace(), List.of(), null, served);
         RecordedTrace trace = run.trace();
-        Policy policy = run.policy(Policy.DEFAULTS);
-        String source = "probe-" + id;
-        Report audited = auditing.audit(run.operations(source), source, InputFormat.RETRY_TRACE, policy, enable,
-                disable, failOn);
-        Report judged = run.judge(audited, source, policy.retryAfterToleranceMs(), null);
+        Report judged = run.audit(settings.build(), "probe-" + id, null);
         AuditTool.Result r = audit.result(judged);
         return new AuditTool.Result(describe(trace) + "\n" + judged.probe().describe() + "\n" + r.text(), r.structured());
     }

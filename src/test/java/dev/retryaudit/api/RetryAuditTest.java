@@ -130,18 +130,18 @@ class RetryAuditTest {
 
     @Test
     void rulesArePickedAndConfiguredAsOnTheCommandLine(@TempDir Path dir) throws Exception {
-        RetryAudit quiet = RetryAudit.builder().disable("timeout-replay").build();
+        RetryAudit quiet = RetryAudit.of(AuditSettings.builder().disable("timeout-replay").build());
         assertThat(quiet.audit(List.of(SPANS)).findings()).isEmpty();
         Path policy = dir.resolve("policy.json");
         Files.writeString(policy, "{\"version\": 1, \"rules\": {\"timeout-replay/unreconciled\": {\"severity\": \"note\"}}}");
-        RetryAudit noted = RetryAudit.builder().policy(policy).build();
+        RetryAudit noted = RetryAudit.of(AuditSettings.builder().policy(policy).build());
         assertThat(noted.audit(List.of(SPANS)).findings()).extracting(Finding::severity).containsExactly(Severity.NOTE);
         assertThat(noted.rules()).filteredOn(r -> r.id().equals("timeout-replay/unreconciled"))
                 .singleElement().satisfies(r -> assertThat(r.severity()).isEqualTo(Severity.NOTE));
-        assertThatThrownBy(() -> RetryAudit.builder().enable("budget/no-such").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown rule or family: budget/no-such");
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().enable("budget/no-such").build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown rule or family: budget/no-such; 'retry-audit rules' lists them");
         Files.writeString(policy, "{\"version\": 1, \"max_attempts\": \"three\"}");
-        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build())
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().policy(policy).build()))
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(policy + ":1:");
     }
 
@@ -173,7 +173,7 @@ class RetryAuditTest {
         try (var out = Files.newOutputStream(baseline)) {
             audit.writeReport(first, ReportFormat.JSON, out);
         }
-        RetryAudit later = RetryAudit.builder().baseline(baseline.toString()).build();
+        RetryAudit later = RetryAudit.of(AuditSettings.builder().baseline(baseline).build());
 
         AuditResult again = later.audit(List.of(SPANS, Path.of("examples/traces/gaps.jsonl")));
 
@@ -184,7 +184,7 @@ class RetryAuditTest {
         assertThat(later.report(again).suppressed()).isEqualTo(first.findings().size());
         assertThat(later.report(again).baseline()).isEqualTo(baseline.toString());
         Files.writeString(baseline, "{\"findings\": 3}");
-        assertThatThrownBy(() -> RetryAudit.builder().baseline(baseline.toString()).build())
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().baseline(baseline).build()))
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(baseline + ":1:");
     }
 
@@ -193,7 +193,7 @@ class RetryAuditTest {
         List<Operation> ops = List.of(unreconciled("a", 0), unreconciled("b", 1), unreconciled("c", 2));
 
         AuditResult none = RetryAudit.defaults().audit(ops);
-        RetryAudit two = RetryAudit.builder().timelines(2).build();
+        RetryAudit two = RetryAudit.of(AuditSettings.builder().timelines(2).build());
         AuditResult kept = two.audit(ops, "batch.jsonl", InputFormat.OPERATIONS);
 
         assertThat(none.timelines()).isEmpty();
@@ -205,14 +205,14 @@ class RetryAuditTest {
             assertThat(s.format()).isEqualTo("operations");
             assertThat(s.operations()).isEqualTo(3);
         });
-        assertThatThrownBy(() -> RetryAudit.builder().timelines(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AuditSettings.builder().timelines(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aPolicyFileNamingAProbeVerdictIsRefusedAsSuch(@TempDir Path dir) throws Exception {
         Path policy = dir.resolve("policy.json");
         Files.writeString(policy, "{\"rules\": {\"probe/not-tested\": {\"enabled\": false}}}");
-        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build()).isInstanceOf(RetryAuditException.class)
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().policy(policy).build())).isInstanceOf(RetryAuditException.class)
                 .hasMessage(policy + ":1:12: error: $.rules['probe/not-tested']: probe/not-tested is a verdict of "
                         + "'retry-audit probe', not a rule over traces: a policy cannot configure it (no audit runs it, "
                         + "and a probe run always reports it)");
@@ -229,13 +229,13 @@ class RetryAuditTest {
 
     @Test
     void anInputOverALimitNamesTheLimitsSettingThatRaisesIt() throws RetryAuditException {
-        RetryAudit audit = RetryAudit.builder().limits(new Limits(1L << 30, 10, 2, 65_536, 64)).build();
+        RetryAudit audit = RetryAudit.of(AuditSettings.builder().limits(new Limits(1L << 30, 10, 2, 65_536, 64)).build());
         String three = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n"
                 + "{\"operation_id\":\"a\",\"attempt_id\":2}\n{\"operation_id\":\"a\",\"attempt_id\":3}\n";
         RetryAuditException e = assertThrows(RetryAuditException.class,
                 () -> audit.read(new ByteArrayInputStream(three.getBytes(StandardCharsets.UTF_8)), "in.jsonl"));
         assertThat(e.getMessage()).isEqualTo("in.jsonl:3:1: error: $: operation has more than 2 attempts, the "
-                + "attempts-per-operation limit; raise it with Limits.attemptsPerOperation (RetryAudit.Builder.limits)");
+                + "attempts-per-operation limit; raise it with Limits.attemptsPerOperation (AuditSettings.Builder.limits)");
         assertThat(e.limit()).isEqualTo(Limit.ATTEMPTS);
         assertThat(e.error().detail()).isEqualTo("operation has more than 2 attempts, the attempts-per-operation limit");
         assertThat(e.error().line()).isEqualTo(3);
@@ -252,7 +252,7 @@ class RetryAuditTest {
 
     @Test
     void partsAuditedApartMergeIntoOnePass() throws Exception {
-        RetryAudit audit = RetryAudit.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build();
+        RetryAudit audit = RetryAudit.of(AuditSettings.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build());
         List<Operation> ops = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             ops.add(unreconciled("op-" + i, i));
@@ -279,16 +279,16 @@ class RetryAuditTest {
         RetryAudit audit = RetryAudit.defaults();
         List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Locations.line("in.jsonl", 1))
                 .attempt(1, a -> a.outcome(Outcome.SUCCESS)).build());
-        AuditPart tighter = RetryAudit.builder().limits(new Limits(1000, 10, 10, 100, 10)).build().auditPart(ops);
+        AuditPart tighter = RetryAudit.of(AuditSettings.builder().limits(new Limits(1000, 10, 10, 100, 10)).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(tighter))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited with other limits cannot merge: " + new Limits(1000, 10, 10, 100, 10)
                         + " is not " + Limits.DEFAULTS);
-        AuditPart fewer = RetryAudit.builder().disable("trace").build().auditPart(ops);
+        AuditPart fewer = RetryAudit.of(AuditSettings.builder().disable("trace").build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(fewer))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has none; "
                         + "only this audit has trace/");
-        AuditPart lenient = RetryAudit.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
-                Set.of(429), 3, Map.of(), Map.of())).build().auditPart(ops);
+        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
+                Set.of(429), 3, Map.of(), Map.of())).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(lenient))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited under another policy cannot merge: its maxAttempts, nonRetryableStatuses, "
                         + "retryableRejections differ");

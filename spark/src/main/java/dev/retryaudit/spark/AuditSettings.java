@@ -22,8 +22,8 @@ record AuditSettings(Policy policy, List<String> enable, List<String> disable, L
     /** The auditor these settings describe; the names were checked when the driver built one. */
     RetryAudit auditor() {
         try {
-            return RetryAudit.builder().policy(policy).enable(enable.toArray(String[]::new))
-                    .disable(disable.toArray(String[]::new)).limits(limits()).failOn(failOn).build();
+            return RetryAudit.of(dev.retryaudit.api.AuditSettings.builder().policy(policy).enable(enable)
+                    .disable(disable).limits(limits()).failOn(failOn).build());
         } catch (RetryAuditException e) {
             throw new IllegalStateException("a policy given as a value cannot fail to read", e);
         }

@@ -251,12 +251,12 @@ public final class SparkAudit {
 
         /** The auditor; an unknown rule name is an {@link IllegalArgumentException}, a bad policy file a {@link RetryAuditException}. */
         public SparkAudit build() throws RetryAuditException {
-            RetryAudit.Builder b = RetryAudit.builder().enable(enable.toArray(String[]::new))
-                    .disable(disable.toArray(String[]::new)).limits(limits).failOn(failOn);
+            dev.retryaudit.api.AuditSettings.Builder b = dev.retryaudit.api.AuditSettings.builder().enable(enable)
+                    .disable(disable).limits(limits).failOn(failOn);
             if (policyFile != null) {
                 b.policy(policyFile);
             }
-            RetryAudit auditor = b.build();
+            RetryAudit auditor = RetryAudit.of(b.build());
             Policy policy = auditor.policy();
             return new SparkAudit(spark, new AuditSettings(policy, enable, disable, limits, failOn), auditor);
         }
