@@ -65,12 +65,13 @@ final class ProbeCommand implements Callable<Integer> {
     int status;
 
     @Option(names = "--failures", paramLabel = "N", defaultValue = "3",
-            description = "How many requests fail (or are held) before the first 200, 1..10 (default: ${DEFAULT-VALUE}).")
+            description = "How many requests fail (or are held) before the first 200, " + Scenario.MIN_FAILURES + ".."
+                    + Scenario.MAX_FAILURES + " (default: ${DEFAULT-VALUE}).")
     int failures;
 
     @Option(names = "--delay", paramLabel = "DELAYS", defaultValue = "3,1,4",
-            description = "The Retry-After delays in seconds, 0..600 each, separated by commas and used in turn; one value asks for the same "
-                    + "delay every time (default: ${DEFAULT-VALUE}).")
+            description = "The Retry-After delays in seconds, 0.." + Scenario.MAX_DELAY_SECONDS + " each, separated by commas and "
+                    + "used in turn; one value asks for the same delay every time (default: ${DEFAULT-VALUE}).")
     String delay;
 
     @Option(names = "--header-format", paramLabel = "FORMAT", defaultValue = "seconds",
@@ -79,7 +80,7 @@ final class ProbeCommand implements Callable<Integer> {
     HeaderFormat headerFormat;
 
     @Option(names = "--stall", paramLabel = "SECONDS", defaultValue = "0",
-            description = "Hold the failing requests this long, 0..600 s, after committing them, instead of answering "
+            description = "Hold the failing requests this long, 0.." + Scenario.MAX_STALL_SECONDS + " s, after committing them, instead of answering "
                     + "them with Retry-After (default: ${DEFAULT-VALUE}, no stall).")
     long stall;
 
@@ -94,8 +95,7 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--max-requests", paramLabel = "N", defaultValue = "32",
             description = "Requests of the method answered before the probe answers 410, more than --failures and at "
-                    + "most 10000 "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "most " + Scenario.MAX_REQUESTS + " (default: ${DEFAULT-VALUE}).")
     int maxRequests;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
@@ -174,17 +174,17 @@ final class ProbeCommand implements Callable<Integer> {
         if (!Scenario.STATUSES.contains(status)) {
             throw options.usage("invalid value for option '--status': expected 429, 503 or 422");
         }
-        range("--failures", failures, 1, 10);
+        range("--failures", failures, Scenario.MIN_FAILURES, Scenario.MAX_FAILURES);
         List<Long> delays = delays();
-        range("--stall", stall, 0, 600);
-        range("--max-requests", maxRequests, failures + 1, 10_000);
+        range("--stall", stall, 0, Scenario.MAX_STALL_SECONDS);
+        range("--max-requests", maxRequests, failures + 1, Scenario.MAX_REQUESTS);
         if (!Scenario.isToken(keyHeader)) {
             throw options.usage("invalid value for option '--key-header': expected a header name such as Idempotency-Key");
         }
         return new Scenario(method, status, failures, delays, headerFormat, maxRequests, stall, !noDedupe, keyHeader);
     }
 
-    /** The --delay schedule: 1..10 comma-separated whole seconds, each 0..600. */
+    /** The --delay schedule: comma-separated whole seconds within the scenario's bounds. */
     private List<Long> delays() {
         List<Long> delays = new ArrayList<>();
         for (String part : delay.split(",", -1)) {
@@ -195,11 +195,11 @@ final class ProbeCommand implements Callable<Integer> {
                 throw options.usage("invalid value for option '--delay': expected whole seconds separated by commas,"
                         + " such as 3,1,4");
             }
-            range("--delay", d, 0, 600);
+            range("--delay", d, 0, Scenario.MAX_DELAY_SECONDS);
             delays.add(d);
         }
-        if (delays.size() > 10) {
-            throw options.usage("invalid value for option '--delay': at most 10 delays");
+        if (delays.size() > Scenario.MAX_DELAYS) {
+            throw options.usage("invalid value for option '--delay': at most " + Scenario.MAX_DELAYS + " delays");
         }
         return delays;
     }

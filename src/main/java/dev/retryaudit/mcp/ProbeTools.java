@@ -32,14 +32,14 @@ final class ProbeTools {
              "properties": {
               "method": {"type": "string", "description": "The method the scenario answers, any HTTP method (default GET)."},
               "status": {"type": "integer", "enum": [429, 503, 422], "description": "Status of the failing responses (default 429)."},
-              "failures": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Requests that fail before the first 200 (default 3)."},
-              "delays": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 600}, "minItems": 1, "maxItems": 10,
+              "failures": {"type": "integer", "minimum": %d, "maximum": %d, "description": "Requests that fail before the first 200 (default 3)."},
+              "delays": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": %d}, "minItems": 1, "maxItems": %d,
                          "description": "The Retry-After delays in seconds, used in turn (default [3, 1, 4])."},
               "header_format": {"type": "string", "enum": [%s], "description": "How Retry-After is written (default seconds)."},
-              "stall_seconds": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Instead of failing, commit the failing requests and hold their 200 this long (default 0: no stall)."},
+              "stall_seconds": {"type": "integer", "minimum": 0, "maximum": %d, "description": "Instead of failing, commit the failing requests and hold their 200 this long (default 0: no stall)."},
               "key_header": {"type": "string", "description": "The idempotency key header a write is deduplicated by (default Idempotency-Key)."},
               "dedupe": {"type": "boolean", "description": "Whether a write whose key was already committed is answered with the first result and not committed again (default true)."},
-              "max_requests": {"type": "integer", "minimum": 2, "maximum": 10000, "description": "Requests answered before the probe answers 410 (default 32)."}
+              "max_requests": {"type": "integer", "minimum": %d, "maximum": %d, "description": "Requests answered before the probe answers 410 (default 32)."}
              }}""";
     static final String RUN_SCHEMA = """
             {"type": "object", "additionalProperties": false, "required": ["run_id"],
@@ -66,7 +66,9 @@ final class ProbeTools {
     }
 
     static String createSchema() {
-        return String.format(CREATE_SCHEMA, String.join(", ", HeaderFormat.ids().stream().map(v -> "\"" + v + "\"").toList()));
+        return String.format(CREATE_SCHEMA, Scenario.MIN_FAILURES, Scenario.MAX_FAILURES, Scenario.MAX_DELAY_SECONDS,
+                Scenario.MAX_DELAYS, String.join(", ", HeaderFormat.ids().stream().map(v -> "\"" + v + "\"").toList()),
+                Scenario.MAX_STALL_SECONDS, Scenario.MIN_FAILURES + 1, Scenario.MAX_REQUESTS);
     }
 
     AuditTool.Result create(Map<String, Object> arguments) throws ToolError {
@@ -80,23 +82,23 @@ final class ProbeTools {
         if (!Scenario.STATUSES.contains((int) status)) {
             throw new ToolError("invalid value for 'status': expected 429, 503 or 422");
         }
-        int failures = (int) a.integer("failures", 1, 10, 3);
-        List<Long> delays = a.integers("delays", 0, 600, List.of(3L, 1L, 4L));
-        if (delays.isEmpty() || delays.size() > 10) {
-            throw new ToolError("invalid value for 'delays': from 1 to 10 delays");
+        int failures = (int) a.integer("failures", Scenario.MIN_FAILURES, Scenario.MAX_FAILURES, 3);
+        List<Long> delays = a.integers("delays", 0, Scenario.MAX_DELAY_SECONDS, List.of(3L, 1L, 4L));
+        if (delays.isEmpty() || delays.size() > Scenario.MAX_DELAYS) {
+            throw new ToolError("invalid value for 'delays': from 1 to " + Scenario.MAX_DELAYS + " delays");
         }
         String formatId = a.string("header_format", "seconds");
         HeaderFormat format = Args.choice("header_format", formatId, HeaderFormat.parse(formatId), HeaderFormat.ids());
-        long stall = a.integer("stall_seconds", 0, 600, 0);
+        long stall = a.integer("stall_seconds", 0, Scenario.MAX_STALL_SECONDS, 0);
         String keyHeader = a.string("key_header", "Idempotency-Key");
         if (!Scenario.isToken(keyHeader)) {
             throw new ToolError("invalid value for 'key_header': expected a header name such as Idempotency-Key");
         }
         boolean dedupe = a.bool("dedupe", true);
-        long maxRequests = a.integer("max_requests", 2, 10_000, 32);
+        long maxRequests = a.integer("max_requests", Scenario.MIN_FAILURES + 1, Scenario.MAX_REQUESTS, 32);
         if (maxRequests <= failures) {
             throw new ToolError("invalid value for 'max_requests': must be between " + (failures + 1)
-                    + " and 10000 (more than 'failures')");
+                    + " and " + Scenario.MAX_REQUESTS + " (more than 'failures')");
         }
         Scenario scenario = new Scenario(method, (int) status, failures, delays, format, (int) maxRequests, stall, dedupe,
                 keyHeader);
