@@ -2,6 +2,8 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.InputRejections;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputSet;
@@ -75,11 +77,11 @@ final class AuditCommand implements Callable<Integer> {
         try {
             auditor = RetryAudit.of(checked);
             if (baselineSource != null && baselineSource.path() == null) {
-                return options.inputError(io, InputException.unreadable(baseline, baselineSource.unusable()), writer);
+                throw InputRejections.of(InputException.unreadable(baseline, baselineSource.unusable()));
             }
             result = auditor.audit(names, io.stdin());
         } catch (RetryAuditException e) {
-            return options.inputError(io, e.input(), writer);
+            return options.inputError(io, e, writer);
         }
         Report report = auditor.report(result);
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();

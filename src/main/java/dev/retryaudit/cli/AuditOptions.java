@@ -1,9 +1,10 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.InputError;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
@@ -140,10 +141,10 @@ final class AuditOptions {
      * The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an
      * input error. An input over a limit gets the option that raises it.
      */
-    int inputError(Streams io, InputException e, ReportWriter writer) {
-        InputError error = e.error(LimitHints::of);
+    int inputError(Streams io, RetryAuditException e, ReportWriter writer) {
+        InputError error = e.input().error(LimitOptions::hint);
         io.err().println(error.diagnostic());
-        int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
+        int code = ExitCode.of(e).code();
         InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
         return output(io).write(o -> writer.writeError(failure, o), code);
     }

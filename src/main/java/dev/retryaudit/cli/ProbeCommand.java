@@ -1,6 +1,7 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
@@ -140,7 +141,7 @@ final class ProbeCommand implements Callable<Integer> {
         try {
             settings = RetryAudit.of(settings).settings();
         } catch (RetryAuditException e) {
-            return options.inputError(io, e.input(), writer);
+            return options.inputError(io, e, writer);
         }
         if (traceOut != null && !traceOutPlace()) {
             return ExitCode.CANT_WRITE.code();
