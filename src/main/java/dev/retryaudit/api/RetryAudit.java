@@ -6,13 +6,11 @@ import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
-import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
@@ -33,19 +31,13 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The library entry point: an immutable, thread-safe auditor built from a policy and a rule
- * selection. It audits operations built in code ({@link #operation}) or read from any supported
- * format, and writes reports. Each audit call is independent; share one instance freely.
+ * The library entry point: an immutable, thread-safe auditor made from {@link AuditSettings}. It audits an
+ * {@link AuditInput} (operations built in code with {@link #operation}, or files and a stream in any
+ * supported format) and writes reports. Each audit call is independent; share one instance freely.
  */
 public final class RetryAudit {
     /** The tool's name, as reports give it. */
     public static final String NAME = "retry-audit";
-
-    /** The source name of operations audited from code. */
-    private static final String OPERATIONS = "<operations>";
-
-    /** The format name of operations audited from code. */
-    private static final String API = "api";
 
     private final AuditSettings settings;
     private final Policy policy;
@@ -88,38 +80,34 @@ public final class RetryAudit {
         return settings;
     }
 
-    /** The policy the rules judge by: the settings' value, or the file they named as read. */
-    public Policy policy() {
-        return policy;
-    }
-
     /** The enabled rules, in catalogue order, each at the severity its findings get. */
     public List<RuleInfo> rules() {
         return selection.configured();
     }
 
-    /** Audits operations built in code or read earlier; the summary names the input {@code <operations>}. */
-    public AuditResult audit(Iterable<Operation> operations) {
-        return audit(operations, OPERATIONS, null);
+    /**
+     * Audits {@code input}: reads its files and stream as one input set in any supported format (detected, or
+     * the settings' input format), or takes its operations, holding no operation longer than the rules need.
+     * The result's findings are in report order.
+     */
+    public AuditResult audit(AuditInput input) throws RetryAuditException {
+        return audit(input, f -> { });
     }
 
-    /**
-     * Audits operations read elsewhere from {@code source} in {@code format} (null for operations built in
-     * code): the report's input summary names that source and format.
-     */
-    public AuditResult audit(Iterable<Operation> operations, String source, InputFormat format) {
+    /** As {@link #audit(AuditInput)}, handing every finding, in report order, to {@code listener} as well. */
+    public AuditResult audit(AuditInput input, Consumer<? super Finding> listener) throws RetryAuditException {
+        Objects.requireNonNull(listener, "listener");
         Engine engine = engine();
-        return result(List.of(feed(engine, operations, source, format == null ? API : format.id())), engine);
-    }
-
-    /**
-     * Audits operations as they come from {@code operations} (which may be lazy and is read once,
-     * holding none), then hands every finding, in report order, to {@code findings}.
-     */
-    public InputSummary audit(Iterable<Operation> operations, Consumer<? super Finding> findings) {
-        AuditResult result = audit(operations);
-        result.findings().forEach(findings);
-        return result.inputs().get(0);
+        List<InputSummary> inputs;
+        if (input instanceof OperationsInput o) {
+            inputs = List.of(feed(engine, o.operations(), o.source(), o.format()));
+        } else {
+            ReadInput r = (ReadInput) input;
+            inputs = read(r.sources(), r.in(), engine::accept);
+        }
+        AuditResult result = result(inputs, engine);
+        result.findings().forEach(listener);
+        return result;
     }
 
     /**
@@ -128,7 +116,7 @@ public final class RetryAudit {
      */
     public AuditPart auditPart(Iterable<Operation> operations) {
         Engine engine = new Engine(policy, selection);
-        InputSummary fed = feed(engine, operations, OPERATIONS, API);
+        InputSummary fed = feed(engine, operations, OperationsInput.SOURCE, OperationsInput.FORMAT);
         return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts());
     }
 
@@ -150,49 +138,24 @@ public final class RetryAudit {
             ops += p.operations();
             attempts += p.attempts();
         }
-        return result(List.of(new InputSummary(OPERATIONS, API, ops, attempts)), engine);
+        return result(List.of(new InputSummary(OperationsInput.SOURCE, OperationsInput.FORMAT, ops, attempts)), engine);
     }
 
-    /** Reads and audits files as one input set, holding no operation longer than the rules need. */
-    public AuditResult audit(List<Path> files) throws RetryAuditException {
-        List<InputSet.Source> sources = files.stream().map(p -> new InputSet.Source(p.toString(), p)).toList();
-        return auditSources(sources, InputStream.nullInputStream());
-    }
-
-    /**
-     * Reads and audits inputs named as on the command line, as one input set: {@code "-"} (at most once) is
-     * {@code stdin}, which is read to its end and not closed; a name the file system cannot represent is an
-     * input that cannot be read.
-     */
-    public AuditResult audit(List<String> names, InputStream stdin) throws RetryAuditException {
-        if (names.stream().filter("-"::equals).count() > 1) {
-            throw new IllegalArgumentException("standard input (-) can be named only once");
+    /** Every operation of {@code input}, read (or taken) as {@link #audit(AuditInput)} would, for a caller that audits later or elsewhere. */
+    public List<Operation> read(AuditInput input) throws RetryAuditException {
+        List<Operation> out = new ArrayList<>();
+        if (input instanceof OperationsInput o) {
+            o.operations().forEach(out::add);
+        } else {
+            ReadInput r = (ReadInput) input;
+            read(r.sources(), r.in(), out::add);
         }
-        return auditSources(names.stream().map(InputSet.Source::of).toList(), stdin);
-    }
-
-    /** Reads and audits one stream named {@code source} (for locations and fingerprints). */
-    public AuditResult audit(InputStream in, String source) throws RetryAuditException {
-        return auditSources(List.of(new InputSet.Source(source, null)), in);
-    }
-
-    /** Reads every operation of a file in any supported format (detected, or the settings' input format). */
-    public List<Operation> read(Path file) throws RetryAuditException {
-        List<Operation> out = new ArrayList<>();
-        read(List.of(new InputSet.Source(file.toString(), file)), InputStream.nullInputStream(), out::add);
         return out;
     }
 
-    /** Reads every operation of a stream named {@code source}; the stream is read to its end, not closed. */
-    public List<Operation> read(InputStream in, String source) throws RetryAuditException {
-        List<Operation> out = new ArrayList<>();
-        read(List.of(new InputSet.Source(source, null)), in, out::add);
-        return out;
-    }
-
-    /** Writes the report of {@code result} in {@code format} (no colour) to {@code out}, which stays open. */
-    public void writeReport(AuditResult result, ReportFormat format, OutputStream out) throws IOException {
-        format.writer(false).write(report(result), out);
+    /** Writes the report of {@code result} in the settings' report format (no colour) to {@code out}, which stays open. */
+    public void writeReport(AuditResult result, OutputStream out) throws IOException {
+        settings.reportFormat().writer(false).write(report(result), out);
     }
 
     /**
@@ -215,12 +178,6 @@ public final class RetryAudit {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private AuditResult auditSources(List<InputSet.Source> sources, InputStream stdin) throws RetryAuditException {
-        Engine engine = engine();
-        List<InputSummary> inputs = read(sources, stdin, engine::accept);
-        return result(inputs, engine);
     }
 
     /** Hands every operation to {@code engine}; what they were, as read from {@code source} in {@code format}. */

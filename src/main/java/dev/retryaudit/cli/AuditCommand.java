@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
@@ -79,13 +80,28 @@ final class AuditCommand implements Callable<Integer> {
             if (baselineSource != null && baselineSource.path() == null) {
                 throw InputRejections.of(InputException.unreadable(baseline, baselineSource.unusable()));
             }
-            result = auditor.audit(names, io.stdin());
+            result = auditor.audit(input(sources));
         } catch (RetryAuditException e) {
             return options.inputError(io, e, writer);
         }
         Report report = auditor.report(result);
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(report, o), verdict);
+    }
+
+    /**
+     * The sources as one input set: {@code -} is standard input, read to its end; a file keeps its name as
+     * given. A name the file system cannot represent is an input that cannot be read, told before any is read.
+     */
+    private AuditInput input(List<InputSet.Source> sources) throws RetryAuditException {
+        List<AuditInput> inputs = new ArrayList<>();
+        for (InputSet.Source s : sources) {
+            if (s.unusable() != null) {
+                throw InputRejections.of(InputException.unreadable(s.name(), s.unusable()));
+            }
+            inputs.add(s.path() == null ? AuditInput.stream(io.stdin(), s.name()) : AuditInput.file(s.path(), s.name()));
+        }
+        return AuditInput.all(inputs);
     }
 
     private List<InputSet.Source> sources(List<String> names) {

@@ -1,6 +1,7 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
@@ -110,13 +111,13 @@ final class AuditTool {
             }
             RetryAudit auditor = RetryAudit.of(settings.build());
             if (trace != null) {
-                return result(auditor.report(auditor.audit(
-                        new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)), name)));
+                return result(auditor.report(auditor.audit(AuditInput.stream(
+                        new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)), name))));
             }
             // The file is opened once, here, and read as a stream: nothing opens its path again.
             AllowedDirs.Opened file = dirs.open(path);
             try (InputStream in = reads.stream(file.channel())) {
-                return result(auditor.report(auditor.audit(in, file.path().toString())));
+                return result(auditor.report(auditor.audit(AuditInput.stream(in, file.path().toString()))));
             }
         } catch (InputException e) {
             throw failure(e);

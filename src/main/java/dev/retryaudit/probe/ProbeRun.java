@@ -1,5 +1,6 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
@@ -50,13 +51,14 @@ public record ProbeRun(String url, RecordedTrace trace, List<String> command, Cl
      */
     public Report audit(AuditSettings settings, String source, String traceFile) {
         Policy fitted = policy(settings.policy());
-        RetryAudit auditor;
+        Report audited;
         try {
-            auditor = RetryAudit.of(settings.toBuilder().policy(fitted).build());
+            RetryAudit auditor = RetryAudit.of(settings.toBuilder().policy(fitted).build());
+            audited = auditor.report(auditor.audit(AuditInput.operations(operations(source), source,
+                    InputFormat.RETRY_TRACE)));
         } catch (RetryAuditException e) {
-            throw new IllegalStateException("settings whose policy is a value read no policy file", e);
+            throw new IllegalStateException("settings whose policy is a value, and operations, read no file", e);
         }
-        Report audited = auditor.report(auditor.audit(operations(source), source, InputFormat.RETRY_TRACE));
         return judge(audited, source, fitted.retryAfterToleranceMs(), traceFile);
     }
 

@@ -26,7 +26,7 @@ class InputRejectionsTest {
         }
         try {
             RetryAudit.of(AuditSettings.builder().limits(limits).inputFormat(dev.retryaudit.model.InputFormat.SPANS).build())
-                    .audit(List.of(files));
+                    .audit(AuditInput.files(List.of(files)));
         } catch (RetryAuditException e) {
             return e;
         }
