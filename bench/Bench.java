@@ -1,5 +1,6 @@
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Operation;
 import java.io.BufferedInputStream;
@@ -325,7 +326,7 @@ public final class Bench {
     private static void held(Path spans) throws Exception {
         RetryAudit audit = RetryAudit.defaults();
         long before = usedAfterGc();
-        List<Operation> ops = audit.read(spans);
+        List<Operation> ops = audit.read(AuditInput.files(List.of(spans)));
         long after = usedAfterGc();
         long attempts = ops.stream().mapToLong(op -> op.attempts().size()).sum();
         System.out.println((after - before) + " " + attempts);

@@ -8,10 +8,10 @@ import java.util.List;
 
 /**
  * What one audit found: the inputs it read (source, format, operations, attempts, the readers' notes) and its
- * findings in the one order every report uses. With a baseline ({@link RetryAudit.Builder#baseline}), the
+ * findings in the one order every report uses. With a baseline ({@link AuditSettings.Builder#baseline}), the
  * findings are those it does not hold: {@code baseline} names it and {@code suppressed} counts the others
  * (else null and 0). {@code timelines} are the first operations that got findings, as many as
- * {@link RetryAudit.Builder#timelines} asked for, for reports that draw them. Immutable and serializable.
+ * {@link AuditSettings.Builder#timelines} asked for, for reports that draw them. Immutable and serializable.
  */
 public record AuditResult(List<InputSummary> inputs, List<Finding> findings, String baseline, long suppressed,
         List<Operation> timelines) implements Serializable {

@@ -15,11 +15,6 @@ public final class RetryAuditException extends Exception {
 
     private final InputError error;
 
-    public RetryAuditException(String message, Throwable cause) {
-        super(message, cause);
-        this.error = null;
-    }
-
     private RetryAuditException(InputError error, InputException cause) {
         super(error.diagnostic(), cause);
         this.error = error;
@@ -30,25 +25,25 @@ public final class RetryAuditException extends Exception {
         return new RetryAuditException(e.error(RetryAuditException::hint), e);
     }
 
-    /** The input error (place, path, what is wrong, the limit and its hint), or null for other failures. */
+    /** The input error: place, path, what is wrong, the limit and its hint. */
     public InputError error() {
         return error;
     }
 
     /**
      * The input error as the reader raised it, for a caller that words the limit hints its own way (the command
-     * line names its {@code --limit-*} options), or null for other failures.
+     * line names its {@code --limit-*} options).
      */
     public InputException input() {
-        return getCause() instanceof InputException e ? e : null;
+        return (InputException) getCause();
     }
 
     /** The limit the input exceeded, or null when it was rejected for something else. */
     public Limit limit() {
-        return error == null ? null : error.limit();
+        return error.limit();
     }
 
-    /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code Builder.limits}. */
+    /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code AuditSettings.Builder.limits}. */
     static String hint(Limit limit) {
         String component = switch (limit) {
             case BYTES, OPERATIONS, DEPTH -> limit.id();
@@ -57,6 +52,6 @@ public final class RetryAuditException extends Exception {
             case MEMORY -> null;
         };
         return component == null ? "give the JVM more heap (-Xmx), lower Limits.bytes, or split the input"
-                : Limits.raiseWith(limit, "Limits." + component + " (RetryAudit.Builder.limits)");
+                : Limits.raiseWith(limit, "Limits." + component + " (AuditSettings.Builder.limits)");
     }
 }

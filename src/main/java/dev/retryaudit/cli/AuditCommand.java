@@ -1,11 +1,15 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.InputRejections;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
@@ -57,26 +61,47 @@ final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ReportWriter writer = options.writer(io);
-        Limits limits = limitOptions.limits();
-        options.checkRuleNames(false);
+        AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
         List<String> names = files.isEmpty() ? List.of("-") : files;
         List<InputSet.Source> sources = sources(names);
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
+        InputSet.Source baselineSource = baseline == null ? null : InputSet.Source.of(baseline);
+        if (baselineSource != null && baselineSource.path() != null) {
+            settings.baseline(baselineSource.path());
+        }
+        AuditSettings checked = options.build(settings);
         options.checkTarget("--output", options.output, readPaths(sources));
         RetryAudit auditor;
         AuditResult result;
         try {
-            RetryAudit.Builder b = options.auditor(limits).inputFormat(inputFormat).timelines(writer.timelines());
-            auditor = (baseline == null ? b : b.baseline(baseline)).build();
-            result = auditor.audit(names, io.stdin());
+            auditor = RetryAudit.of(checked);
+            if (baselineSource != null && baselineSource.path() == null) {
+                throw InputRejections.of(InputException.unreadable(baseline, baselineSource.unusable()));
+            }
+            result = auditor.audit(input(sources));
         } catch (RetryAuditException e) {
-            return options.inputError(io, e.input(), writer);
+            return options.inputError(io, e, writer);
         }
         Report report = auditor.report(result);
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(report, o), verdict);
+    }
+
+    /**
+     * The sources as one input set: {@code -} is standard input, read to its end; a file keeps its name as
+     * given. A name the file system cannot represent is an input that cannot be read, told before any is read.
+     */
+    private AuditInput input(List<InputSet.Source> sources) throws RetryAuditException {
+        List<AuditInput> inputs = new ArrayList<>();
+        for (InputSet.Source s : sources) {
+            if (s.unusable() != null) {
+                throw InputRejections.of(InputException.unreadable(s.name(), s.unusable()));
+            }
+            inputs.add(s.path() == null ? AuditInput.stream(io.stdin(), s.name()) : AuditInput.file(s.path(), s.name()));
+        }
+        return AuditInput.all(inputs);
     }
 
     private List<InputSet.Source> sources(List<String> names) {

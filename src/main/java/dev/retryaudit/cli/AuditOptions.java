@@ -1,18 +1,16 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.InputError;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.engine.ProbeCatalogue;
-import dev.retryaudit.rules.engine.RuleSelection;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,43 +65,29 @@ final class AuditOptions {
     }
 
     /**
-     * Refuses an unknown rule or family in {@code --enable}/{@code --disable}, one named by both, and the probe's
-     * verdicts except {@code --enable} on a probe run ({@code probeRun}).
+     * The audit settings of these options, the report's timelines included, over {@code limits}: the
+     * {@code --policy} file (read when an auditor is made) or the built-in policy, the rule selection,
+     * {@code --format} and {@code --fail-on}. The probe's verdicts are refused in {@code --enable} and
+     * {@code --disable}, except in {@code --enable} on a probe run ({@code probeRun}), where they change nothing
+     * since a probe run always reports them. Call {@link #build} to check the settings.
      */
-    void checkRuleNames(boolean probeRun) {
-        String problem = RuleSelection.problem(enable, disable, "option '--enable'", "option '--disable'", probeRun);
-        if (problem != null) {
-            throw usage(problem);
+    AuditSettings.Builder settings(Limits limits, boolean probeRun) {
+        String probe = ProbeCatalogue.problem(enable, "option '--enable'", disable, "option '--disable'", probeRun);
+        if (probe != null) {
+            throw usage(probe);
         }
-    }
-
-    /**
-     * An auditor's settings from these options (checked first with {@link #checkRuleNames}): the {@code --policy}
-     * file (read when it is built) or the built-in policy, the rule selection and {@code --fail-on}. The probe's
-     * verdicts that a probe run may name in {@code --enable} are always on and are no rules of the auditor.
-     */
-    RetryAudit.Builder auditor(Limits limits) {
-        RetryAudit.Builder b = settings(limits, Policy.DEFAULTS, enable, disable, failOn);
+        AuditSettings.Builder b = AuditSettings.builder().limits(limits).reportFormat(format).failOn(failOn)
+                .timelines(format.writer(false).timelines())
+                .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable);
         return policyFile == null ? b : b.policy(policyFile);
     }
 
-    /**
-     * An auditor's settings: {@code policy}, the rule names as {@code --enable}/{@code --disable} take them
-     * (checked first) and {@code failOn}.
-     */
-    static RetryAudit.Builder settings(Limits limits, Policy policy, List<String> enable, List<String> disable,
-            FailOn failOn) {
-        return RetryAudit.builder().limits(limits).policy(policy).failOn(failOn)
-                .enable(enable.stream().filter(n -> !ProbeCatalogue.names(n)).toArray(String[]::new))
-                .disable(disable.toArray(String[]::new));
-    }
-
-    /** The auditor of {@code settings} that hold no file to read, which therefore cannot fail on input. */
-    static RetryAudit build(RetryAudit.Builder settings) {
+    /** The settings {@code b} holds, or a usage error (exit 64) saying which rule name or value is wrong. */
+    AuditSettings build(AuditSettings.Builder b) {
         try {
-            return settings.build();
-        } catch (RetryAuditException e) {
-            throw new IllegalStateException("an auditor with no file to read failed: " + e.getMessage(), e);
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
     }
 
@@ -157,10 +141,10 @@ final class AuditOptions {
      * The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an
      * input error. An input over a limit gets the option that raises it.
      */
-    int inputError(Streams io, InputException e, ReportWriter writer) {
-        InputError error = e.error(LimitHints::of);
+    int inputError(Streams io, RetryAuditException e, ReportWriter writer) {
+        InputError error = e.input().error(LimitOptions::hint);
         io.err().println(error.diagnostic());
-        int code = e.kind() == InputException.Kind.UNREADABLE ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
+        int code = ExitCode.of(e).code();
         InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
         return output(io).write(o -> writer.writeError(failure, o), code);
     }

@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.report.RuleList;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
@@ -47,6 +48,6 @@ final class ExplainCommand implements Callable<Integer> {
         if (!family.isEmpty()) {
             return out.write(o -> RuleList.writeText(family, o), ExitCode.CLEAN.code());
         }
-        throw new CommandLine.ParameterException(spec.commandLine(), RuleRegistry.unknown(name));
+        throw new CommandLine.ParameterException(spec.commandLine(), RuleRegistry.unknown(name, List.of()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -43,7 +44,7 @@ final class Failures {
      */
     static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
         err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; "
-                + LimitHints.MORE_MEMORY);
+                + LimitOptions.MORE_MEMORY);
         if (java.util.Arrays.asList(args).contains("--debug")) {
             writeTrace(err, ex);
         }

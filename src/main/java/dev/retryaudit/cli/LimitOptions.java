@@ -7,8 +7,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** The {@code --limit-*} options of every command that reads an input set, and their checks. */
+/**
+ * The {@code --limit-*} options of every command that reads an input set (the Spark job's too), their checks,
+ * and how a diagnostic says to raise a limit an input exceeded.
+ */
 public final class LimitOptions {
+    /** What to do when the Java heap is too small for the input. */
+    static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+            + "lower --limit-bytes, or split the input";
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
@@ -28,6 +35,11 @@ public final class LimitOptions {
 
     @Option(names = "--limit-depth", paramLabel = "N", description = "Deepest nesting, 1..1,000 (default: 64).")
     int depth = Limits.DEFAULTS.depth();
+
+    /** The hint after an input error's message, for example {@code raise it with --limit-string}. */
+    public static String hint(Limit limit) {
+        return limit == Limit.MEMORY ? MORE_MEMORY : Limits.raiseWith(limit, "--limit-" + limit.id());
+    }
 
     /** The limits given, or a usage error naming the option whose value is out of range. */
     public Limits limits() {

@@ -76,7 +76,7 @@ final class McpCommand implements Callable<Integer> {
             }
         }
         return RetryAuditMcp.serve(new RetryAuditMcp.Settings(VersionInfo.NAME, VersionInfo.version(),
-                McpAuditing.create(), dirs, maxRuns, Duration.ofSeconds(runTtl), Duration.ofSeconds(readTimeout)),
+                dirs, maxRuns, Duration.ofSeconds(runTtl), Duration.ofSeconds(readTimeout)),
                 io.stdin(), io.stdout(), io.err());
     }
 

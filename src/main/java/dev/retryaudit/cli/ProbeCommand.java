@@ -1,10 +1,10 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.probe.ClientRun;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.probe.ProbeRun;
@@ -66,12 +66,13 @@ final class ProbeCommand implements Callable<Integer> {
     int status;
 
     @Option(names = "--failures", paramLabel = "N", defaultValue = "3",
-            description = "How many requests fail (or are held) before the first 200, 1..10 (default: ${DEFAULT-VALUE}).")
+            description = "How many requests fail (or are held) before the first 200, " + Scenario.MIN_FAILURES + ".."
+                    + Scenario.MAX_FAILURES + " (default: ${DEFAULT-VALUE}).")
     int failures;
 
     @Option(names = "--delay", paramLabel = "DELAYS", defaultValue = "3,1,4",
-            description = "The Retry-After delays in seconds, 0..600 each, separated by commas and used in turn; one value asks for the same "
-                    + "delay every time (default: ${DEFAULT-VALUE}).")
+            description = "The Retry-After delays in seconds, 0.." + Scenario.MAX_DELAY_SECONDS + " each, separated by commas and "
+                    + "used in turn; one value asks for the same delay every time (default: ${DEFAULT-VALUE}).")
     String delay;
 
     @Option(names = "--header-format", paramLabel = "FORMAT", defaultValue = "seconds",
@@ -80,7 +81,7 @@ final class ProbeCommand implements Callable<Integer> {
     HeaderFormat headerFormat;
 
     @Option(names = "--stall", paramLabel = "SECONDS", defaultValue = "0",
-            description = "Hold the failing requests this long, 0..600 s, after committing them, instead of answering "
+            description = "Hold the failing requests this long, 0.." + Scenario.MAX_STALL_SECONDS + " s, after committing them, instead of answering "
                     + "them with Retry-After (default: ${DEFAULT-VALUE}, no stall).")
     long stall;
 
@@ -95,8 +96,7 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--max-requests", paramLabel = "N", defaultValue = "32",
             description = "Requests of the method answered before the probe answers 410, more than --failures and at "
-                    + "most 10000 "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "most " + Scenario.MAX_REQUESTS + " (default: ${DEFAULT-VALUE}).")
     int maxRequests;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
@@ -134,15 +134,14 @@ final class ProbeCommand implements Callable<Integer> {
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
         ReportWriter writer = options.writer(io);
-        options.checkRuleNames(true);
+        Limits limits = Limits.DEFAULTS;
+        AuditSettings settings = options.build(options.settings(limits, true));
         options.checkTarget("--output", options.output, traceOut == null ? List.of() : List.of(traceOut));
         options.checkTarget("--trace-out", traceOut, List.of());
-        Limits limits = Limits.DEFAULTS;
-        Policy policy;
         try {
-            policy = options.auditor(limits).build().policy();
+            settings = RetryAudit.of(settings).settings();
         } catch (RetryAuditException e) {
-            return options.inputError(io, e.input(), writer);
+            return options.inputError(io, e, writer);
         }
         if (traceOut != null && !traceOutPlace()) {
             return ExitCode.CANT_WRITE.code();
@@ -155,11 +154,7 @@ final class ProbeCommand implements Callable<Integer> {
             }
             source = traceOut.toString();
         }
-        Policy fitted = run.policy(policy);
-        RetryAudit auditor = AuditOptions.build(options.auditor(limits).policy(fitted).timelines(writer.timelines()));
-        Report audited = auditor.report(auditor.audit(run.operations(source), source, InputFormat.RETRY_TRACE));
-        Report judged = run.judge(audited, source, fitted.retryAfterToleranceMs(),
-                traceOut == null ? null : traceOut.toString());
+        Report judged = run.audit(settings, source, traceOut == null ? null : traceOut.toString());
         say(run.client(), judged.probe());
         int code = judged.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(judged, o), code);
@@ -180,17 +175,17 @@ final class ProbeCommand implements Callable<Integer> {
         if (!Scenario.STATUSES.contains(status)) {
             throw options.usage("invalid value for option '--status': expected 429, 503 or 422");
         }
-        range("--failures", failures, 1, 10);
+        range("--failures", failures, Scenario.MIN_FAILURES, Scenario.MAX_FAILURES);
         List<Long> delays = delays();
-        range("--stall", stall, 0, 600);
-        range("--max-requests", maxRequests, failures + 1, 10_000);
+        range("--stall", stall, 0, Scenario.MAX_STALL_SECONDS);
+        range("--max-requests", maxRequests, failures + 1, Scenario.MAX_REQUESTS);
         if (!Scenario.isToken(keyHeader)) {
             throw options.usage("invalid value for option '--key-header': expected a header name such as Idempotency-Key");
         }
         return new Scenario(method, status, failures, delays, headerFormat, maxRequests, stall, !noDedupe, keyHeader);
     }
 
-    /** The --delay schedule: 1..10 comma-separated whole seconds, each 0..600. */
+    /** The --delay schedule: comma-separated whole seconds within the scenario's bounds. */
     private List<Long> delays() {
         List<Long> delays = new ArrayList<>();
         for (String part : delay.split(",", -1)) {
@@ -201,11 +196,11 @@ final class ProbeCommand implements Callable<Integer> {
                 throw options.usage("invalid value for option '--delay': expected whole seconds separated by commas,"
                         + " such as 3,1,4");
             }
-            range("--delay", d, 0, 600);
+            range("--delay", d, 0, Scenario.MAX_DELAY_SECONDS);
             delays.add(d);
         }
-        if (delays.size() > 10) {
-            throw options.usage("invalid value for option '--delay': at most 10 delays");
+        if (delays.size() > Scenario.MAX_DELAYS) {
+            throw options.usage("invalid value for option '--delay': at most " + Scenario.MAX_DELAYS + " delays");
         }
         return delays;
     }

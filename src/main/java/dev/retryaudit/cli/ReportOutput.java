@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.text.Escaping;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 

@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.report.RuleList;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.RuleRegistry;

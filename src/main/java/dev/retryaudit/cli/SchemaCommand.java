@@ -1,5 +1,6 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.text.Suggestions;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,21 +1,23 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.config.PolicyReader;
-import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.JsonReportWriter;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.engine.RuleRegistry;
-import dev.retryaudit.rules.engine.RuleSelection;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -63,13 +65,11 @@ final class AuditTool {
     private static final Set<String> LIMITS = Set.of("bytes", "operations", "attempts", "string", "depth");
     private static final int FINDINGS_IN_TEXT = 20;
 
-    private final Auditing auditing;
     private final AllowedDirs dirs;
     private final Reads reads;
     private final ObjectMapper json;
 
-    AuditTool(Auditing auditing, AllowedDirs dirs, Reads reads, ObjectMapper json) {
-        this.auditing = auditing;
+    AuditTool(AllowedDirs dirs, Reads reads, ObjectMapper json) {
         this.dirs = dirs;
         this.reads = reads;
         this.json = json;
@@ -95,31 +95,51 @@ final class AuditTool {
         FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
         List<String> enable = a.strings("enable");
         List<String> disable = a.strings("disable");
-        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'", false);
-        if (problem != null) {
-            throw new ToolError(problem);
+        String probe = ProbeCatalogue.problem(enable, "'enable'", disable, "'disable'", false);
+        if (probe != null) {
+            throw new ToolError(probe);
         }
         Map<?, ?> policyDoc = a.object("policy");
         String name = a.string("name", INLINE);
         Limits limits = limits(a.members("limits", LIMITS));
+        AuditSettings.Builder settings = settings(AuditSettings.builder().inputFormat(format).limits(limits)
+                .failOn(failOn).enable(enable).disable(disable));
         try {
-            Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
-                    new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.policyIds(), limits);
+            if (policyDoc != null) {
+                settings.policy(PolicyReader.read(new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>",
+                        RuleRegistry.policyIds(), limits));
+            }
+            RetryAudit auditor = RetryAudit.of(settings.build());
             if (trace != null) {
-                return result(auditing.audit(format, limits, policy, enable, disable, failOn,
-                        new InputSet.Source(name, null), new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8))));
+                return result(auditor.report(auditor.audit(AuditInput.stream(
+                        new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)), name))));
             }
             // The file is opened once, here, and read as a stream: nothing opens its path again.
             AllowedDirs.Opened file = dirs.open(path);
             try (InputStream in = reads.stream(file.channel())) {
-                return result(auditing.audit(format, limits, policy, enable, disable, failOn,
-                        new InputSet.Source(file.path().toString(), null), in));
+                return result(auditor.report(auditor.audit(AuditInput.stream(in, file.path().toString()))));
             }
         } catch (InputException e) {
-            throw new ToolError(e.error(AuditTool::hint).diagnostic());
+            throw failure(e);
+        } catch (RetryAuditException e) {
+            throw failure(e.input());
         } catch (IOException e) {
             throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
         }
+    }
+
+    /** {@code b}, its rule names checked: an unknown one is the call's error. */
+    static AuditSettings.Builder settings(AuditSettings.Builder b) throws ToolError {
+        try {
+            return b.build().toBuilder();
+        } catch (IllegalArgumentException e) {
+            throw new ToolError(e.getMessage());
+        }
+    }
+
+    /** The call's error for an input the audit rejected: its diagnostic, a limit named as the argument that raises it. */
+    private static ToolError failure(InputException e) {
+        return new ToolError(e.error(AuditTool::hint).diagnostic());
     }
 
     /** The {@code limits} argument over the audit defaults. */

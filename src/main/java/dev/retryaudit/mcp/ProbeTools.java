@@ -1,9 +1,8 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Times;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.probe.ProbeRun;
@@ -13,7 +12,7 @@ import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.rules.engine.RuleSelection;
+import dev.retryaudit.rules.engine.ProbeCatalogue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -33,14 +32,14 @@ final class ProbeTools {
              "properties": {
               "method": {"type": "string", "description": "The method the scenario answers, any HTTP method (default GET)."},
               "status": {"type": "integer", "enum": [429, 503, 422], "description": "Status of the failing responses (default 429)."},
-              "failures": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Requests that fail before the first 200 (default 3)."},
-              "delays": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 600}, "minItems": 1, "maxItems": 10,
+              "failures": {"type": "integer", "minimum": %d, "maximum": %d, "description": "Requests that fail before the first 200 (default 3)."},
+              "delays": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": %d}, "minItems": 1, "maxItems": %d,
                          "description": "The Retry-After delays in seconds, used in turn (default [3, 1, 4])."},
               "header_format": {"type": "string", "enum": [%s], "description": "How Retry-After is written (default seconds)."},
-              "stall_seconds": {"type": "integer", "minimum": 0, "maximum": 600, "description": "Instead of failing, commit the failing requests and hold their 200 this long (default 0: no stall)."},
+              "stall_seconds": {"type": "integer", "minimum": 0, "maximum": %d, "description": "Instead of failing, commit the failing requests and hold their 200 this long (default 0: no stall)."},
               "key_header": {"type": "string", "description": "The idempotency key header a write is deduplicated by (default Idempotency-Key)."},
               "dedupe": {"type": "boolean", "description": "Whether a write whose key was already committed is answered with the first result and not committed again (default true)."},
-              "max_requests": {"type": "integer", "minimum": 2, "maximum": 10000, "description": "Requests answered before the probe answers 410 (default 32)."}
+              "max_requests": {"type": "integer", "minimum": %d, "maximum": %d, "description": "Requests answered before the probe answers 410 (default 32)."}
              }}""";
     static final String RUN_SCHEMA = """
             {"type": "object", "additionalProperties": false, "required": ["run_id"],
@@ -56,20 +55,20 @@ final class ProbeTools {
 
     private static final int TEXT_LINES = 20;
 
-    private final Auditing auditing;
     private final ProbeRuns runs;
     private final AuditTool audit;
     private final ObjectMapper json;
 
-    ProbeTools(Auditing auditing, ProbeRuns runs, AuditTool audit, ObjectMapper json) {
-        this.auditing = auditing;
+    ProbeTools(ProbeRuns runs, AuditTool audit, ObjectMapper json) {
         this.runs = runs;
         this.audit = audit;
         this.json = json;
     }
 
     static String createSchema() {
-        return String.format(CREATE_SCHEMA, String.join(", ", HeaderFormat.ids().stream().map(v -> "\"" + v + "\"").toList()));
+        return String.format(CREATE_SCHEMA, Scenario.MIN_FAILURES, Scenario.MAX_FAILURES, Scenario.MAX_DELAY_SECONDS,
+                Scenario.MAX_DELAYS, String.join(", ", HeaderFormat.ids().stream().map(v -> "\"" + v + "\"").toList()),
+                Scenario.MAX_STALL_SECONDS, Scenario.MIN_FAILURES + 1, Scenario.MAX_REQUESTS);
     }
 
     AuditTool.Result create(Map<String, Object> arguments) throws ToolError {
@@ -83,23 +82,23 @@ final class ProbeTools {
         if (!Scenario.STATUSES.contains((int) status)) {
             throw new ToolError("invalid value for 'status': expected 429, 503 or 422");
         }
-        int failures = (int) a.integer("failures", 1, 10, 3);
-        List<Long> delays = a.integers("delays", 0, 600, List.of(3L, 1L, 4L));
-        if (delays.isEmpty() || delays.size() > 10) {
-            throw new ToolError("invalid value for 'delays': from 1 to 10 delays");
+        int failures = (int) a.integer("failures", Scenario.MIN_FAILURES, Scenario.MAX_FAILURES, 3);
+        List<Long> delays = a.integers("delays", 0, Scenario.MAX_DELAY_SECONDS, List.of(3L, 1L, 4L));
+        if (delays.isEmpty() || delays.size() > Scenario.MAX_DELAYS) {
+            throw new ToolError("invalid value for 'delays': from 1 to " + Scenario.MAX_DELAYS + " delays");
         }
         String formatId = a.string("header_format", "seconds");
         HeaderFormat format = Args.choice("header_format", formatId, HeaderFormat.parse(formatId), HeaderFormat.ids());
-        long stall = a.integer("stall_seconds", 0, 600, 0);
+        long stall = a.integer("stall_seconds", 0, Scenario.MAX_STALL_SECONDS, 0);
         String keyHeader = a.string("key_header", "Idempotency-Key");
         if (!Scenario.isToken(keyHeader)) {
             throw new ToolError("invalid value for 'key_header': expected a header name such as Idempotency-Key");
         }
         boolean dedupe = a.bool("dedupe", true);
-        long maxRequests = a.integer("max_requests", 2, 10_000, 32);
+        long maxRequests = a.integer("max_requests", Scenario.MIN_FAILURES + 1, Scenario.MAX_REQUESTS, 32);
         if (maxRequests <= failures) {
             throw new ToolError("invalid value for 'max_requests': must be between " + (failures + 1)
-                    + " and 10000 (more than 'failures')");
+                    + " and " + Scenario.MAX_REQUESTS + " (more than 'failures')");
         }
         Scenario scenario = new Scenario(method, (int) status, failures, delays, format, (int) maxRequests, stall, dedupe,
                 keyHeader);
@@ -138,21 +137,19 @@ final class ProbeTools {
         String id = a.required("run_id");
         List<String> enable = a.strings("enable");
         List<String> disable = a.strings("disable");
-        String problem = RuleSelection.problem(enable, disable, "'enable'", "'disable'", true);
-        if (problem != null) {
-            throw new ToolError(problem);
+        String probe = ProbeCatalogue.problem(enable, "'enable'", disable, "'disable'", true);
+        if (probe != null) {
+            throw new ToolError(probe);
         }
+        AuditSettings.Builder settings = AuditTool.settings(AuditSettings.builder()
+                .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable));
         String failOnId = a.string("fail_on", "error");
-        FailOn failOn = Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids());
+        settings.failOn(Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids()));
         ProbeRuns.Run open = runs.finish(id);
         long served = open.servedSeconds();
         ProbeRun run = new ProbeRun(open.server().url(), open.server().trace(), List.of(), null, served);
         RecordedTrace trace = run.trace();
-        Policy policy = run.policy(Policy.DEFAULTS);
-        String source = "probe-" + id;
-        Report audited = auditing.audit(run.operations(source), source, InputFormat.RETRY_TRACE, policy, enable,
-                disable, failOn);
-        Report judged = run.judge(audited, source, policy.retryAfterToleranceMs(), null);
+        Report judged = run.audit(settings.build(), "probe-" + id, null);
         AuditTool.Result r = audit.result(judged);
         return new AuditTool.Result(describe(trace) + "\n" + judged.probe().describe() + "\n" + r.text(), r.structured());
     }

@@ -36,10 +36,10 @@ public final class RetryAuditMcp {
     }
 
     /**
-     * What the server is and may do: its name and version, the audit it runs, the directories it may read, and
-     * the bounds of the probe runs.
+     * What the server is and may do: its name and version, the directories it may read, and the bounds of the
+     * probe runs.
      */
-    public record Settings(String name, String version, Auditing auditing, List<Path> allowedDirs, int maxRuns,
+    public record Settings(String name, String version, List<Path> allowedDirs, int maxRuns,
             Duration runTtl, Duration readTimeout) {
         public Settings {
             allowedDirs = List.copyOf(allowedDirs);
@@ -85,9 +85,9 @@ public final class RetryAuditMcp {
         }
         try (dirs; Reads reads = new Reads(settings.readTimeout());
                 ProbeRuns runs = new ProbeRuns(settings.maxRuns(), settings.runTtl())) {
-            AuditTool audit = new AuditTool(settings.auditing(), dirs, reads, json);
+            AuditTool audit = new AuditTool(dirs, reads, json);
             sweeper.scheduleWithFixedDelay(runs::sweep, 1, 1, TimeUnit.SECONDS);
-            ProbeTools probe = new ProbeTools(settings.auditing(), runs, audit, json);
+            ProbeTools probe = new ProbeTools(runs, audit, json);
             Runnable ended = () -> {
                 // The transport drops every answer once it sees the end of its input: let what was asked finish first.
                 try {

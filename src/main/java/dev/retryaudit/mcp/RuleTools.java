@@ -40,7 +40,7 @@ final class RuleTools {
         if (!family.isEmpty()) {
             return new AuditTool.Result(RuleList.text(family), Map.of("family", name, "rules", rows(family)));
         }
-        throw new ToolError(RuleRegistry.unknown(name));
+        throw new ToolError(RuleRegistry.unknown(name, List.of()));
     }
 
     private static List<Map<String, String>> rows(List<RuleInfo> rules) {

@@ -1,7 +1,12 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.ProbeFacts;
@@ -36,6 +41,25 @@ public record ProbeRun(String url, RecordedTrace trace, List<String> command, Cl
     /** The policy to audit the run with: {@code policy}, fitted to the scenario for the client ({@link ProbePolicy}). */
     public Policy policy(Policy policy) {
         return ProbePolicy.fit(policy, trace.scenario(), trace.client() == null ? RetryTraceReader.TOOL : trace.client());
+    }
+
+    /**
+     * The probe's report of this run with {@code settings} (whose policy is a value, as
+     * {@link RetryAudit#settings()} gives it; {@link #policy} fits it to the run): the trace's
+     * {@link #operations} from {@code source} audited as a retry-trace input, then {@link #judge judged}.
+     * {@code traceFile} is where the trace was written (null when it was not).
+     */
+    public Report audit(AuditSettings settings, String source, String traceFile) {
+        Policy fitted = policy(settings.policy());
+        Report audited;
+        try {
+            RetryAudit auditor = RetryAudit.of(settings.toBuilder().policy(fitted).build());
+            audited = auditor.report(auditor.audit(AuditInput.operations(operations(source), source,
+                    InputFormat.RETRY_TRACE)));
+        } catch (RetryAuditException e) {
+            throw new IllegalStateException("settings whose policy is a value, and operations, read no file", e);
+        }
+        return judge(audited, source, fitted.retryAfterToleranceMs(), traceFile);
     }
 
     /**

@@ -19,6 +19,20 @@ public record Scenario(String method, int status, int failures, List<Long> delay
     /** The failure statuses: 429 and 503 ask the client to wait, 422 rejects the request as it is. */
     public static final List<Integer> STATUSES = List.of(429, 503, 422);
 
+    /** The fewest and most failing requests a scenario of the {@code probe} command or MCP tools has. */
+    public static final int MIN_FAILURES = 1;
+    public static final int MAX_FAILURES = 10;
+
+    /** The most Retry-After delays in a schedule, and the longest of them, in seconds. */
+    public static final int MAX_DELAYS = 10;
+    public static final int MAX_DELAY_SECONDS = 600;
+
+    /** The longest stall, in seconds. */
+    public static final int MAX_STALL_SECONDS = 600;
+
+    /** The most requests of the method answered before the probe answers 410. */
+    public static final int MAX_REQUESTS = 10_000;
+
     /** An HTTP token (RFC 9110 §5.6.2) of at most 64 characters: what a method or a header name may be. */
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
 

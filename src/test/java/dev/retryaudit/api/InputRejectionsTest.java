@@ -25,8 +25,8 @@ class InputRejectionsTest {
             files[i] = Files.writeString(dir.resolve("in-" + i + ".jsonl"), contents[i]);
         }
         try {
-            RetryAudit.builder().limits(limits).inputFormat(dev.retryaudit.model.InputFormat.SPANS).build()
-                    .audit(List.of(files));
+            RetryAudit.of(AuditSettings.builder().limits(limits).inputFormat(dev.retryaudit.model.InputFormat.SPANS).build())
+                    .audit(AuditInput.files(List.of(files)));
         } catch (RetryAuditException e) {
             return e;
         }

@@ -71,7 +71,7 @@ class RetryAuditTest {
     }
 
     @Test
-    void aGrpcAttemptBuiltInCodeTakesItsOutcomeFromItsStatus() {
+    void aGrpcAttemptBuiltInCodeTakesItsOutcomeFromItsStatus() throws RetryAuditException {
         Operation op = RetryAudit.operation("g-1", "shop.v1.Cart/AddItem").at(Locations.record("batch", 0))
                 .attempt(1, a -> a.grpcStatus(GrpcStatus.INVALID_ARGUMENT).requestHash("h")
                         .commitState(CommitState.REJECTED))
@@ -81,14 +81,14 @@ class RetryAuditTest {
         assertThat(op.attempts().get(0).outcome()).isEqualTo(Outcome.ERROR);
         assertThat(op.attempts().get(0).errorClass()).isEqualTo(ErrorClass.VALIDATION);
         assertThat(op.attempts().get(1).retryPushback()).isEqualTo("5");
-        assertThat(RetryAudit.defaults().audit(List.of(op)).findings()).extracting(Finding::rule)
+        assertThat(RetryAudit.defaults().audit(AuditInput.operations(List.of(op))).findings()).extracting(Finding::rule)
                 .containsExactly("validation-repeat/identical");
     }
 
     @Test
-    void auditsOperationsBuiltInCodeAndStreamsFindings() {
+    void auditsOperationsBuiltInCodeAndStreamsFindings() throws RetryAuditException {
         RetryAudit audit = RetryAudit.defaults();
-        AuditResult result = audit.audit(List.of(unreconciled("a", 0), unreconciled("b", 1)));
+        AuditResult result = audit.audit(AuditInput.operations(List.of(unreconciled("a", 0), unreconciled("b", 1))));
         assertThat(result.findings()).extracting(Finding::rule, Finding::operation)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("timeout-replay/unreconciled", "a"),
                         org.assertj.core.groups.Tuple.tuple("timeout-replay/unreconciled", "b"));
@@ -97,70 +97,77 @@ class RetryAuditTest {
             assertThat(s.attempts()).isEqualTo(4);
         });
         List<Finding> streamed = new ArrayList<>();
-        audit.audit(List.of(unreconciled("a", 0), unreconciled("b", 1)), streamed::add);
+        assertThat(audit.audit(AuditInput.operations(List.of(unreconciled("a", 0), unreconciled("b", 1))), streamed::add))
+                .isEqualTo(result);
         assertThat(streamed).isEqualTo(result.findings());
     }
 
     @Test
     void readsAFileOrAStreamInAnyFormatAndAuditsIt() throws Exception {
         RetryAudit audit = RetryAudit.defaults();
-        List<Operation> fromPath = audit.read(SPANS);
-        List<Operation> fromStream = audit.read(Files.newInputStream(SPANS), SPANS.toString());
+        List<Operation> fromPath = audit.read(AuditInput.files(List.of(SPANS)));
+        List<Operation> fromStream = audit.read(AuditInput.stream(Files.newInputStream(SPANS), SPANS.toString()));
         assertThat(fromPath).hasSize(1).isEqualTo(fromStream);
-        AuditResult byPath = audit.audit(List.of(SPANS));
-        assertThat(byPath.findings()).isEqualTo(audit.audit(fromPath).findings())
-                .isEqualTo(audit.audit(Files.newInputStream(SPANS), SPANS.toString()).findings());
+        AuditResult byPath = audit.audit(AuditInput.files(List.of(SPANS)));
+        assertThat(byPath.findings()).isEqualTo(audit.audit(AuditInput.operations(fromPath)).findings())
+                .isEqualTo(audit.audit(AuditInput.stream(Files.newInputStream(SPANS), SPANS.toString())).findings());
         assertThat(byPath.inputs()).singleElement().satisfies(s -> assertThat(s.format()).isEqualTo("spans"));
     }
 
     @Test
     void writesEveryReportFormatLikeTheCommandLine() throws Exception {
         RetryAudit audit = RetryAudit.defaults();
-        AuditResult result = audit.audit(List.of(SPANS));
+        AuditResult result = audit.audit(AuditInput.files(List.of(SPANS)));
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        audit.writeReport(result, ReportFormat.TEXT, text);
+        RetryAudit.of(audit.settings().toBuilder().reportFormat(ReportFormat.TEXT).build()).writeReport(result, text);
         assertThat(text.toString(StandardCharsets.UTF_8)).startsWith(SPANS + ":2:1: error: attempt 2 of cart-c-1844")
                 .contains("failed (--fail-on error)");
         for (ReportFormat f : ReportFormat.values()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            audit.writeReport(result, f, out);
+            RetryAudit.of(audit.settings().toBuilder().reportFormat(f).build()).writeReport(result, out);
             assertThat(out.size()).as(f.id()).isPositive();
         }
     }
 
     @Test
     void rulesArePickedAndConfiguredAsOnTheCommandLine(@TempDir Path dir) throws Exception {
-        RetryAudit quiet = RetryAudit.builder().disable("timeout-replay").build();
-        assertThat(quiet.audit(List.of(SPANS)).findings()).isEmpty();
+        RetryAudit quiet = RetryAudit.of(AuditSettings.builder().disable("timeout-replay").build());
+        assertThat(quiet.audit(AuditInput.files(List.of(SPANS))).findings()).isEmpty();
         Path policy = dir.resolve("policy.json");
         Files.writeString(policy, "{\"version\": 1, \"rules\": {\"timeout-replay/unreconciled\": {\"severity\": \"note\"}}}");
-        RetryAudit noted = RetryAudit.builder().policy(policy).build();
-        assertThat(noted.audit(List.of(SPANS)).findings()).extracting(Finding::severity).containsExactly(Severity.NOTE);
+        RetryAudit noted = RetryAudit.of(AuditSettings.builder().policy(policy).build());
+        assertThat(noted.audit(AuditInput.files(List.of(SPANS))).findings()).extracting(Finding::severity).containsExactly(Severity.NOTE);
         assertThat(noted.rules()).filteredOn(r -> r.id().equals("timeout-replay/unreconciled"))
                 .singleElement().satisfies(r -> assertThat(r.severity()).isEqualTo(Severity.NOTE));
-        assertThatThrownBy(() -> RetryAudit.builder().enable("budget/no-such").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown rule or family: budget/no-such");
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().enable("budget/no-such").build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown rule or family: budget/no-such; 'retry-audit rules' lists them");
         Files.writeString(policy, "{\"version\": 1, \"max_attempts\": \"three\"}");
-        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build())
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().policy(policy).build()))
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(policy + ":1:");
     }
 
     @Test
-    void inputsNamedAsOnTheCommandLineReadStandardInputWhereTheyNameIt() throws Exception {
+    void filesAndAStreamAreReadAsOneInputSet() throws Exception {
         RetryAudit audit = RetryAudit.defaults();
         String gaps = "examples/traces/gaps.jsonl";
-        AuditResult result = audit.audit(List.of(gaps, "-"), Files.newInputStream(SPANS));
+        AuditResult result = audit.audit(AuditInput.all(List.of(AuditInput.files(List.of(Path.of(gaps))),
+                AuditInput.stream(Files.newInputStream(SPANS), "<stdin>"))));
 
         assertThat(result.inputs()).extracting(s -> s.source()).containsExactly(gaps, "<stdin>");
         assertThat(result.findings()).filteredOn(f -> f.location().source().equals("<stdin>"))
                 .extracting(Finding::rule, Finding::message)
-                .isEqualTo(audit.audit(List.of(SPANS)).findings().stream()
+                .isEqualTo(audit.audit(AuditInput.files(List.of(SPANS))).findings().stream()
                         .map(f -> org.assertj.core.groups.Tuple.tuple(f.rule(), f.message())).toList())
                 .isNotEmpty();
-        assertThatThrownBy(() -> audit.audit(List.of("-", "-"), InputStream.nullInputStream()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("standard input (-) can be named only once");
+        AuditInput stream = AuditInput.stream(InputStream.nullInputStream(), "a");
+        assertThatThrownBy(() -> AuditInput.all(List.of(stream, stream)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("an input set reads at most one stream");
+        assertThatThrownBy(() -> AuditInput.all(List.of(AuditInput.operations(List.of()))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("operations cannot be read with files in one input set");
         RetryAuditException missing = org.junit.jupiter.api.Assertions.assertThrows(RetryAuditException.class,
-                () -> audit.audit(List.of("no/such.jsonl"), InputStream.nullInputStream()));
+                () -> audit.audit(AuditInput.file(Path.of("no/such.jsonl"), "named.jsonl")));
+        assertThat(missing.error().source()).isEqualTo("named.jsonl");
         assertThat(missing.input().kind()).isEqualTo(InputException.Kind.UNREADABLE);
         assertThat(missing).hasMessage(missing.input().diagnostic());
     }
@@ -168,14 +175,14 @@ class RetryAuditTest {
     @Test
     void aBaselineLeavesOutTheFindingsItHoldsAndCountsThem(@TempDir Path dir) throws Exception {
         RetryAudit audit = RetryAudit.defaults();
-        AuditResult first = audit.audit(List.of(SPANS));
+        AuditResult first = audit.audit(AuditInput.files(List.of(SPANS)));
         Path baseline = dir.resolve("baseline.json");
         try (var out = Files.newOutputStream(baseline)) {
-            audit.writeReport(first, ReportFormat.JSON, out);
+            audit.writeReport(first, out);
         }
-        RetryAudit later = RetryAudit.builder().baseline(baseline.toString()).build();
+        RetryAudit later = RetryAudit.of(AuditSettings.builder().baseline(baseline).build());
 
-        AuditResult again = later.audit(List.of(SPANS, Path.of("examples/traces/gaps.jsonl")));
+        AuditResult again = later.audit(AuditInput.files(List.of(SPANS, Path.of("examples/traces/gaps.jsonl"))));
 
         assertThat(first.findings()).isNotEmpty();
         assertThat(again.baseline()).isEqualTo(baseline.toString());
@@ -184,7 +191,7 @@ class RetryAuditTest {
         assertThat(later.report(again).suppressed()).isEqualTo(first.findings().size());
         assertThat(later.report(again).baseline()).isEqualTo(baseline.toString());
         Files.writeString(baseline, "{\"findings\": 3}");
-        assertThatThrownBy(() -> RetryAudit.builder().baseline(baseline.toString()).build())
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().baseline(baseline).build()))
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith(baseline + ":1:");
     }
 
@@ -192,9 +199,9 @@ class RetryAuditTest {
     void timelinesKeepTheFirstOperationsWithFindingsForTheReport() throws Exception {
         List<Operation> ops = List.of(unreconciled("a", 0), unreconciled("b", 1), unreconciled("c", 2));
 
-        AuditResult none = RetryAudit.defaults().audit(ops);
-        RetryAudit two = RetryAudit.builder().timelines(2).build();
-        AuditResult kept = two.audit(ops, "batch.jsonl", InputFormat.OPERATIONS);
+        AuditResult none = RetryAudit.defaults().audit(AuditInput.operations(ops));
+        RetryAudit two = RetryAudit.of(AuditSettings.builder().timelines(2).build());
+        AuditResult kept = two.audit(AuditInput.operations(ops, "batch.jsonl", InputFormat.OPERATIONS));
 
         assertThat(none.timelines()).isEmpty();
         assertThat(kept.timelines()).extracting(Operation::id).containsExactly("a", "b");
@@ -205,14 +212,14 @@ class RetryAuditTest {
             assertThat(s.format()).isEqualTo("operations");
             assertThat(s.operations()).isEqualTo(3);
         });
-        assertThatThrownBy(() -> RetryAudit.builder().timelines(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AuditSettings.builder().timelines(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aPolicyFileNamingAProbeVerdictIsRefusedAsSuch(@TempDir Path dir) throws Exception {
         Path policy = dir.resolve("policy.json");
         Files.writeString(policy, "{\"rules\": {\"probe/not-tested\": {\"enabled\": false}}}");
-        assertThatThrownBy(() -> RetryAudit.builder().policy(policy).build()).isInstanceOf(RetryAuditException.class)
+        assertThatThrownBy(() -> RetryAudit.of(AuditSettings.builder().policy(policy).build())).isInstanceOf(RetryAuditException.class)
                 .hasMessage(policy + ":1:12: error: $.rules['probe/not-tested']: probe/not-tested is a verdict of "
                         + "'retry-audit probe', not a rule over traces: a policy cannot configure it (no audit runs it, "
                         + "and a probe run always reports it)");
@@ -221,21 +228,21 @@ class RetryAuditTest {
     @Test
     void aBadInputIsOneDiagnosticLine() {
         RetryAudit audit = RetryAudit.defaults();
-        assertThatThrownBy(() -> audit.read(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(
-                StandardCharsets.UTF_8)), "in.jsonl"))
+        assertThatThrownBy(() -> audit.read(AuditInput.stream(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(
+                StandardCharsets.UTF_8)), "in.jsonl")))
                 .isInstanceOf(RetryAuditException.class).hasMessageStartingWith("in.jsonl:1:")
                 .hasMessageContaining(": error: ").message().doesNotContain("\n");
     }
 
     @Test
     void anInputOverALimitNamesTheLimitsSettingThatRaisesIt() throws RetryAuditException {
-        RetryAudit audit = RetryAudit.builder().limits(new Limits(1L << 30, 10, 2, 65_536, 64)).build();
+        RetryAudit audit = RetryAudit.of(AuditSettings.builder().limits(new Limits(1L << 30, 10, 2, 65_536, 64)).build());
         String three = "{\"operation_id\":\"a\",\"tool\":\"t\",\"attempt_id\":1}\n"
                 + "{\"operation_id\":\"a\",\"attempt_id\":2}\n{\"operation_id\":\"a\",\"attempt_id\":3}\n";
         RetryAuditException e = assertThrows(RetryAuditException.class,
-                () -> audit.read(new ByteArrayInputStream(three.getBytes(StandardCharsets.UTF_8)), "in.jsonl"));
+                () -> audit.read(AuditInput.stream(new ByteArrayInputStream(three.getBytes(StandardCharsets.UTF_8)), "in.jsonl")));
         assertThat(e.getMessage()).isEqualTo("in.jsonl:3:1: error: $: operation has more than 2 attempts, the "
-                + "attempts-per-operation limit; raise it with Limits.attemptsPerOperation (RetryAudit.Builder.limits)");
+                + "attempts-per-operation limit; raise it with Limits.attemptsPerOperation (AuditSettings.Builder.limits)");
         assertThat(e.limit()).isEqualTo(Limit.ATTEMPTS);
         assertThat(e.error().detail()).isEqualTo("operation has more than 2 attempts, the attempts-per-operation limit");
         assertThat(e.error().line()).isEqualTo(3);
@@ -244,15 +251,15 @@ class RetryAuditTest {
         }
 
         RetryAuditException other = assertThrows(RetryAuditException.class,
-                () -> audit.read(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(StandardCharsets.UTF_8)),
-                        "in.jsonl"));
+                () -> audit.read(AuditInput.stream(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(StandardCharsets.UTF_8)),
+                        "in.jsonl")));
         assertThat(other.limit()).isNull();
         assertThat(other.error().hint()).isNull();
     }
 
     @Test
     void partsAuditedApartMergeIntoOnePass() throws Exception {
-        RetryAudit audit = RetryAudit.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build();
+        RetryAudit audit = RetryAudit.of(AuditSettings.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build());
         List<Operation> ops = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             ops.add(unreconciled("op-" + i, i));
@@ -268,7 +275,7 @@ class RetryAuditTest {
             shipped = (AuditPart) in.readObject();
         }
         AuditResult merged = audit.merge(List.of(second, shipped));
-        AuditResult onePass = audit.audit(ops);
+        AuditResult onePass = audit.audit(AuditInput.operations(ops));
         assertThat(merged).isEqualTo(onePass);
         assertThat(merged.findings()).extracting(Finding::rule).contains("budget/retry-ratio");
         assertThat(shipped.operations()).isEqualTo(6);
@@ -279,37 +286,37 @@ class RetryAuditTest {
         RetryAudit audit = RetryAudit.defaults();
         List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Locations.line("in.jsonl", 1))
                 .attempt(1, a -> a.outcome(Outcome.SUCCESS)).build());
-        AuditPart tighter = RetryAudit.builder().limits(new Limits(1000, 10, 10, 100, 10)).build().auditPart(ops);
+        AuditPart tighter = RetryAudit.of(AuditSettings.builder().limits(new Limits(1000, 10, 10, 100, 10)).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(tighter))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited with other limits cannot merge: " + new Limits(1000, 10, 10, 100, 10)
                         + " is not " + Limits.DEFAULTS);
-        AuditPart fewer = RetryAudit.builder().disable("trace").build().auditPart(ops);
+        AuditPart fewer = RetryAudit.of(AuditSettings.builder().disable("trace").build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(fewer))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has none; "
                         + "only this audit has trace/");
-        AuditPart lenient = RetryAudit.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
-                Set.of(429), 3, Map.of(), Map.of())).build().auditPart(ops);
+        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
+                Set.of(429), 3, Map.of(), Map.of())).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(lenient))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited under another policy cannot merge: its maxAttempts, nonRetryableStatuses, "
                         + "retryableRejections differ");
-        assertThat(audit.merge(List.of(audit.auditPart(ops)))).isEqualTo(audit.audit(ops));
+        assertThat(audit.merge(List.of(audit.auditPart(ops)))).isEqualTo(audit.audit(AuditInput.operations(ops)));
     }
 
     @Test
     void operationsAndFindingsSurviveSerialization() throws Exception {
         RetryAudit audit = RetryAudit.defaults();
         Operation op = unreconciled("a", 0);
-        AuditResult result = audit.audit(List.of(op));
+        AuditResult result = audit.audit(AuditInput.operations(List.of(op)));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(op);
             out.writeObject(result);
-            out.writeObject(audit.policy());
+            out.writeObject(audit.settings());
         }
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             assertThat(in.readObject()).isEqualTo(op);
             assertThat(in.readObject()).isEqualTo(result);
-            assertThat(in.readObject()).isEqualTo(audit.policy());
+            assertThat(((AuditSettings) in.readObject()).policy()).isEqualTo(audit.settings().policy());
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.retryaudit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.retryaudit.api.ExitCode;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;

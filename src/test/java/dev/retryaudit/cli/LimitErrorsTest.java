@@ -83,8 +83,8 @@ class LimitErrorsTest {
     @Test
     void everyLimitHasAHint() {
         for (Limit limit : Limit.values()) {
-            assertThat(LimitHints.of(limit)).isNotBlank();
+            assertThat(LimitOptions.hint(limit)).isNotBlank();
         }
-        assertThat(LimitHints.of(Limit.MEMORY)).isEqualTo(LimitHints.MORE_MEMORY).contains("-Xmx", "--limit-bytes");
+        assertThat(LimitOptions.hint(Limit.MEMORY)).isEqualTo(LimitOptions.MORE_MEMORY).contains("-Xmx", "--limit-bytes");
     }
 }

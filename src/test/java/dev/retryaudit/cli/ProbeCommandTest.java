@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.api.ExitCode;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -51,7 +52,7 @@ class ProbeCommandTest {
         "--format|xml|invalid value for option '--format': expected one of json, text, sarif, github",
         "--color|sometimes|invalid value for option '--color': expected one of auto, always, never",
         "--fail-on|fatal|invalid value for option '--fail-on': expected one of error, warning, note, never",
-        "--enable|retry-afte|unknown rule or family for option '--enable'",
+        "--enable|retry-afte|unknown rule or family: retry-afte (did you mean retry-after, retry-after/early, retry-after/invalid?)",
         "--failures|two|Invalid value for option '--failures': 'two' is not an int",
     })
     void outOfRangeValuesAreUsageErrorsThatPointAtTheProbesHelp(String option, String value, String message) {

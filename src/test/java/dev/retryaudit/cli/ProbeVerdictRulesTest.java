@@ -77,7 +77,7 @@ class ProbeVerdictRulesTest {
     void anUnknownProbeNameStillGetsSuggestions() {
         CliRunner.Result r = CliRunner.run("probe", "--disable", "probe/not-tsted", "--", "true");
         assertThat(r.exit()).isEqualTo(64);
-        assertThat(r.err()).contains("unknown rule or family for option '--disable'");
+        assertThat(r.err()).contains("unknown rule or family: probe/not-tsted (did you mean probe/not-tested?)");
     }
 
     private static List<String> ruleIds(JsonNode sarif) {

@@ -2,6 +2,7 @@ package dev.retryaudit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.retryaudit.api.ExitCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

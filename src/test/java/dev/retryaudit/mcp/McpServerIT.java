@@ -114,7 +114,7 @@ class McpServerIT {
 
         assertThat(call("audit_trace", Map.of("trace", "{}", "enable", List.of("budget/max-atempts"))).isError()).isTrue();
         assertThat(text(call("audit_trace", Map.of("trace", "{}", "enable", List.of("budget/max-atempts")))))
-                .isEqualTo("unknown rule or family for 'enable' (did you mean budget/max-attempts?)");
+                .isEqualTo("unknown rule or family: budget/max-atempts (did you mean budget/max-attempts?)");
         assertThat(text(call("audit_trace", Map.of("trace", "{}", "failon", "never"))))
                 .isEqualTo("unknown argument 'failon' (did you mean fail_on?)");
         assertThat(text(call("explain_rule", Map.of("rule", "budget/max-atempts"))))

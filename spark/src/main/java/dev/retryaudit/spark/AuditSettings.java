@@ -3,29 +3,28 @@ package dev.retryaudit.spark;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
 import java.io.Serializable;
-import java.util.List;
 
 /**
- * What every task needs to audit as the driver does: the policy (read once, on the driver), the rule
- * selection, the limits and {@code --fail-on}. Tasks build their own {@link RetryAudit} from it.
+ * The audit settings every task audits with, as the driver read them: its {@link dev.retryaudit.api.AuditSettings}
+ * with the policy file read into a value, so that tasks build their own {@link RetryAudit} without a file.
  */
-record AuditSettings(Policy policy, List<String> enable, List<String> disable, Limits limits, FailOn failOn)
-        implements Serializable {
-    AuditSettings {
-        enable = List.copyOf(enable);
-        disable = List.copyOf(disable);
+record AuditSettings(dev.retryaudit.api.AuditSettings settings) implements Serializable {
+    Limits limits() {
+        return settings.limits();
     }
 
-    /** The auditor these settings describe; the names were checked when the driver built one. */
+    FailOn failOn() {
+        return settings.failOn();
+    }
+
+    /** The auditor these settings describe; they name no file, so it reads none. */
     RetryAudit auditor() {
         try {
-            return RetryAudit.builder().policy(policy).enable(enable.toArray(String[]::new))
-                    .disable(disable.toArray(String[]::new)).limits(limits()).failOn(failOn).build();
+            return RetryAudit.of(settings);
         } catch (RetryAuditException e) {
-            throw new IllegalStateException("a policy given as a value cannot fail to read", e);
+            throw new IllegalStateException("settings that name no file cannot fail to read", e);
         }
     }
 }

@@ -8,10 +8,7 @@ import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -35,7 +32,7 @@ import org.apache.spark.sql.functions;
  * files with the spans columns, or a {@code Dataset<Row>} of spans, with the policy, rule selection, limits and
  * {@code --fail-on} of the command line, and gives the same findings in the same order. An input the
  * command line rejects is rejected with its one-line diagnostic (a {@link RetryAuditException}).
- * Build one per session with {@link #builder}; each call is one audit.
+ * Make one per session with {@link #of}; each call is one audit.
  */
 public final class SparkAudit {
     /** The format names of the inputs, as the summary gives them. */
@@ -53,8 +50,19 @@ public final class SparkAudit {
         this.auditor = auditor;
     }
 
-    public static Builder builder(SparkSession spark) {
-        return new Builder(spark);
+    /**
+     * The audit of {@code settings} on {@code spark}: their policy (a policy file is read here, on the driver),
+     * rule selection, limits and {@code --fail-on}; the inputs' format is each call's, and the findings are
+     * written as {@link SparkAuditResult} writes them. A baseline is refused: the job writes every finding.
+     */
+    public static SparkAudit of(SparkSession spark, dev.retryaudit.api.AuditSettings settings)
+            throws RetryAuditException {
+        Objects.requireNonNull(spark, "spark");
+        if (settings.baseline().isPresent()) {
+            throw new IllegalArgumentException("a baseline is not applied on Spark: audit without one");
+        }
+        RetryAudit auditor = RetryAudit.of(settings);
+        return new SparkAudit(spark, new AuditSettings(auditor.settings()), auditor);
     }
 
     /** Audits spans JSON Lines files (any path Spark reads; a directory or glob gives its files in path order). */
@@ -208,57 +216,5 @@ public final class SparkAudit {
 
     private JavaSparkContext jsc() {
         return JavaSparkContext.fromSparkContext(spark.sparkContext());
-    }
-
-    /** Settings as the command line's flags; the policy file is read on the driver when built. */
-    public static final class Builder {
-        private final SparkSession spark;
-        private Path policyFile;
-        private final List<String> enable = new ArrayList<>();
-        private final List<String> disable = new ArrayList<>();
-        private Limits limits = Limits.DEFAULTS;
-        private FailOn failOn = FailOn.ERROR;
-
-        private Builder(SparkSession spark) {
-            this.spark = Objects.requireNonNull(spark, "spark");
-        }
-
-        /** A JSON policy file, as {@code --policy}; read on the driver. */
-        public Builder policy(Path file) {
-            policyFile = file;
-            return this;
-        }
-
-        public Builder enable(String... names) {
-            enable.addAll(List.of(names));
-            return this;
-        }
-
-        public Builder disable(String... names) {
-            disable.addAll(List.of(names));
-            return this;
-        }
-
-        public Builder limits(Limits value) {
-            limits = Objects.requireNonNull(value, "limits");
-            return this;
-        }
-
-        public Builder failOn(FailOn value) {
-            failOn = Objects.requireNonNull(value, "failOn");
-            return this;
-        }
-
-        /** The auditor; an unknown rule name is an {@link IllegalArgumentException}, a bad policy file a {@link RetryAuditException}. */
-        public SparkAudit build() throws RetryAuditException {
-            RetryAudit.Builder b = RetryAudit.builder().enable(enable.toArray(String[]::new))
-                    .disable(disable.toArray(String[]::new)).limits(limits).failOn(failOn);
-            if (policyFile != null) {
-                b.policy(policyFile);
-            }
-            RetryAudit auditor = b.build();
-            Policy policy = auditor.policy();
-            return new SparkAudit(spark, new AuditSettings(policy, enable, disable, limits, failOn), auditor);
-        }
     }
 }

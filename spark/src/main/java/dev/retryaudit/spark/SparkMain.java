@@ -1,10 +1,8 @@
 package dev.retryaudit.spark;
 
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.cli.ExitCode;
-import dev.retryaudit.cli.LimitHints;
 import dev.retryaudit.cli.LimitOptions;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.report.FailOn;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -54,6 +52,8 @@ public final class SparkMain implements Runnable {
         CommandLine cl = new CommandLine(new SparkMain(), new Factory(spark));
         cl.setOut(out);
         cl.setErr(err);
+        // --fail-on takes the ids (error, never), which are the constants' names in lower case.
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println(ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
@@ -81,10 +81,7 @@ public final class SparkMain implements Runnable {
 
     /** The command line's diagnostic of a rejected input: a limit names the option that raises it. */
     static String diagnostic(RetryAuditException e) {
-        if (e.getCause() instanceof InputException ie) {
-            return ie.error(LimitHints::of).diagnostic();
-        }
-        return e.getMessage();
+        return e.input().error(LimitOptions::hint).diagnostic();
     }
 
     /** Version of the library the job runs. */
@@ -138,7 +135,7 @@ public final class SparkMain implements Runnable {
 
         @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
                 description = "lowest severity that makes the exit code 2: error, warning, note, never; default ${DEFAULT-VALUE}")
-        String failOn;
+        FailOn failOn;
 
         @Option(names = "--enable", paramLabel = "RULE", description = "a rule id or family; repeatable")
         List<String> enable = new ArrayList<>();
@@ -164,10 +161,7 @@ public final class SparkMain implements Runnable {
             refuseWrittenOutput();
             SparkAudit audit;
             try {
-                audit = SparkAudit.builder(spark).policy(policy).enable(enable.toArray(String[]::new))
-                        .disable(disable.toArray(String[]::new)).limits(limitOptions.limits()).failOn(failOn()).build();
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+                audit = SparkAudit.of(spark, settings());
             } catch (RetryAuditException e) {
                 return fail(err, e);
             }
@@ -214,8 +208,21 @@ public final class SparkMain implements Runnable {
 
         private static int fail(PrintWriter err, RetryAuditException e) {
             err.println(diagnostic(e));
-            boolean unreadable = e.getCause() instanceof InputException ie && ie.kind() == InputException.Kind.UNREADABLE;
-            return unreadable ? ExitCode.NO_INPUT.code() : ExitCode.DATA.code();
+            return ExitCode.of(e).code();
+        }
+
+        /** The audit settings of the options, or a usage error naming the rule or value that is wrong. */
+        private dev.retryaudit.api.AuditSettings settings() {
+            dev.retryaudit.api.AuditSettings.Builder b = dev.retryaudit.api.AuditSettings.builder().enable(enable)
+                    .disable(disable).limits(limitOptions.limits()).failOn(failOn);
+            if (policy != null) {
+                b.policy(policy);
+            }
+            try {
+                return b.build();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
 
         private static String firstLine(String m) {
@@ -237,15 +244,6 @@ public final class SparkMain implements Runnable {
                 default -> throw new CommandLine.ParameterException(spec.commandLine(),
                         "--output-format: expected json or parquet, got " + outputFormat);
             };
-        }
-
-        private FailOn failOn() {
-            FailOn f = FailOn.parse(failOn);
-            if (f == null) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--fail-on: expected one of " + String.join(", ", FailOn.ids()) + ", got " + failOn);
-            }
-            return f;
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Severity;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ class DatasetAuditTest {
     @Test
     void auditsADatasetAsOneSource() throws Exception {
         Dataset<Row> spans = SharedSpark.get().read().json(EXAMPLE);
-        SparkAudit audit = SparkAudit.builder(SharedSpark.get()).build();
+        SparkAudit audit = SparkAudit.of(SharedSpark.get(), AuditSettings.defaults());
         try (SparkAuditResult r = audit.spans(spans, "checkout")) {
             List<Row> findings = r.findings().collectAsList();
             JsonNode cli = Parity.cli(List.of(), List.of(Path.of(EXAMPLE))).report().get("findings");
@@ -45,7 +46,7 @@ class DatasetAuditTest {
                 + "UNION ALL SELECT 'a', 't', 2 UNION ALL SELECT 'b', 't', -1").coalesce(1);
         SparkAudit audit;
         try {
-            audit = SparkAudit.builder(SharedSpark.get()).build();
+            audit = SparkAudit.of(SharedSpark.get(), AuditSettings.defaults());
         } catch (RetryAuditException e) {
             throw new AssertionError(e);
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
 import java.io.IOException;
@@ -69,7 +70,7 @@ class OtlpParityTest {
             Parity.CliAnswer original = Parity.cli(SparkAudit.OTLP, List.of(), List.of(input));
             assertThat(original.exit()).isIn(0, 2);
             String path = input.toString();
-            assertThatThrownBy(() -> SparkAudit.builder(SharedSpark.get()).build().otlp(List.of(path)).close())
+            assertThatThrownBy(() -> SparkAudit.of(SharedSpark.get(), AuditSettings.defaults()).otlp(List.of(path)).close())
                     .isInstanceOf(RetryAuditException.class)
                     .hasMessageContaining(path + ":1:")
                     .hasMessageContaining("an export in JSON Lines must fit on one line; this one spans several");

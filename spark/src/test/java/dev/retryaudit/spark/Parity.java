@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
 import java.io.IOException;
@@ -52,7 +53,7 @@ final class Parity {
     /** As {@link #assertSame(Path, Limits, List)}, for files of {@code format} (spans or otlp). */
     static CliAnswer assertSame(String format, Path policy, Limits limits, List<Path> files) {
         List<String> flags = new ArrayList<>();
-        SparkAudit.Builder b = SparkAudit.builder(SharedSpark.get()).limits(limits);
+        AuditSettings.Builder b = AuditSettings.builder().limits(limits);
         if (policy != null) {
             flags.addAll(List.of("--policy", policy.toString()));
             b.policy(policy);
@@ -64,7 +65,7 @@ final class Parity {
         }
         CliAnswer cli = cli(format, flags, files);
         List<String> paths = files.stream().map(Path::toString).toList();
-        try (SparkAuditResult r = format.equals(SparkAudit.OTLP) ? b.build().otlp(paths) : b.build().spans(paths)) {
+        try (SparkAuditResult r = format.equals(SparkAudit.OTLP) ? spark(b).otlp(paths) : spark(b).spans(paths)) {
             assertThat(cli.exit()).as("the command line accepted what Spark accepted, for %s: %s", files, cli.error())
                     .isIn(0, 2);
             List<JsonNode> spark = r.findingsJson().collectAsList().stream().map(Parity::read).toList();
@@ -84,6 +85,10 @@ final class Parity {
             assertThat(SparkMain.diagnostic(e)).isEqualTo(cli.error());
         }
         return cli;
+    }
+
+    private static SparkAudit spark(AuditSettings.Builder settings) throws RetryAuditException {
+        return SparkAudit.of(SharedSpark.get(), settings.build());
     }
 
     static JsonNode read(String json) {

@@ -59,6 +59,36 @@ public final class ProbeCatalogue {
         return new RuleIds(ruleIds, refused);
     }
 
+    /**
+     * Why a name of the probe's verdicts in {@code enable}/{@code disable} (named in messages as
+     * {@code enableName}/{@code disableName}) cannot be applied, or null: no audit runs them, and a probe run
+     * ({@code probeRun}) always reports them, so there they may be enabled but never disabled.
+     */
+    public static String problem(List<String> enable, String enableName, List<String> disable, String disableName,
+            boolean probeRun) {
+        for (String n : disable) {
+            if (names(n)) {
+                return probeRun ? n + " cannot be disabled (" + disableName + "): a probe run that tested nothing,"
+                        + " or whose waits did not follow Retry-After, must never pass" : notOnAudit(n, disableName);
+            }
+        }
+        for (String n : enable) {
+            if (names(n) && !probeRun) {
+                return notOnAudit(n, enableName);
+            }
+        }
+        return null;
+    }
+
+    private static String notOnAudit(String name, String what) {
+        return verdict(name) + ": no audit runs it, so " + what + " cannot name it";
+    }
+
+    /** {@code names} less the probe's family and verdicts, which a probe run reports whatever is enabled. */
+    public static List<String> withoutVerdicts(List<String> names) {
+        return names.stream().filter(n -> !names(n)).toList();
+    }
+
     /** Whether {@code name} is the probe family or one of its rules. */
     public static boolean names(String name) {
         return FAMILY.equals(name) || byId(name) != null;

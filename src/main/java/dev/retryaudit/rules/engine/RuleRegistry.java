@@ -34,6 +34,7 @@ import dev.retryaudit.rules.validationrepeat.Unverifiable;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -130,11 +131,17 @@ public final class RuleRegistry {
         return catalogue().stream().filter(r -> r.family().equals(name)).toList();
     }
 
-    /** Why {@code name} is neither a rule nor a family of the catalogue, with the closest names there are. */
-    public static String unknown(String name) {
-        List<String> known = new ArrayList<>(names());
-        known.add(ProbeCatalogue.FAMILY);
-        ProbeCatalogue.all().forEach(r -> known.add(r.id()));
+    /**
+     * Why {@code name} is no rule id or family of the catalogue, nor one of {@code others} (a caller's own rules
+     * and families), with the closest names there are: the one message for an unknown rule, wherever it is named.
+     */
+    public static String unknown(String name, Collection<String> others) {
+        Set<String> known = new LinkedHashSet<>(names());
+        catalogue().forEach(r -> {
+            known.add(r.family());
+            known.add(r.id());
+        });
+        known.addAll(others);
         List<String> close = Suggestions.closestAll(name, known, 3);
         return "unknown rule or family: " + Escaping.shortened(name, 80)
                 + (close.isEmpty() ? "; 'retry-audit rules' lists them" : " (did you mean " + String.join(", ", close) + "?)");

@@ -1,9 +1,12 @@
-package dev.retryaudit.cli;
+package dev.retryaudit.api;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The process exit codes. The help text's exit-code list is generated from this enum. */
+/**
+ * The exit codes of every process that runs an audit (the command line and the Spark job), and the one mapping
+ * from a library error to its code ({@link #of}). The help text's exit-code list is generated from this enum.
+ */
 public enum ExitCode {
     /** 0: the audit ran; no finding at or above {@code --fail-on}. */
     CLEAN(0, "the audit ran; no finding at or above --fail-on"),
@@ -29,6 +32,11 @@ public enum ExitCode {
     ExitCode(int code, String meaning) {
         this.code = code;
         this.meaning = meaning;
+    }
+
+    /** The code of an audit that failed on {@code e}: an input, policy or baseline that cannot be read, or is rejected. */
+    public static ExitCode of(RetryAuditException e) {
+        return e.error().unreadable() ? NO_INPUT : DATA;
     }
 
     public int code() {
