@@ -16,10 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The benchmark of {@code bench/run}: times {@code audit} (default {@code java -jar}) on the
- * inputs of {@link BenchData} beside a bare jackson-core token scan of the same file, run in the
- * same rounds, interleaved, best of N; the cost of 300,000 findings in every report format; held
- * bytes per grouped attempt; start-up; the foreign readers' memory; and, with {@code BIG=1}, a
+ * The benchmark of {@code bench/run}: times {@code audit} ({@code java -jar} and the launcher) on
+ * the inputs of {@link BenchData} beside a bare jackson-core token scan of the same file and, for
+ * spans, the Python checker of bench/checker.py, run in the same rounds, interleaved, best of N; the
+ * file of 300,000 findings in every report format; held bytes per grouped attempt; start-up; OTLP
+ * JSON Lines beside its own scan and HAR's memory; and, with {@code BIG=1}, a
  * 1 GiB spans file under {@code -Xmx2g}. Ends with a table of every target, the measured value and
  * whether it is met. {@code Bench data ATTEMPTS DIR} only writes the inputs that are missing (for
  * {@code bench/profile}).
@@ -30,6 +31,9 @@ public final class Bench {
     private static final long GIB = 1L << 30;
     /** The prefix of what runs through bin/retry-audit (serial collector, class data sharing). */
     private static final String LAUNCHED = "launcher: ";
+
+    /** Whether python3 runs here, for bench/checker.py. */
+    private static final boolean PYTHON = runs("python3", "--version");
 
     private final String jar;
     private final String cp;
@@ -90,10 +94,10 @@ public final class Bench {
         System.out.printf(Locale.ROOT, "%-46s %9s %8s %8s %10s%n", "what", "wall s", "CPU s", "MB/s", "peak MiB");
         warmLauncher();
         if (wanted("spans")) {
-            versusScan(spans, 2.0, 400);
+            versusScan(spans, "realistic spans", 3.0, 2.0);
         }
         if (wanted("operations")) {
-            versusScan(ops, 1.5, 256);
+            versusScan(ops, "operations", 2.0, 2.0);
         }
         if (wanted("held")) {
             heldPerAttempt(spans);
@@ -121,27 +125,80 @@ public final class Bench {
         return only == null || only.isBlank() || List.of(only.split(",")).contains(name);
     }
 
-    /** Audit of {@code file} beside the bare scan, in the same rounds; adds the ratio and the RSS to the table. */
-    private void versusScan(Path file, double maxRatio, int maxMiB) throws Exception {
+    /**
+     * Audit of {@code file} beside the bare scan, in the same rounds, with {@code java -jar} and the
+     * launcher, and for a spans file beside the Python checker too; adds the ratios and the RSS to the table.
+     */
+    private void versusScan(Path file, String kind, double maxRatio, double maxLauncherRatio) throws Exception {
         double mb = Files.size(file) / 1e6;
         String[] args = {"--fail-on", "never", "--output", report("json"), file.toString()};
-        List<Measure.Result> r = Measure.interleaved(runs, List.of(
-                List.of("java", "-cp", cp, "Bench", "scan", file.toString()), audit(args), launched(args)));
+        boolean spans = file.toString().endsWith(".jsonl");
+        List<List<String>> cmds = new ArrayList<>(List.of(scanOf(file), audit(args), launched(args)));
+        if (spans && PYTHON) {
+            cmds.add(checker(file));
+        }
+        List<Measure.Result> r = Measure.interleaved(runs, cmds);
         Measure.Result scan = r.get(0);
         String name = file.getFileName().toString();
         print("bare token scan " + name, scan, mb);
-        String kind = name.endsWith(".jsonl") ? "spans" : "operations";
-        for (int i = 1; i < r.size(); i++) {
-            Measure.Result audit = r.get(i);
-            String how = i == 1 ? "" : LAUNCHED;
-            print(how + "audit " + name, audit, mb);
-            double ratio = audit.wall() / scan.wall();
-            double cpuRatio = audit.cpu() / scan.cpu();
-            System.out.printf(Locale.ROOT, "%-46s %8.2fx %7.2fx%n", "  " + how + "audit / bare token scan", ratio, cpuRatio);
-            row(how + kind + ": audit / bare token scan", "<= " + maxRatio + "x",
-                    String.format(Locale.ROOT, "%.2fx (CPU %.2fx)", ratio, cpuRatio), ratio <= maxRatio);
-            row(how + kind + ": peak RSS, " + name, "<= " + maxMiB + " MiB", mib(audit.peakMiB()), audit.peakMiB() <= maxMiB);
+        print("audit " + name, r.get(1), mb);
+        ratio(kind + ": java -jar / bare token scan", r.get(1), scan, maxRatio);
+        print(LAUNCHED + "audit " + name, r.get(2), mb);
+        ratio(LAUNCHED + kind + " / bare token scan", r.get(2), scan, maxLauncherRatio);
+        int maxMiB = spans ? 400 : 256;
+        row(LAUNCHED + kind + ": peak RSS (not regressed)", "<= " + maxMiB + " MiB", mib(r.get(2).peakMiB()),
+                r.get(2).peakMiB() <= maxMiB);
+        if (spans) {
+            versusChecker(kind, name, r.get(1), PYTHON ? r.get(3) : null, mb);
         }
+    }
+
+    /** The Python checker's row (null when python3 is missing) and the audit's speed-up over it and peak RSS, for the table. */
+    private void versusChecker(String kind, String name, Measure.Result audit, Measure.Result checker, double mb) {
+        if (checker == null) {
+            row(kind + ": java -jar vs the Python checker", ">= 3.0x faster", "not run (no python3)", null);
+            row(kind + ": java -jar peak RSS", "<= 400 MiB", mib(audit.peakMiB()), audit.peakMiB() <= 400);
+            return;
+        }
+        print("python3 bench/checker.py " + name, checker, mb);
+        double faster = checker.wall() / audit.wall();
+        System.out.printf(Locale.ROOT, "%-46s %8.2fx %7.2fx%n", "  Python checker / java -jar audit", faster,
+                checker.cpu() / audit.cpu());
+        row(kind + ": java -jar vs the Python checker", ">= 3.0x faster",
+                String.format(Locale.ROOT, "%.2fx (%.2f vs %.2f s; CPU %.2fx)", faster, audit.wall(), checker.wall(),
+                        checker.cpu() / audit.cpu()), faster >= 3.0);
+        row(kind + ": java -jar peak RSS", "<= 400 MiB",
+                mib(audit.peakMiB()) + String.format(Locale.ROOT, " (checker %.0f)", checker.peakMiB()),
+                audit.peakMiB() <= 400);
+    }
+
+    /** Prints and tabulates {@code what}'s wall time over the bare scan's, against {@code max}. */
+    private void ratio(String what, Measure.Result audit, Measure.Result scan, double max) {
+        double ratio = audit.wall() / scan.wall();
+        double cpuRatio = audit.cpu() / scan.cpu();
+        System.out.printf(Locale.ROOT, "%-46s %8.2fx %7.2fx%n", "  " + what, ratio, cpuRatio);
+        row(what, "<= " + max + "x", String.format(Locale.ROOT, "%.2fx (CPU %.2fx)", ratio, cpuRatio), ratio <= max);
+    }
+
+    private static boolean runs(String... cmd) {
+        try {
+            return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private List<String> scanOf(Path file) {
+        return List.of("java", "-cp", cp, "Bench", "scan", file.toString());
+    }
+
+    /** The Python checker of bench/checker.py on a spans file. */
+    private static List<String> checker(Path file) {
+        return List.of("python3", "bench/checker.py", file.toString());
     }
 
     /** The launcher's first audit writes its class archive; it is written before anything is measured. */
@@ -205,35 +262,41 @@ public final class Bench {
                 "exit " + r.exit() + ", " + secs(r.wall()) + ", " + mib(r.peakMiB()), r.exit() == 0 || r.exit() == 2);
     }
 
-    /** The cost of findings: the same file audited with trace/overlap disabled, then in every format with it on. */
+    /**
+     * The file of 300,000 findings beside its bare scan and the Python checker: audited with
+     * trace/overlap disabled, then in every format with it on; each format's ratio to the scan, and
+     * the cost on top of the audit without them.
+     */
     private void findings(Path overlaps) throws Exception {
         List<List<String>> cmds = new ArrayList<>();
+        cmds.add(scanOf(overlaps));
         cmds.add(audit("--disable", "trace/overlap", "--output", report("json"), overlaps.toString()));
         for (String format : FORMATS) {
             cmds.add(audit("--format", format, "--output", report(format), overlaps.toString()));
         }
-        cmds.add(launched("--disable", "trace/overlap", "--output", report("json"), overlaps.toString()));
         cmds.add(launched("--output", report("json"), overlaps.toString()));
+        if (PYTHON) {
+            cmds.add(checker(overlaps));
+        }
         List<Measure.Result> r = Measure.interleaved(runs, cmds);
         double mb = Files.size(overlaps) / 1e6;
-        print("audit " + overlaps.getFileName() + ", no findings", r.get(0), mb);
+        String name = overlaps.getFileName().toString();
+        Measure.Result scan = r.get(0);
+        Measure.Result without = r.get(1);
+        print("bare token scan " + name, scan, mb);
+        print("audit " + name + ", no findings", without, mb);
+        String many = String.format(Locale.ROOT, "%,d findings", FINDINGS);
         for (int i = 0; i < FORMATS.length; i++) {
-            Measure.Result with = r.get(i + 1);
-            double cost = with.wall() - r.get(0).wall();
-            print("  " + String.format(Locale.ROOT, "%,d", FINDINGS) + " findings, --format " + FORMATS[i], with, mb);
-            double cpu = with.cpu() - r.get(0).cpu();
-            System.out.printf(Locale.ROOT, "%-46s %+9.3f %+8.2f%n", "    on top of the audit without them", cost, cpu);
-            row("findings: 300,000 on top of the audit, " + FORMATS[i], "<= 0.5 s",
-                    secs(cost) + String.format(Locale.ROOT, " (CPU %+.2f s)", cpu), cost <= 0.5);
+            Measure.Result with = r.get(i + 2);
+            print("  " + many + ", --format " + FORMATS[i], with, mb);
+            System.out.printf(Locale.ROOT, "%-46s %+9.3f %+8.2f%n", "    on top of the audit without them",
+                    with.wall() - without.wall(), with.cpu() - without.cpu());
+            ratio(many + ": java -jar " + FORMATS[i] + " / scan", with, scan, 4.0);
         }
-        Measure.Result without = r.get(FORMATS.length + 1);
-        Measure.Result with = r.get(FORMATS.length + 2);
-        print(LAUNCHED + "audit, no findings", without, mb);
-        print("  " + String.format(Locale.ROOT, "%,d", FINDINGS) + " findings, --format json", with, mb);
-        double cost = with.wall() - without.wall();
-        System.out.printf(Locale.ROOT, "%-46s %+9.3f %+8.2f%n", "    on top of the audit without them", cost,
-                with.cpu() - without.cpu());
-        row(LAUNCHED + "findings: 300,000 on top, json", "<= 0.5 s", secs(cost) + ", " + mib(with.peakMiB()), cost <= 0.5);
+        Measure.Result launched = r.get(FORMATS.length + 2);
+        print(LAUNCHED + many + ", --format json", launched, mb);
+        ratio(LAUNCHED + many + ", json / scan", launched, scan, 4.0);
+        versusChecker(many, name, r.get(2), PYTHON ? r.get(FORMATS.length + 3) : null, mb);
     }
 
     private void startUp() throws Exception {
@@ -248,31 +311,39 @@ public final class Bench {
         }
     }
 
-    /** OTLP and HAR at 100,000 attempts, generated by bench/foreign/ForeignGen.java. */
+    /**
+     * OTLP JSON Lines of 100,000 operations (200,000 attempts) beside its bare scan, and HAR of
+     * 100,000 attempts, generated by bench/foreign/ForeignGen.java (the OTLP file is bench/profile's).
+     */
     private void foreign() throws Exception {
         Path out = dir.resolve("foreign");
-        Path otlp = out.resolve("otlp-100000.jsonl");
+        Path otlp = out.resolve("otlp-200000.jsonl");
         Path har = out.resolve("har-100000.har");
-        if (!Files.exists(otlp) || !Files.exists(har)) {
+        if (!Files.exists(otlp)) {
+            Measure.output(List.of("java", "bench/foreign/ForeignGen.java", "200000", out.toString()));
+        }
+        if (!Files.exists(har)) {
             Measure.output(List.of("java", "bench/foreign/ForeignGen.java", "100000", out.toString()));
         }
-        String[] names = {"OTLP", "HAR"};
-        Path[] files = {otlp, har};
         List<List<String>> cmds = new ArrayList<>();
-        for (Path f : files) {
+        cmds.add(scanOf(otlp));
+        for (Path f : List.of(otlp, har)) {
             cmds.add(audit("--fail-on", "never", "--output", report("json"), f.toString()));
-        }
-        for (Path f : files) {
             cmds.add(launched("--fail-on", "never", "--output", report("json"), f.toString()));
         }
         List<Measure.Result> r = Measure.interleaved(runs, cmds);
-        for (int i = 0; i < r.size(); i++) {
-            String how = i < files.length ? "" : LAUNCHED;
-            Path f = files[i % files.length];
-            String name = names[i % files.length];
-            print(how + "audit " + f.getFileName(), r.get(i), Files.size(f) / 1e6);
-            row(how + name + " 100,000 attempts: peak RSS", "<= 256 MiB", mib(r.get(i).peakMiB()), r.get(i).peakMiB() <= 256);
-        }
+        double otlpMb = Files.size(otlp) / 1e6;
+        print("bare token scan " + otlp.getFileName(), r.get(0), otlpMb);
+        print("audit " + otlp.getFileName(), r.get(1), otlpMb);
+        ratio("OTLP 100,000 operations: java -jar / scan", r.get(1), r.get(0), 3.0);
+        row("OTLP 100,000 operations: java -jar peak RSS", "<= 400 MiB", mib(r.get(1).peakMiB()), r.get(1).peakMiB() <= 400);
+        print(LAUNCHED + "audit " + otlp.getFileName(), r.get(2), otlpMb);
+        ratio(LAUNCHED + "OTLP 100,000 operations / scan", r.get(2), r.get(0), 3.0);
+        double harMb = Files.size(har) / 1e6;
+        print("audit " + har.getFileName(), r.get(3), harMb);
+        print(LAUNCHED + "audit " + har.getFileName(), r.get(4), harMb);
+        row(LAUNCHED + "HAR 100,000 attempts: peak RSS (not regressed)", "<= 256 MiB", mib(r.get(4).peakMiB()),
+                r.get(4).peakMiB() <= 256);
     }
 
     private List<String> audit(String... args) {
@@ -291,9 +362,9 @@ public final class Bench {
 
     private void printTable() {
         System.out.println();
-        System.out.printf(Locale.ROOT, "%-46s | %-34s | %-28s | %s%n", "target", "bound", "measured", "met?");
+        System.out.printf(Locale.ROOT, "%-56s | %-34s | %-34s | %s%n", "target", "bound", "measured", "met?");
         for (String[] r : table) {
-            System.out.printf(Locale.ROOT, "%-46s | %-34s | %-28s | %s%n", (Object[]) r);
+            System.out.printf(Locale.ROOT, "%-56s | %-34s | %-34s | %s%n", (Object[]) r);
         }
     }
 

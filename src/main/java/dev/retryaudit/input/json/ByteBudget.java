@@ -3,19 +3,12 @@ package dev.retryaudit.input.json;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * Counts the bytes read from all sources of one audit and stops reading once the byte limit is passed.
  * Each wrapped stream knows the line and column of its next byte, so the error points where the limit was hit.
  */
 public final class ByteBudget {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
     private final long limit;
     private long used;
     private boolean exceeded;
@@ -141,8 +134,7 @@ public final class ByteBudget {
             int i = off;
             // Eight bytes at a time: most words hold no newline and are passed over whole.
             for (; i + Long.BYTES <= end; i += Long.BYTES) {
-                long x = (long) LONGS.get(buf, i) ^ NEWLINES;
-                if (((x - ONES) & ~x & HIGHS) != 0) {
+                if (ByteWords.holdsNewline(buf, i)) {
                     lines(buf, i, i + Long.BYTES, off);
                 }
             }

@@ -243,10 +243,22 @@ public final class JsonCursor {
 
     /** An integer value in [min, max], or null for JSON null. */
     public Long optLong(long min, long max) throws IOException, InputException {
+        return isNull() ? null : checkedLong(min, max);
+    }
+
+    /** An integer value in [min, max] that fits an int, or null for JSON null. */
+    public Integer optInt(int min, int max) throws IOException, InputException {
+        return isNull() ? null : (int) checkedLong(min, max);
+    }
+
+    /** An integer value in [min, max] that fits an int, or {@code ifNull} for JSON null: nothing boxed. */
+    public int intOr(int min, int max, int ifNull) throws IOException, InputException {
+        return isNull() ? ifNull : (int) checkedLong(min, max);
+    }
+
+    /** The current value, which must be an integer in [min, max]. */
+    private long checkedLong(long min, long max) throws IOException, InputException {
         JsonToken t = p.currentToken();
-        if (t == JsonToken.VALUE_NULL) {
-            return null;
-        }
         if (t != JsonToken.VALUE_NUMBER_INT) {
             throw error("expected an integer, found " + describe(t));
         }
@@ -258,12 +270,6 @@ public final class JsonCursor {
             throw error("number out of range: must be between " + min + " and " + max);
         }
         return v;
-    }
-
-    /** An integer value in [min, max] that fits an int, or null for JSON null. */
-    public Integer optInt(int min, int max) throws IOException, InputException {
-        Long v = optLong(min, max);
-        return v == null ? null : v.intValue();
     }
 
     /** A number (integer or fraction) at least {@code min}, or NaN for JSON null. */

@@ -28,7 +28,7 @@ final class AttemptDraft {
     /** The fields' positions in {@link #FIELDS}, which {@link #MASK} gives for their names. */
     private static final int ATTEMPT_ID = 0;
     private static final int SPAN_ID = 1;
-    private static final int IDEMPOTENCY_KEY = 2;
+    static final int IDEMPOTENCY_KEY = 2;
     private static final int STARTED_AT = 3;
     private static final int ENDED_AT = 4;
     private static final int DURATION_MS = 5;
@@ -112,7 +112,7 @@ final class AttemptDraft {
             }
             case DURATION_MS -> durationMs = c.optNumber(0);
             case OUTCOME -> outcome = c.optEnum(Outcome.class);
-            case STATUS -> status = shared(c.optInt(100, 599));
+            case STATUS -> status = shared(c.intOr(100, 599, 0));
             case ERROR_CLASS -> errorClass = c.optEnum(ErrorClass.class);
             case RETRY_AFTER -> retryAfter = retryAfter(c);
             case RESPONSE_DATE -> responseDate = c.optSharedString();
@@ -193,8 +193,9 @@ final class AttemptDraft {
         }
     }
 
-    private static Integer shared(Integer status) {
-        return status == null ? null : STATUSES[status];
+    /** The one Integer of a status code, null for 0 (JSON null). */
+    private static Integer shared(int status) {
+        return status == 0 ? null : STATUSES[status];
     }
 
     /** The one Integer of a status code (100 to 599). */

@@ -33,6 +33,16 @@ public final class SpansReader implements TraceReader {
             Stream.of("type", "operation_id", "parent_run_id"), OperationDraft.FIELDS.stream(),
             AttemptDraft.FIELDS.stream(), CheckDraft.FIELDS.stream()).flatMap(s -> s).distinct().toList();
     private static final FieldMask LINE_MASK = new FieldMask(LINE_FIELDS);
+    /** What each of {@link #LINE_FIELDS} is, by its position: one of the kinds below, or a draft's field. */
+    private static final int TYPE = -1;
+    private static final int OPERATION_ID = -2;
+    private static final int SPAN_ID = -3;
+    private static final int PARENT_RUN_ID = -4;
+    /** A draft's field number plus one of these: the operation's, the attempt's or the check's. */
+    private static final int OPERATION = 0;
+    private static final int ATTEMPT = 1 << 8;
+    private static final int CHECK = 2 << 8;
+    private static final int[] LINE_KINDS = LINE_FIELDS.stream().mapToInt(SpansReader::kindOf).toArray();
 
     /** The bytes of a chunk of lines parsed on one core ({@code retryaudit.chunkBytes} sets it, for tests). */
     private static int chunkBytes() {
@@ -199,43 +209,52 @@ public final class SpansReader implements TraceReader {
         return line;
     }
 
-    /** Reads one line's object into {@code line}; the line's errors are placed at {@code at}:{@code column} of {@code source}. */
+    /** The kind of a line field's name, as {@link #LINE_KINDS} holds it; the drafts in the order they claim a name. */
+    private static int kindOf(String name) {
+        switch (name) {
+            case "type" -> {
+                return TYPE;
+            }
+            case "operation_id" -> {
+                return OPERATION_ID;
+            }
+            case "span_id" -> {
+                return SPAN_ID;
+            }
+            case "parent_run_id" -> {
+                return PARENT_RUN_ID;
+            }
+            default -> {
+                if (OperationDraft.MASK.position(name) >= 0) {
+                    return OPERATION + OperationDraft.MASK.position(name);
+                }
+                if (AttemptDraft.MASK.position(name) >= 0) {
+                    return ATTEMPT + AttemptDraft.MASK.position(name);
+                }
+                return CHECK + CheckDraft.MASK.position(name);
+            }
+        }
+    }
+
+    /**
+     * Reads one line's object into {@code line}; the line's errors are placed at {@code at}:{@code column} of
+     * {@code source}. A name is looked up once, by the parser's own instance of it: its position in
+     * {@link #LINE_FIELDS} both marks it seen and says which draft reads it.
+     */
     private static void readLine(JsonCursor c, String source, long at, long column, Line line)
             throws IOException, InputException {
         line.clear();
         long seen = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
-            seen = LINE_MASK.mark(seen, name, c);
+            int position = LINE_MASK.position(seen, name, c);
+            seen |= 1L << position;
             c.valueOfCheckedField();
-            switch (name) {
-                case "type" -> {
-                    String type = c.optSharedString();
-                    if (type != null && !type.equals("attempt") && !type.equals("check")) {
-                        throw c.error("expected one of attempt, check");
-                    }
-                    line.isCheck = "check".equals(type);
-                }
-                case "operation_id" -> line.operationId.read(c);
-                case "span_id" -> {
-                    line.spanId.read(c);
-                    line.attemptField = name;
-                }
-                case "parent_run_id" -> line.runId = c.optSharedString();
-                default -> {
-                    if (line.operation.bind(name, c)) {
-                        continue;
-                    }
-                    if (line.attempt.bind(name, c)) {
-                        if (!name.equals("idempotency_key")) {
-                            line.attemptField = name;
-                        }
-                    } else if (line.check.bind(name, c)) {
-                        line.checkField = name;
-                    } else {
-                        throw c.unknownField(name, LINE_FIELDS);
-                    }
-                }
+            int kind = LINE_KINDS[position];
+            if (kind >= 0) {
+                readDraftField(c, kind, line, name);
+            } else {
+                readLineField(c, kind, line, name);
             }
         }
         if (line.isCheck && line.attemptField != null) {
@@ -245,6 +264,43 @@ public final class SpansReader implements TraceReader {
         if (!line.isCheck && line.checkField != null) {
             throw InputException.rejected(source, at, column, "$." + line.checkField,
                     "a check field on an attempt line; checks say \"type\": \"check\"");
+        }
+    }
+
+    /** Reads a field of the line itself: its type, operation_id, span_id or parent_run_id. */
+    private static void readLineField(JsonCursor c, int kind, Line line, String name) throws IOException, InputException {
+        switch (kind) {
+            case TYPE -> {
+                String type = c.optSharedString();
+                if (type != null && !type.equals("attempt") && !type.equals("check")) {
+                    throw c.error("expected one of attempt, check");
+                }
+                line.isCheck = "check".equals(type);
+            }
+            case OPERATION_ID -> line.operationId.read(c);
+            case SPAN_ID -> {
+                line.spanId.read(c);
+                line.attemptField = name;
+            }
+            default -> line.runId = c.optSharedString();
+        }
+    }
+
+    /** Reads a field of one of the line's drafts, {@code kind} saying which draft and which of its fields. */
+    private static void readDraftField(JsonCursor c, int kind, Line line, String name) throws IOException, InputException {
+        int field = kind & 0xFF;
+        switch (kind >>> 8) {
+            case 0 -> line.operation.bind(field, c);
+            case 1 -> {
+                line.attempt.bind(field, c);
+                if (field != AttemptDraft.IDEMPOTENCY_KEY) {
+                    line.attemptField = name;
+                }
+            }
+            default -> {
+                line.check.bind(field, c);
+                line.checkField = name;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.reader;
 
+import dev.retryaudit.input.json.ByteWords;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -148,9 +149,23 @@ public final class LineChunks {
         return -1;
     }
 
+    /** The line breaks in {@code buf[0, length)}: LF, CR LF and a lone CR, one each. */
     private static long lineBreaks(byte[] buf, int length) {
         long count = 0;
-        for (int i = 0; i < length; i++) {
+        int i = 0;
+        // Eight bytes at a time: most words hold no line break and are passed over whole.
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            if (ByteWords.holdsLineBreak(buf, i)) {
+                count += lineBreaks(buf, i, i + Long.BYTES, length);
+            }
+        }
+        return count + lineBreaks(buf, i, length, length);
+    }
+
+    /** The line breaks that end in {@code buf[from, to)} of a chunk of {@code length} bytes. */
+    private static long lineBreaks(byte[] buf, int from, int to, int length) {
+        long count = 0;
+        for (int i = from; i < to; i++) {
             if (buf[i] == '\n' || buf[i] == '\r' && (i + 1 == length || buf[i + 1] != '\n')) {
                 count++;
             }

@@ -261,6 +261,8 @@ public final class OtlpReader implements TraceReader {
         JsonToken t = c.token();
         if (t == JsonToken.VALUE_NULL) {
             s.nanos[which] = 0;
+        } else if (t == JsonToken.VALUE_STRING && shortDigits(c)) {
+            s.nanos[which] = digits(c.parser());
         } else if (t == JsonToken.VALUE_STRING) {
             String v = c.optString();
             if (v.isEmpty() || v.length() > 20 || !Decimal.isDigits(v, 0)) {
@@ -283,6 +285,35 @@ public final class OtlpReader implements TraceReader {
             throw c.error("expected a count of nanoseconds (a decimal string or an integer), found "
                     + JsonCursor.describe(t));
         }
+    }
+
+    /**
+     * Whether the current string is 1 to 19 ASCII digits within the string limit: a count that no
+     * unsigned 64-bit number is too small for, read from the parser's characters without a string.
+     */
+    private static boolean shortDigits(JsonCursor c) throws IOException {
+        JsonParser p = c.parser();
+        int n = p.getTextLength();
+        if (n == 0 || n > 19 || n > c.limits().stringLength()) {
+            return false;
+        }
+        char[] text = p.getTextCharacters();
+        for (int i = p.getTextOffset(), end = i + n; i < end; i++) {
+            if (text[i] < '0' || text[i] > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value of the digits {@link #shortDigits} accepted, as an unsigned 64-bit number. */
+    private static long digits(JsonParser p) throws IOException {
+        char[] text = p.getTextCharacters();
+        long v = 0;
+        for (int i = p.getTextOffset(), end = i + p.getTextLength(); i < end; i++) {
+            v = 10 * v + (text[i] - '0');
+        }
+        return v;
     }
 
     private static int status(JsonCursor c, SpanScratch s) throws IOException, InputException {
