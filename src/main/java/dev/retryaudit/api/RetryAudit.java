@@ -13,7 +13,7 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
-import dev.retryaudit.rules.engine.ProbeCatalogue;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.IOException;
 import java.io.InputStream;

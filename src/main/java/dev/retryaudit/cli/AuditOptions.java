@@ -10,7 +10,7 @@ import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
-import dev.retryaudit.rules.engine.ProbeCatalogue;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;

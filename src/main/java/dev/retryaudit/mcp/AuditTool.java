@@ -17,7 +17,7 @@ import dev.retryaudit.report.JsonReportWriter;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.engine.RuleRegistry;
-import dev.retryaudit.rules.engine.ProbeCatalogue;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -12,7 +12,7 @@ import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.rules.engine.ProbeCatalogue;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.LinkedHashMap;

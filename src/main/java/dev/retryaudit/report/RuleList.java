@@ -2,7 +2,7 @@ package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.rules.engine.ProbeCatalogue;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

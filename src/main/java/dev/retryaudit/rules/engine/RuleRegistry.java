@@ -1,6 +1,7 @@
 package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.config.RuleIds;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.budget.Amplification;

@@ -1,4 +1,4 @@
-package dev.retryaudit.rules.engine;
+package dev.retryaudit.probe.verdicts;
 
 import dev.retryaudit.config.RuleIds;
 import dev.retryaudit.model.Severity;
