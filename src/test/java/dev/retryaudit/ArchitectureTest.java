@@ -3,6 +3,8 @@ package dev.retryaudit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.spi.ToolProvider;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages show the flow of data and never import upwards: every reference from one package of
  * {@code src/main} to another (imports and qualified names, comments left out) goes to a lower
- * layer of the package table in {@code docs/architecture.md}, so there is no cycle. Every package says whether it is API or internal.
+ * layer of the package table in {@code docs/architecture.md}, so there is no cycle, and jdeps finds none
+ * in the compiled classes either. Every package says whether it is API or internal.
  */
 class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java");
@@ -106,6 +110,48 @@ class ArchitectureTest {
             exported.add(e.group(1));
         }
         assertThat(exported).isEqualTo(api);
+    }
+
+    @Test
+    void jdepsFindsNoCycleBetweenPackages() {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = jdeps.run(new PrintWriter(out), new PrintWriter(err), "--multi-release", "17", "-verbose:package",
+                "--ignore-missing-deps", "--module-path", modulePath(), "target/classes");
+        assertThat(exit).as("jdeps on target/classes: %s", err).isZero();
+        Map<String, Set<String>> deps = new TreeMap<>();
+        Matcher m = Pattern.compile("^\\s*(dev\\.retryaudit[\\w.]*)\\s+->\\s+(dev\\.retryaudit[\\w.]*)\\s", Pattern.MULTILINE)
+                .matcher(out.toString());
+        while (m.find()) {
+            if (!m.group(1).equals(m.group(2))) {
+                deps.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(2));
+            }
+        }
+        assertThat(deps).as("packages jdeps saw").containsKeys("dev.retryaudit.cli", "dev.retryaudit.model");
+        List<String> cycles = new ArrayList<>();
+        for (String from : deps.keySet()) {
+            if (reaches(deps, deps.get(from), from, new TreeSet<>())) {
+                cycles.add(from);
+            }
+        }
+        assertThat(cycles).as("packages on a cycle of references").isEmpty();
+    }
+
+    /** The jars the tests run with, where jdeps finds the modules that target/classes' module-info requires. */
+    private static String modulePath() {
+        String path = System.getProperty("jdk.module.path", "") + java.io.File.pathSeparator + System.getProperty("java.class.path");
+        return Stream.of(path.split(java.io.File.pathSeparator)).filter(e -> e.endsWith(".jar"))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+    }
+
+    private static boolean reaches(Map<String, Set<String>> deps, Set<String> next, String target, Set<String> seen) {
+        for (String p : next) {
+            if (p.equals(target) || seen.add(p) && reaches(deps, deps.getOrDefault(p, Set.of()), target, seen)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The row of {@code pkg}: its own, or the families' for a package under rules that has none. */
