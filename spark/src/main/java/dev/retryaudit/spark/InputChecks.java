@@ -1,6 +1,7 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.InputRejections;
+import dev.retryaudit.api.OrderedRejection;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
@@ -44,16 +45,16 @@ final class InputChecks {
      * The first error, of those found here and {@code empty} (sources with nothing to read, found by the
      * caller); {@code operationsAtEnd}: a source hands its operations on at its end (linked), not as it is read.
      */
-    static Optional<Rejection> first(JavaRDD<Item> items, long[][] counts, Sources sources, Limits limits,
-            Configuration conf, List<Rejection> empty, boolean operationsAtEnd) throws InputException {
-        List<Rejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
+    static Optional<OrderedRejection> first(JavaRDD<Item> items, long[][] counts, Sources sources, Limits limits,
+            Configuration conf, List<OrderedRejection> empty, boolean operationsAtEnd) throws InputException {
+        List<OrderedRejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
                 .mapPartitions(it -> {
-                    Rejection min = null;
+                    OrderedRejection min = null;
                     while (it.hasNext()) {
-                        Rejection r = it.next().rejection();
-                        min = min == null ? r : Rejection.first(min, r);
+                        OrderedRejection r = it.next().rejection();
+                        min = min == null ? r : OrderedRejection.first(min, r);
                     }
-                    return min == null ? List.<Rejection>of().iterator() : List.of(min).iterator();
+                    return min == null ? List.<OrderedRejection>of().iterator() : List.of(min).iterator();
                 }).collect());
         found.addAll(empty);
         duplicate(items).ifPresent(found::add);
@@ -70,7 +71,7 @@ final class InputChecks {
         if (sources.bytes() > limits.bytes()) {
             found.add(overBytes(sources, limits, conf));
         }
-        return found.stream().min(Rejection.FIRST);
+        return OrderedRejection.first(found);
     }
 
     /** Stats in the order the reader hands their operations on: by source, then place in it. */
@@ -91,15 +92,14 @@ final class InputChecks {
     }
 
     /** The second operation (in input order) of an id that two have: the one the command line rejects first. */
-    private static Optional<Rejection> duplicate(JavaRDD<Item> items) {
+    private static Optional<OrderedRejection> duplicate(JavaRDD<Item> items) {
         List<Item.Stat> second = items.filter(i -> i.stat() != null && i.stat().built())
                 .mapToPair(i -> new Tuple2<>(i.stat().id(), List.of(i.stat())))
                 .reduceByKey(InputChecks::firstTwo)
                 .filter(t -> t._2().size() > 1)
                 .map(t -> t._2().get(1))
                 .takeOrdered(1, IN_ORDER);
-        return second.stream().findFirst().map(s -> Rejection.atEnd(s.source(), s.line(), s.column(), 1,
-                InputRejections.duplicateId(s.at())));
+        return second.stream().findFirst().map(s -> OrderedRejection.duplicateId(s.at()));
     }
 
     private static List<Item.Stat> firstTwo(List<Item.Stat> a, List<Item.Stat> b) {
@@ -114,7 +114,7 @@ final class InputChecks {
      * while reading, or, {@code atEnd}, its operations as they are handed on at its end), or over the
      * input set (the operations, at the end of their source).
      */
-    private static Rejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
+    private static OrderedRejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
             boolean inSource, boolean atEnd) {
         long limit = limits.operations();
         Item.Stat at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
@@ -124,13 +124,11 @@ final class InputChecks {
                 .filter(t -> t._2() == limit)
                 .first()._1();
         Location l = new Location(names.get(at.source()), at.source(), at.line(), at.column(), null);
-        return inSource && !atEnd
-                ? new Rejection(at.source(), Rejection.READING, at.line(), at.column(), 0, InputRejections.overOperations(limits, l))
-                : new Rejection(at.source(), Rejection.AT_END, at.line(), at.column(), 2, InputRejections.overOperations(limits, l));
+        return OrderedRejection.overOperations(limits, l, inSource, atEnd);
     }
 
     /** The first byte past the byte limit, found by counting lines up to it in its source. */
-    private static Rejection overBytes(Sources sources, Limits limits, Configuration conf) throws InputException {
+    private static OrderedRejection overBytes(Sources sources, Limits limits, Configuration conf) throws InputException {
         long left = limits.bytes();
         int s = 0;
         while (s < sources.files().size() - 1 && left >= fileLength(sources, s, conf)) {
@@ -161,7 +159,7 @@ final class InputChecks {
             throw InputRejections.unreadable(name, e);
         }
         long column = left - lineStart + 1;
-        return Rejection.reading(s, InputRejections.overBytes(name, line, column, limits));
+        return OrderedRejection.overBytes(s, name, line, column, limits);
     }
 
     private static long fileLength(Sources sources, int s, Configuration conf) throws InputException {
