@@ -9,13 +9,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
@@ -45,7 +53,8 @@ final class InputChecks {
      * The first error, of those found here and {@code empty} (sources with nothing to read, found by the
      * caller); {@code operationsAtEnd}: a source hands its operations on at its end (linked), not as it is read.
      */
-    static Optional<OrderedRejection> first(JavaRDD<Item> items, long[][] counts, Sources sources, Limits limits,
+    static Optional<OrderedRejection> first(SparkSession spark, JavaRDD<Item> items, long[][] counts, Sources sources,
+            Limits limits,
             Configuration conf, List<OrderedRejection> empty, boolean operationsAtEnd) throws InputException {
         List<OrderedRejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
                 .mapPartitions(it -> {
@@ -57,7 +66,7 @@ final class InputChecks {
                     return min == null ? List.<OrderedRejection>of().iterator() : List.of(min).iterator();
                 }).collect());
         found.addAll(empty);
-        duplicate(items).ifPresent(found::add);
+        duplicate(spark, items).ifPresent(found::add);
         long total = 0;
         for (int s = 0; s < counts.length; s++) {
             if (counts[s][0] > limits.operations()) {
@@ -74,10 +83,6 @@ final class InputChecks {
         return OrderedRejection.first(found);
     }
 
-    /** Stats in the order the reader hands their operations on: by source, then place in it. */
-    private static final Comparator<Item.Stat> IN_ORDER = (Comparator<Item.Stat> & Serializable) (a, b) ->
-            Place.of(a).compareTo(Place.of(b));
-
     /** A stat's place in the order the reader hands operations on, as a sort key. */
     private record Place(int source, long order) implements Comparable<Place>, Serializable {
         static Place of(Item.Stat s) {
@@ -91,22 +96,35 @@ final class InputChecks {
         }
     }
 
-    /** The second operation (in input order) of an id that two have: the one the command line rejects first. */
-    private static Optional<OrderedRejection> duplicate(JavaRDD<Item> items) {
-        List<Item.Stat> second = items.filter(i -> i.stat() != null && i.stat().built())
-                .mapToPair(i -> new Tuple2<>(i.stat().id(), List.of(i.stat())))
-                .reduceByKey(InputChecks::firstTwo)
-                .filter(t -> t._2().size() > 1)
-                .map(t -> t._2().get(1))
-                .takeOrdered(1, IN_ORDER);
-        return second.stream().findFirst().map(s -> OrderedRejection.duplicateId(s.at()));
-    }
+    /** An operation's id and its place in the order the reader hands operations on. */
+    private static final StructType IDS = DataTypes.createStructType(new StructField[] {
+        DataTypes.createStructField("id", DataTypes.StringType, false),
+        DataTypes.createStructField("source", DataTypes.IntegerType, false),
+        DataTypes.createStructField("order", DataTypes.LongType, false)});
 
-    private static List<Item.Stat> firstTwo(List<Item.Stat> a, List<Item.Stat> b) {
-        List<Item.Stat> all = new ArrayList<>(a);
-        all.addAll(b);
-        all.sort(IN_ORDER);
-        return List.copyOf(all.subList(0, Math.min(2, all.size())));
+    /**
+     * The second operation (in input order) of an id that two have: the one the command line rejects
+     * first. A Spark aggregation over the ids and places finds it; only its facts are then looked up.
+     */
+    private static Optional<OrderedRejection> duplicate(SparkSession spark, JavaRDD<Item> items) {
+        JavaRDD<Row> ids = items.filter(i -> i.stat() != null && i.stat().built())
+                .map(i -> RowFactory.create(i.stat().id(), i.stat().source(), i.stat().order()));
+        WindowSpec byId = Window.partitionBy("id").orderBy("source", "order");
+        List<Row> second = spark.createDataFrame(ids, IDS)
+                .withColumn("n", functions.row_number().over(byId))
+                .filter(functions.col("n").equalTo(2))
+                .orderBy("source", "order")
+                .select("source", "order")
+                .limit(1)
+                .collectAsList();
+        if (second.isEmpty()) {
+            return Optional.empty();
+        }
+        int source = second.get(0).getInt(0);
+        long order = second.get(0).getLong(1);
+        Item.Stat s = items.filter(i -> i.stat() != null && i.stat().built() && i.stat().source() == source
+                && i.stat().order() == order).first().stat();
+        return Optional.of(OrderedRejection.duplicateId(s.at()));
     }
 
     /**

@@ -171,7 +171,7 @@ public final class SparkAudit {
     private SparkAuditResult audit(JavaRDD<Item> items, Sources sources, String format, long[][] counts,
             List<OrderedRejection> empty) throws RetryAuditException {
         try {
-            Optional<OrderedRejection> rejected = InputChecks.first(items, counts, sources, settings.limits(),
+            Optional<OrderedRejection> rejected = InputChecks.first(spark, items, counts, sources, settings.limits(),
                     jsc().hadoopConfiguration(), empty, format.equals(OTLP));
             if (rejected.isPresent()) {
                 items.unpersist(false);
