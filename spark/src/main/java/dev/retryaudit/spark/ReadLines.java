@@ -9,10 +9,10 @@ import java.util.Map;
 /**
  * The OTLP lines a task has read lately, so that a line is read once for the several linking contexts
  * it feeds, not once per context: the task links its contexts in the order of their first lines, and
- * a context's lines stand close together, so a few hundred lines held are enough.
+ * a context's lines stand close together, so a few dozen lines held are enough.
  */
 final class ReadLines {
-    private static final int HELD = 512;
+    private static final int HELD = 64;
 
     private final OtlpLineReader reader;
     private final List<String> sources;
