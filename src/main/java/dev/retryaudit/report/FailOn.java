@@ -3,6 +3,7 @@ package dev.retryaudit.report;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.Wire;
 import java.util.List;
+import java.util.Map;
 
 /** The lowest severity that fails the audit ({@code --fail-on}); {@link #NEVER} lets every audit pass. */
 public enum FailOn {
@@ -23,6 +24,16 @@ public enum FailOn {
             case NOTE -> s.atLeast(Severity.NOTE);
             case NEVER -> false;
         };
+    }
+
+    /** Whether an audit with {@code counts} findings of each severity passes: none at or above this one. */
+    public boolean passes(Map<Severity, Long> counts) {
+        for (Map.Entry<Severity, Long> e : counts.entrySet()) {
+            if (e.getValue() > 0 && fails(e.getKey())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static FailOn parse(String id) {

@@ -21,32 +21,8 @@ public final class JsonReportWriter implements ReportWriter {
         try (JsonGenerator g = Json.generator(out)) {
             g.writeStartObject();
             g.writeNumberField("version", 1);
-            g.writeObjectFieldStart("tool");
-            g.writeStringField("name", r.toolName());
-            g.writeStringField("version", r.toolVersion());
-            g.writeEndObject();
-            g.writeArrayFieldStart("inputs");
-            for (InputSummary in : r.inputs()) {
-                g.writeStartObject();
-                g.writeStringField("source", in.source());
-                g.writeStringField("format", in.format());
-                g.writeNumberField("operations", in.operations());
-                g.writeNumberField("attempts", in.attempts());
-                if (!in.notes().isEmpty()) {
-                    g.writeArrayFieldStart("notes");
-                    for (InputNote n : in.notes()) {
-                        g.writeStartObject();
-                        g.writeStringField("source", n.source());
-                        g.writeNumberField("line", n.line());
-                        g.writeNumberField("column", n.column());
-                        g.writeStringField("message", n.message());
-                        g.writeEndObject();
-                    }
-                    g.writeEndArray();
-                }
-                g.writeEndObject();
-            }
-            g.writeEndArray();
+            writeTool(g, r.toolName(), r.toolVersion());
+            writeInputs(g, r.inputs());
             writeSummary(g, r);
             if (r.probe() != null) {
                 writeProbe(g, r.probe());
@@ -72,18 +48,80 @@ public final class JsonReportWriter implements ReportWriter {
                 e.limit());
     }
 
+    /**
+     * The JSON report of findings written elsewhere (JSON Lines of {@link #writeFinding}, say): its
+     * {@code version}, {@code tool}, {@code inputs} (with their notes) and {@code summary} as the report
+     * writes them, then a {@code findings} object of the string members {@code findingsAt} (where they are).
+     */
+    public static void writeSummary(OutputStream out, String toolName, String toolVersion, List<InputSummary> inputs,
+            Map<Severity, Long> counts, FailOn failOn, Map<String, String> findingsAt) throws IOException {
+        long operations = inputs.stream().mapToLong(InputSummary::operations).sum();
+        long attempts = inputs.stream().mapToLong(InputSummary::attempts).sum();
+        try (JsonGenerator g = Json.generator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("version", 1);
+            writeTool(g, toolName, toolVersion);
+            writeInputs(g, inputs);
+            writeSummary(g, operations, attempts, counts, failOn, failOn.passes(counts));
+            g.writeObjectFieldStart("findings");
+            for (Map.Entry<String, String> e : findingsAt.entrySet()) {
+                g.writeStringField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+            g.writeRaw('\n');
+        }
+    }
+
+    private static void writeTool(JsonGenerator g, String name, String version) throws IOException {
+        g.writeObjectFieldStart("tool");
+        g.writeStringField("name", name);
+        g.writeStringField("version", version);
+        g.writeEndObject();
+    }
+
+    private static void writeInputs(JsonGenerator g, List<InputSummary> inputs) throws IOException {
+        g.writeArrayFieldStart("inputs");
+        for (InputSummary in : inputs) {
+            g.writeStartObject();
+            g.writeStringField("source", in.source());
+            g.writeStringField("format", in.format());
+            g.writeNumberField("operations", in.operations());
+            g.writeNumberField("attempts", in.attempts());
+            if (!in.notes().isEmpty()) {
+                g.writeArrayFieldStart("notes");
+                for (InputNote n : in.notes()) {
+                    g.writeStartObject();
+                    g.writeStringField("source", n.source());
+                    g.writeNumberField("line", n.line());
+                    g.writeNumberField("column", n.column());
+                    g.writeStringField("message", n.message());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
     private static void writeSummary(JsonGenerator g, Report r) throws IOException {
+        writeSummary(g, r.operations(), r.attempts(), r.counts(), r.failOn(), r.passed());
+    }
+
+    private static void writeSummary(JsonGenerator g, long operations, long attempts, Map<Severity, Long> counts,
+            FailOn failOn, boolean passed) throws IOException {
         g.writeObjectFieldStart("summary");
-        g.writeNumberField("operations", r.operations());
-        g.writeNumberField("attempts", r.attempts());
-        g.writeNumberField("retries", r.retries());
+        g.writeNumberField("operations", operations);
+        g.writeNumberField("attempts", attempts);
+        g.writeNumberField("retries", attempts - operations);
         g.writeObjectFieldStart("findings");
-        for (Map.Entry<Severity, Long> e : r.counts().entrySet()) {
+        for (Map.Entry<Severity, Long> e : counts.entrySet()) {
             g.writeNumberField(e.getKey().id(), e.getValue());
         }
         g.writeEndObject();
-        g.writeStringField("fail_on", r.failOn().id());
-        g.writeBooleanField("passed", r.passed());
+        g.writeStringField("fail_on", failOn.id());
+        g.writeBooleanField("passed", passed);
         g.writeEndObject();
     }
 

@@ -110,11 +110,6 @@ public record Report(String toolName, String toolVersion, List<InputSummary> inp
 
     /** Whether no finding is at or above {@code --fail-on}. */
     public boolean passed() {
-        for (Map.Entry<Severity, Long> e : counts().entrySet()) {
-            if (e.getValue() > 0 && failOn.fails(e.getKey())) {
-                return false;
-            }
-        }
-        return true;
+        return failOn.passes(counts());
     }
 }

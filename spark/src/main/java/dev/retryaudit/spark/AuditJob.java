@@ -2,27 +2,34 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.api.AuditPart;
 import dev.retryaudit.api.AuditPieces;
+import dev.retryaudit.api.OrderedRejection;
 import dev.retryaudit.api.RetryAudit;
-import dev.retryaudit.input.operations.SpanLines;
+import dev.retryaudit.api.SourceLine;
+import dev.retryaudit.api.SpansLineReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
  * The distributed audit of numbered span lines. Each line is parsed where it is read and keyed by its
- * operation (source and operation_id, else idempotency key); {@code groupByKey} brings an operation's
- * lines together, where they are built into the operation and audited by the per-operation rules, one
- * auditor per partition. What the cross-operation rules aggregated leaves as one piece per rule and
+ * operation (source and operation_id, else idempotency key); a repartition on the key, sorted within
+ * partitions, brings an operation's lines together, where they are built into the operation and
+ * audited by the per-operation rules, one auditor per partition. What the cross-operation rules aggregated leaves as one piece per rule and
  * key; a second {@code groupByKey} merges the pieces of each key and judges them. Input errors travel
  * as items beside the findings; the input-wide checks (unique ids, the operations limit, empty
  * sources) run over one small fact per operation.
@@ -34,27 +41,45 @@ final class AuditJob {
     private AuditJob() {
     }
 
-    /** Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow. */
-    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, AuditSettings settings) {
-        JavaPairRDD<String, SpanLine> keyed = lines.mapPartitionsToPair(it -> {
-            SpanLines reader = new SpanLines(settings.limits());
-            List<Tuple2<String, SpanLine>> out = new ArrayList<>();
+    /** The columns of a keyed line: its operation's key, its source, its number there and its bytes. */
+    private static final StructType KEYED = DataTypes.createStructType(new StructField[] {
+        DataTypes.createStructField("key", DataTypes.StringType, false),
+        DataTypes.createStructField("source", DataTypes.IntegerType, false),
+        DataTypes.createStructField("line", DataTypes.LongType, false),
+        DataTypes.createStructField("bytes", DataTypes.BinaryType, false)});
+
+    /**
+     * Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow.
+     * Each line is keyed where it is read; a repartition on the key, sorted by key and line within each
+     * partition, hands every task its operations' lines one operation after another, in line order, so
+     * an operation is built as soon as its last line is read and no group of lines is held per key.
+     */
+    static JavaRDD<Item> items(SparkSession spark, JavaRDD<SpanLine> lines, Broadcast<List<String>> sources,
+            AuditSettings settings) {
+        JavaRDD<Row> keyed = lines.mapPartitions(it -> {
+            SpansLineReader reader = new SpansLineReader(settings.limits());
+            List<Row> out = new ArrayList<>();
             while (it.hasNext()) {
                 SpanLine l = it.next();
                 try {
-                    SpanLines.Keyed k = reader.key(l.text(sources.value()));
-                    if (k != null) {
-                        out.add(new Tuple2<>(l.sourceIndex() + "\u0000" + k.key(), l));
+                    String key = reader.key(l.text(sources.value()));
+                    if (key != null) {
+                        out.add(RowFactory.create(l.sourceIndex() + "\u0000" + key, l.sourceIndex(), l.line(), l.bytes()));
                     }
                 } catch (InputException e) {
-                    out.add(new Tuple2<>(REJECTED + l.sourceIndex() + ":" + l.line(), l));
+                    out.add(RowFactory.create(REJECTED + l.sourceIndex() + ":" + l.line(), l.sourceIndex(), l.line(),
+                            l.bytes()));
                 }
             }
             return out.iterator();
         });
-        JavaRDD<Item> items = keyed.groupByKey(Math.max(1, lines.getNumPartitions()))
-                .mapPartitions(groups -> auditPartition(groups, sources.value(), settings));
-        return items.persist(StorageLevel.MEMORY_AND_DISK_SER());
+        int partitions = Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
+        JavaRDD<Row> sorted = spark.createDataFrame(keyed, KEYED)
+                .repartition(partitions, functions.col("key"))
+                .sortWithinPartitions("key", "line")
+                .javaRDD();
+        JavaRDD<Item> items = sorted.mapPartitions(rows -> auditPartition(rows, sources.value(), settings));
+        return items.persist(StorageLevel.MEMORY_AND_DISK());
     }
 
     /** The findings of the cross-operation rules: the pieces of each rule and key merged and judged. */
@@ -74,29 +99,32 @@ final class AuditJob {
                 });
     }
 
-    private static Iterator<Item> auditPartition(Iterator<Tuple2<String, Iterable<SpanLine>>> groups,
-            List<String> sources, AuditSettings settings) {
+    private static Iterator<Item> auditPartition(Iterator<Row> rows, List<String> sources, AuditSettings settings) {
         RetryAudit audit = settings.auditor();
-        SpanLines reader = new SpanLines(settings.limits());
+        SpansLineReader reader = new SpansLineReader(settings.limits());
         List<Item> out = new ArrayList<>();
-        Iterable<Operation> operations = () -> new Built(groups, sources, reader, out);
+        Iterable<Operation> operations = () -> new Built(rows, sources, reader, out);
         AuditPart part = audit.auditPart(operations);
         AuditPieces.findings(part).forEach(f -> out.add(Item.of(f)));
         AuditPieces.pieces(part).forEach(p -> out.add(Item.of(p)));
         return out.iterator();
     }
 
-    /** The operations of a partition's groups, built as they are asked for; errors and facts go to {@code side}. */
+    /**
+     * The operations of a partition's rows, sorted by key and line: each built from the rows of one key
+     * as soon as the next key begins; errors and facts go to {@code side}.
+     */
     private static final class Built implements Iterator<Operation> {
-        private final Iterator<Tuple2<String, Iterable<SpanLine>>> groups;
+        private final Iterator<Row> rows;
         private final List<String> sources;
-        private final SpanLines reader;
+        private final SpansLineReader reader;
         private final List<Item> side;
+        private final List<SpanLine> lines = new ArrayList<>();
+        private Row ahead;
         private Operation next;
 
-        Built(Iterator<Tuple2<String, Iterable<SpanLine>>> groups, List<String> sources, SpanLines reader,
-                List<Item> side) {
-            this.groups = groups;
+        Built(Iterator<Row> rows, List<String> sources, SpansLineReader reader, List<Item> side) {
+            this.rows = rows;
             this.sources = sources;
             this.reader = reader;
             this.side = side;
@@ -104,8 +132,21 @@ final class AuditJob {
 
         @Override
         public boolean hasNext() {
-            while (next == null && groups.hasNext()) {
-                next = build(groups.next());
+            while (next == null && (ahead != null || rows.hasNext())) {
+                Row first = ahead != null ? ahead : rows.next();
+                ahead = null;
+                String key = first.getString(0);
+                lines.clear();
+                lines.add(line(first));
+                while (rows.hasNext()) {
+                    Row r = rows.next();
+                    if (!r.getString(0).equals(key)) {
+                        ahead = r;
+                        break;
+                    }
+                    lines.add(line(r));
+                }
+                next = build(key);
             }
             return next != null;
         }
@@ -120,19 +161,20 @@ final class AuditJob {
             return op;
         }
 
-        private Operation build(Tuple2<String, Iterable<SpanLine>> group) {
-            List<SpanLine> lines = new ArrayList<>();
-            group._2().forEach(lines::add);
-            lines.sort(Comparator.comparingLong(SpanLine::line));
+        private static SpanLine line(Row r) {
+            return new SpanLine(r.getInt(1), r.getLong(2), (byte[]) r.get(3));
+        }
+
+        private Operation build(String key) {
             SpanLine first = lines.get(0);
-            List<SpanLines.Text> texts = new ArrayList<>(lines.size());
+            List<SourceLine> texts = new ArrayList<>(lines.size());
             lines.forEach(l -> texts.add(l.text(sources)));
-            if (group._1().startsWith(REJECTED)) {
+            if (key.startsWith(REJECTED)) {
                 try {
                     reader.key(texts.get(0));
                     throw new IllegalStateException("a line rejected once was accepted the second time");
                 } catch (InputException e) {
-                    side.add(Item.of(Rejection.reading(first.sourceIndex(), e)));
+                    side.add(Item.of(OrderedRejection.reading(first.sourceIndex(), e)));
                     return null;
                 }
             }
@@ -152,11 +194,11 @@ final class AuditJob {
          * An error on a later line of the operation is met while reading; one at its first line (no
          * attempt, no tool) at the end of the source.
          */
-        private static Rejection rejection(SpanLine first, InputException e) {
+        private static OrderedRejection rejection(SpanLine first, InputException e) {
             if (e.line() == first.line()) {
-                return Rejection.atEnd(first.sourceIndex(), e.line(), e.column(), 0, e);
+                return OrderedRejection.atEnd(first.sourceIndex(), e.line(), e.column(), e);
             }
-            return Rejection.reading(first.sourceIndex(), e);
+            return OrderedRejection.reading(first.sourceIndex(), e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.InputRejections;
+import dev.retryaudit.api.OrderedRejection;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
@@ -8,13 +9,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
@@ -44,19 +53,20 @@ final class InputChecks {
      * The first error, of those found here and {@code empty} (sources with nothing to read, found by the
      * caller); {@code operationsAtEnd}: a source hands its operations on at its end (linked), not as it is read.
      */
-    static Optional<Rejection> first(JavaRDD<Item> items, long[][] counts, Sources sources, Limits limits,
-            Configuration conf, List<Rejection> empty, boolean operationsAtEnd) throws InputException {
-        List<Rejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
+    static Optional<OrderedRejection> first(SparkSession spark, JavaRDD<Item> items, long[][] counts, Sources sources,
+            Limits limits,
+            Configuration conf, List<OrderedRejection> empty, boolean operationsAtEnd) throws InputException {
+        List<OrderedRejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
                 .mapPartitions(it -> {
-                    Rejection min = null;
+                    OrderedRejection min = null;
                     while (it.hasNext()) {
-                        Rejection r = it.next().rejection();
-                        min = min == null ? r : Rejection.first(min, r);
+                        OrderedRejection r = it.next().rejection();
+                        min = min == null ? r : OrderedRejection.first(min, r);
                     }
-                    return min == null ? List.<Rejection>of().iterator() : List.of(min).iterator();
+                    return min == null ? List.<OrderedRejection>of().iterator() : List.of(min).iterator();
                 }).collect());
         found.addAll(empty);
-        duplicate(items).ifPresent(found::add);
+        duplicate(spark, items).ifPresent(found::add);
         long total = 0;
         for (int s = 0; s < counts.length; s++) {
             if (counts[s][0] > limits.operations()) {
@@ -70,12 +80,8 @@ final class InputChecks {
         if (sources.bytes() > limits.bytes()) {
             found.add(overBytes(sources, limits, conf));
         }
-        return found.stream().min(Rejection.FIRST);
+        return OrderedRejection.first(found);
     }
-
-    /** Stats in the order the reader hands their operations on: by source, then place in it. */
-    private static final Comparator<Item.Stat> IN_ORDER = (Comparator<Item.Stat> & Serializable) (a, b) ->
-            Place.of(a).compareTo(Place.of(b));
 
     /** A stat's place in the order the reader hands operations on, as a sort key. */
     private record Place(int source, long order) implements Comparable<Place>, Serializable {
@@ -90,23 +96,35 @@ final class InputChecks {
         }
     }
 
-    /** The second operation (in input order) of an id that two have: the one the command line rejects first. */
-    private static Optional<Rejection> duplicate(JavaRDD<Item> items) {
-        List<Item.Stat> second = items.filter(i -> i.stat() != null && i.stat().built())
-                .mapToPair(i -> new Tuple2<>(i.stat().id(), List.of(i.stat())))
-                .reduceByKey(InputChecks::firstTwo)
-                .filter(t -> t._2().size() > 1)
-                .map(t -> t._2().get(1))
-                .takeOrdered(1, IN_ORDER);
-        return second.stream().findFirst().map(s -> Rejection.atEnd(s.source(), s.line(), s.column(), 1,
-                InputRejections.duplicateId(s.at())));
-    }
+    /** An operation's id and its place in the order the reader hands operations on. */
+    private static final StructType IDS = DataTypes.createStructType(new StructField[] {
+        DataTypes.createStructField("id", DataTypes.StringType, false),
+        DataTypes.createStructField("source", DataTypes.IntegerType, false),
+        DataTypes.createStructField("order", DataTypes.LongType, false)});
 
-    private static List<Item.Stat> firstTwo(List<Item.Stat> a, List<Item.Stat> b) {
-        List<Item.Stat> all = new ArrayList<>(a);
-        all.addAll(b);
-        all.sort(IN_ORDER);
-        return List.copyOf(all.subList(0, Math.min(2, all.size())));
+    /**
+     * The second operation (in input order) of an id that two have: the one the command line rejects
+     * first. A Spark aggregation over the ids and places finds it; only its facts are then looked up.
+     */
+    private static Optional<OrderedRejection> duplicate(SparkSession spark, JavaRDD<Item> items) {
+        JavaRDD<Row> ids = items.filter(i -> i.stat() != null && i.stat().built())
+                .map(i -> RowFactory.create(i.stat().id(), i.stat().source(), i.stat().order()));
+        WindowSpec byId = Window.partitionBy("id").orderBy("source", "order");
+        List<Row> second = spark.createDataFrame(ids, IDS)
+                .withColumn("n", functions.row_number().over(byId))
+                .filter(functions.col("n").equalTo(2))
+                .orderBy("source", "order")
+                .select("source", "order")
+                .limit(1)
+                .collectAsList();
+        if (second.isEmpty()) {
+            return Optional.empty();
+        }
+        int source = second.get(0).getInt(0);
+        long order = second.get(0).getLong(1);
+        Item.Stat s = items.filter(i -> i.stat() != null && i.stat().built() && i.stat().source() == source
+                && i.stat().order() == order).first().stat();
+        return Optional.of(OrderedRejection.duplicateId(s.at()));
     }
 
     /**
@@ -114,7 +132,7 @@ final class InputChecks {
      * while reading, or, {@code atEnd}, its operations as they are handed on at its end), or over the
      * input set (the operations, at the end of their source).
      */
-    private static Rejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
+    private static OrderedRejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
             boolean inSource, boolean atEnd) {
         long limit = limits.operations();
         Item.Stat at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
@@ -124,13 +142,11 @@ final class InputChecks {
                 .filter(t -> t._2() == limit)
                 .first()._1();
         Location l = new Location(names.get(at.source()), at.source(), at.line(), at.column(), null);
-        return inSource && !atEnd
-                ? new Rejection(at.source(), Rejection.READING, at.line(), at.column(), 0, InputRejections.overOperations(limits, l))
-                : new Rejection(at.source(), Rejection.AT_END, at.line(), at.column(), 2, InputRejections.overOperations(limits, l));
+        return OrderedRejection.overOperations(limits, l, inSource, atEnd);
     }
 
     /** The first byte past the byte limit, found by counting lines up to it in its source. */
-    private static Rejection overBytes(Sources sources, Limits limits, Configuration conf) throws InputException {
+    private static OrderedRejection overBytes(Sources sources, Limits limits, Configuration conf) throws InputException {
         long left = limits.bytes();
         int s = 0;
         while (s < sources.files().size() - 1 && left >= fileLength(sources, s, conf)) {
@@ -161,7 +177,7 @@ final class InputChecks {
             throw InputRejections.unreadable(name, e);
         }
         long column = left - lineStart + 1;
-        return Rejection.reading(s, InputRejections.overBytes(name, line, column, limits));
+        return OrderedRejection.overBytes(s, name, line, column, limits);
     }
 
     private static long fileLength(Sources sources, int s, Configuration conf) throws InputException {

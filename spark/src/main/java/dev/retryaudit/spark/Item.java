@@ -1,6 +1,7 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.AuditPieces;
+import dev.retryaudit.api.OrderedRejection;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import java.io.Serializable;
@@ -10,7 +11,7 @@ import java.io.Serializable;
  * cross-operation aggregate to merge by key, an input error, or the facts of one operation (or of a
  * group of lines that failed to become one) that the input-wide checks and the summary need.
  */
-record Item(Finding finding, AuditPieces.Piece piece, Rejection rejection, Stat stat) implements Serializable {
+record Item(Finding finding, AuditPieces.Piece piece, OrderedRejection rejection, Stat stat) implements Serializable {
     /**
      * One group of lines: its source, where its first line is, its place among the operations of its
      * source in the order the reader hands them on, and, when it built into an operation, the
@@ -31,7 +32,7 @@ record Item(Finding finding, AuditPieces.Piece piece, Rejection rejection, Stat 
         return new Item(null, p, null, null);
     }
 
-    static Item of(Rejection r) {
+    static Item of(OrderedRejection r) {
         return new Item(null, null, r, null);
     }
 

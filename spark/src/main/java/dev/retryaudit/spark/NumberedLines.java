@@ -36,9 +36,17 @@ final class NumberedLines {
     private record SplitCount(String file, long start, long lines) implements java.io.Serializable {
     }
 
-    /** The lines of {@code files} (qualified paths, in source order), numbered within each file. */
-    static JavaRDD<SpanLine> read(JavaSparkContext jsc, List<Path> files) {
-        JavaNewHadoopRDD<LongWritable, Text> raw = open(jsc, files);
+    /** The least and the most bytes of a split: a file is split so that every core has a part of the input. */
+    private static final long MIN_SPLIT = 4L << 20;
+    private static final long MAX_SPLIT = 128L << 20;
+
+    /**
+     * The lines of {@code files} (qualified paths, in source order, {@code bytes} in all), numbered within
+     * each file.
+     */
+    static JavaRDD<SpanLine> read(JavaSparkContext jsc, List<Path> files, long bytes) {
+        long splitBytes = Math.max(MIN_SPLIT, Math.min(MAX_SPLIT, bytes / Math.max(1, jsc.defaultParallelism())));
+        JavaNewHadoopRDD<LongWritable, Text> raw = open(jsc, files, splitBytes);
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < files.size(); i++) {
             index.putIfAbsent(files.get(i).toString(), i);
@@ -88,11 +96,12 @@ final class NumberedLines {
     }
 
     @SuppressWarnings("unchecked")
-    private static JavaNewHadoopRDD<LongWritable, Text> open(JavaSparkContext jsc, List<Path> files) {
+    private static JavaNewHadoopRDD<LongWritable, Text> open(JavaSparkContext jsc, List<Path> files, long split) {
         try {
             Job job = Job.getInstance(jsc.hadoopConfiguration());
             FileInputFormat.setInputPaths(job, new ArrayList<>(files).toArray(Path[]::new));
             FileInputFormat.setInputDirRecursive(job, false);
+            FileInputFormat.setMaxInputSplitSize(job, split);
             return (JavaNewHadoopRDD<LongWritable, Text>) jsc.newAPIHadoopRDD(job.getConfiguration(),
                     TextInputFormat.class, LongWritable.class, Text.class);
         } catch (IOException e) {

@@ -1,6 +1,6 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.input.operations.SpanLines;
+import dev.retryaudit.api.SourceLine;
 import java.io.Serializable;
 import java.util.List;
 
@@ -10,8 +10,8 @@ import java.util.List;
  * its UTF-8 bytes without the line break.
  */
 record SpanLine(int sourceIndex, long line, byte[] bytes) implements Serializable {
-    /** The line as the library's line reader takes it, with its source's name. */
-    SpanLines.Text text(List<String> sources) {
-        return new SpanLines.Text(sources.get(sourceIndex), sourceIndex, line, bytes);
+    /** The line as the library's line readers take it, with its source's name. */
+    SourceLine text(List<String> sources) {
+        return new SourceLine(sources.get(sourceIndex), sourceIndex, line, bytes);
     }
 }

@@ -1,10 +1,11 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.InputRejections;
+import dev.retryaudit.api.OrderedRejection;
+import dev.retryaudit.api.OtlpLineReader;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.foreign.otlp.OtlpLines;
-import dev.retryaudit.input.operations.SpanLines;
+import dev.retryaudit.api.SpansLineReader;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
@@ -68,7 +69,7 @@ public final class SparkAudit {
     /** Audits spans JSON Lines files (any path Spark reads; a directory or glob gives its files in path order). */
     public SparkAuditResult spans(List<String> paths) throws RetryAuditException {
         Sources sources = sources(paths);
-        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files());
+        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files(), sources.bytes());
         return audit(lines, sources, SPANS);
     }
 
@@ -81,18 +82,18 @@ public final class SparkAudit {
         Set<Integer> logs = new HashSet<>();
         try {
             for (int s = 0; s < sources.files().size(); s++) {
-                if (OtlpLines.isLog(sources.head(s, 1 << 16, jsc().hadoopConfiguration()))) {
+                if (OtlpLineReader.isLog(sources.head(s, 1 << 16, jsc().hadoopConfiguration()))) {
                     logs.add(s);
                 }
             }
         } catch (InputException e) {
             throw failure(e);
         }
-        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files());
+        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files(), sources.bytes());
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         Limits limits = settings.limits();
         Map<Integer, Long> records = lines.mapPartitions(it -> {
-            OtlpLines reader = new OtlpLines(limits, logs);
+            OtlpLineReader reader = new OtlpLineReader(limits, logs);
             List<Integer> out = new ArrayList<>();
             it.forEachRemaining(l -> {
                 if (reader.holdsExport(l.text(names.value()))) {
@@ -102,13 +103,13 @@ public final class SparkAudit {
             return out.iterator();
         }).countByValue();
         Set<Integer> single = new HashSet<>();
-        List<Rejection> empty = new ArrayList<>();
+        List<OrderedRejection> empty = new ArrayList<>();
         for (int s = 0; s < sources.names().size(); s++) {
             long n = records.getOrDefault(s, 0L);
             if (n == 1) {
                 single.add(s);
             } else if (n == 0) {
-                empty.add(Rejection.atEnd(s, 0, 0, 0, OtlpLines.empty(sources.names().get(s), logs.contains(s))));
+                empty.add(OrderedRejection.empty(s, OtlpLineReader.empty(sources.names().get(s), logs.contains(s))));
             }
         }
         JavaRDD<Item> items = OtlpJob.items(lines, names, jsc().broadcast(new OtlpSources(single, logs)), settings);
@@ -163,12 +164,12 @@ public final class SparkAudit {
     private SparkAuditResult audit(JavaRDD<SpanLine> lines, Sources sources, String format)
             throws RetryAuditException {
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
-        JavaRDD<Item> items = AuditJob.items(lines, names, settings);
+        JavaRDD<Item> items = AuditJob.items(spark, lines, names, settings);
         long[][] counts = InputChecks.counts(items, sources.names().size());
-        List<Rejection> empty = new ArrayList<>();
+        List<OrderedRejection> empty = new ArrayList<>();
         for (int s = 0; s < counts.length; s++) {
             if (counts[s][0] == 0) {
-                empty.add(Rejection.atEnd(s, 0, 0, 0, SpanLines.empty(sources.names().get(s))));
+                empty.add(OrderedRejection.empty(s, SpansLineReader.empty(sources.names().get(s))));
             }
         }
         return audit(items, sources, format, counts, empty);
@@ -176,9 +177,9 @@ public final class SparkAudit {
 
     /** The input-wide checks over audited {@code items} and, when they pass, the result. */
     private SparkAuditResult audit(JavaRDD<Item> items, Sources sources, String format, long[][] counts,
-            List<Rejection> empty) throws RetryAuditException {
+            List<OrderedRejection> empty) throws RetryAuditException {
         try {
-            Optional<Rejection> rejected = InputChecks.first(items, counts, sources, settings.limits(),
+            Optional<OrderedRejection> rejected = InputChecks.first(spark, items, counts, sources, settings.limits(),
                     jsc().hadoopConfiguration(), empty, format.equals(OTLP));
             if (rejected.isPresent()) {
                 items.unpersist(false);

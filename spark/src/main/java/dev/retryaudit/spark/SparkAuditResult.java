@@ -1,19 +1,18 @@
 package dev.retryaudit.spark;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.Json;
+import dev.retryaudit.report.JsonReportWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
@@ -84,7 +83,7 @@ public final class SparkAuditResult implements AutoCloseable {
 
     /** Whether no finding is at or above {@code --fail-on}. */
     public boolean passed() {
-        return counts().entrySet().stream().noneMatch(e -> e.getValue() > 0 && failOn.fails(e.getKey()));
+        return failOn.passes(counts());
     }
 
     /** The command line's exit code for this audit: 0 passed, 2 failed. */
@@ -109,46 +108,15 @@ public final class SparkAuditResult implements AutoCloseable {
         }
     }
 
-    /** The summary: the JSON report's version, tool, inputs and summary, and where the findings are. */
+    /**
+     * The summary: the JSON report's version, tool, inputs (with their notes) and summary, written by
+     * the report's own writer, and where the findings are.
+     */
     public void writeSummary(OutputStream out, OutputFormat format) throws IOException {
-        long operations = inputs.stream().mapToLong(InputSummary::operations).sum();
-        long attempts = inputs.stream().mapToLong(InputSummary::attempts).sum();
-        try (JsonGenerator g = Json.generator(out)) {
-            g.writeStartObject();
-            g.writeNumberField("version", 1);
-            g.writeObjectFieldStart("tool");
-            g.writeStringField("name", RetryAudit.NAME);
-            g.writeStringField("version", RetryAudit.version());
-            g.writeEndObject();
-            g.writeArrayFieldStart("inputs");
-            for (InputSummary in : inputs) {
-                g.writeStartObject();
-                g.writeStringField("source", in.source());
-                g.writeStringField("format", in.format());
-                g.writeNumberField("operations", in.operations());
-                g.writeNumberField("attempts", in.attempts());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeObjectFieldStart("summary");
-            g.writeNumberField("operations", operations);
-            g.writeNumberField("attempts", attempts);
-            g.writeNumberField("retries", attempts - operations);
-            g.writeObjectFieldStart("findings");
-            for (Map.Entry<Severity, Long> e : counts().entrySet()) {
-                g.writeNumberField(e.getKey().id(), e.getValue());
-            }
-            g.writeEndObject();
-            g.writeStringField("fail_on", failOn.id());
-            g.writeBooleanField("passed", passed());
-            g.writeEndObject();
-            g.writeObjectFieldStart("findings");
-            g.writeStringField("path", "findings");
-            g.writeStringField("format", format == OutputFormat.PARQUET ? "parquet" : "jsonl");
-            g.writeEndObject();
-            g.writeEndObject();
-            g.writeRaw('\n');
-        }
+        Map<String, String> findingsAt = new LinkedHashMap<>();
+        findingsAt.put("path", "findings");
+        findingsAt.put("format", format == OutputFormat.PARQUET ? "parquet" : "jsonl");
+        JsonReportWriter.writeSummary(out, RetryAudit.NAME, RetryAudit.version(), inputs, counts(), failOn, findingsAt);
     }
 
     /** Lets go of the audit's intermediate results on the executors. */

@@ -47,6 +47,9 @@ public final class RetryLinker {
         return byResend != 0 ? byResend : Long.compare(a.order, b.order);
     };
 
+    /** The key of the one linking context of a source's gRPC spans, which its linking completes in place. */
+    public static final String GRPC_CONTEXT = "g";
+
     private final Map<String, List<ForeignSpan>> explicit = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
@@ -171,7 +174,7 @@ public final class RetryLinker {
         other.keySet().forEach(k -> out.add("o" + k));
         // A gRPC call's spans (call, attempts, server spans, the calls it repeats) may stand anywhere: one context.
         if (!grpc.isEmpty()) {
-            out.add("g");
+            out.add(GRPC_CONTEXT);
         }
         return out;
     }
@@ -192,7 +195,7 @@ public final class RetryLinker {
         if (call != null) {
             bucket(http, context(call) + '\0' + contextKey(call)).add(call);
         }
-        if (!context.equals("g")) {
+        if (!context.equals(GRPC_CONTEXT)) {
             grpc.clear();
         }
     }

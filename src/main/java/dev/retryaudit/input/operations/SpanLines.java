@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
@@ -25,6 +26,8 @@ public final class SpanLines {
 
     private final Limits limits;
     private final StrictJson json;
+    /** Repeated values shared across the lines this reader parses: a pool a line would cost more than the line. */
+    private final StringPool strings = new StringPool(1 << 16);
 
     public SpanLines(Limits limits) {
         this.limits = limits;
@@ -106,7 +109,7 @@ public final class SpanLines {
         try {
             JsonParser parser = json.parser(t.bytes(), 0, t.bytes().length);
             parser.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            JsonCursor c = new JsonCursor(parser, t.source(), limits);
+            JsonCursor c = new JsonCursor(parser, t.source(), limits, strings);
             return ParseFailures.reading(t.source(), () -> parser, limits, () -> {
                 JsonToken first = c.next();
                 if (first == null) {

@@ -15,6 +15,11 @@ public final class IdTable {
     private static final int BLOCK = 1 << 15;
     /** An entry longer than this gets a block of its own, so that blocks are not left mostly empty. */
     private static final int OWN_BLOCK = BLOCK >> 2;
+    /**
+     * The first block's size; each next one doubles up to {@link #BLOCK}, so that a table of a few ids
+     * (one operation's, built on its own) does not cost a full block.
+     */
+    private static final int FIRST_BLOCK = 1 << 8;
 
     private byte[][] blocks = new byte[4][];
     private int blockCount;
@@ -123,7 +128,7 @@ public final class IdTable {
             at = 0;
         } else {
             if (blockNumber < 0 || used + bytes > block.length) {
-                block = new byte[BLOCK];
+                block = new byte[Math.max(bytes, Math.min(BLOCK, FIRST_BLOCK << Math.min(blockCount, 7)))];
                 blockNumber = addBlock(block);
                 used = 0;
             }

@@ -74,25 +74,59 @@ public final class OtlpLines {
      * a line with no attempt), or null for a blank line; rejects a line the reader would reject.
      */
     public List<String> contexts(SpanLines.Text t) throws InputException {
-        RetryLinker linker = new RetryLinker();
-        return read(t, linker) ? linker.contexts() : null;
+        Line line = line(t);
+        return line == null ? null : line.contexts;
     }
 
     /**
-     * The operations of one linking context, without their parents: {@code lines}, in line order, are
-     * the lines that hold its spans. {@code single} says whether the source holds one export only, whose
-     * locations carry JSON Pointers as the reader gives them.
+     * One line read once: its attempt spans, placed at the line, and the keys of their linking contexts
+     * ({@link #contexts}), to be linked in each of its contexts without reading the line again. Linking
+     * a gRPC context ({@code g}) completes its spans in place: its lines are read anew for it.
      */
-    public List<RetryLinker.Linked> operations(String context, List<SpanLines.Text> lines, boolean single)
-            throws InputException {
+    public static final class Line {
+        private final SpanLines.Text text;
+        private final List<ForeignSpan> spans;
+        private final List<String> contexts;
+
+        private Line(SpanLines.Text text, List<ForeignSpan> spans, List<String> contexts) {
+            this.text = text;
+            this.spans = spans;
+            this.contexts = contexts;
+        }
+
+        /** The keys of the linking contexts of the line's attempt spans, in the order first seen. */
+        public List<String> contexts() {
+            return contexts;
+        }
+    }
+
+    /** The line {@code t} read, or null for a blank line; rejects a line the reader would reject. */
+    public Line line(SpanLines.Text t) throws InputException {
         RetryLinker linker = new RetryLinker();
-        for (SpanLines.Text t : lines) {
-            read(t, linker);
+        if (!read(t, linker)) {
+            return null;
+        }
+        return new Line(t, linker.spans(), linker.contexts());
+    }
+
+    /**
+     * The operations of one linking context of source {@code sourceIndex} named {@code source}, without
+     * their parents: {@code lines}, read once ({@link #line}) and in line order, are the lines that hold
+     * its spans. {@code single} says whether the source holds one export only, whose locations carry
+     * JSON Pointers as the reader gives them.
+     */
+    public List<RetryLinker.Linked> operations(String context, List<Line> lines, String source, int sourceIndex,
+            boolean single) throws InputException {
+        RetryLinker linker = new RetryLinker();
+        for (Line l : lines) {
+            if (context.equals(RetryLinker.GRPC_CONTEXT)) {
+                read(l.text, linker);
+            } else {
+                l.spans.forEach(linker::add);
+            }
         }
         linker.keep(context);
-        SpanLines.Text first = lines.get(0);
-        ReadContext ctx = new ReadContext(first.source(), first.sourceIndex(), InputStream.nullInputStream(), json,
-                limits, null);
+        ReadContext ctx = new ReadContext(source, sourceIndex, InputStream.nullInputStream(), json, limits, null);
         return linker.link(ctx, single, true);
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** OTLP lines linked one context at a time, as an engine that splits an input does, reading as the whole source reads. */
+/** OTLP lines read once and linked one context at a time, as an engine that splits an input does, as the whole source reads. */
 class OtlpLinesTest {
     @Test
     void anSdkCallSpanGoesWithTheContextOfItsSends() throws Exception {
@@ -24,9 +24,11 @@ class OtlpLinesTest {
                 Files.readString(Path.of("src/test/resources/producers/anthropic-call-span.json"))).toString();
         SpanLines.Text line = new SpanLines.Text("calls.jsonl", 0, 1, export.getBytes(StandardCharsets.UTF_8));
         OtlpLines lines = new OtlpLines(Limits.DEFAULTS, Set.of());
+        // The line is read once and linked in each of its contexts, as an engine that splits the input links it.
+        OtlpLines.Line read = lines.line(line);
         List<Operation> ops = new ArrayList<>();
-        for (String context : lines.contexts(line)) {
-            for (RetryLinker.Linked linked : lines.operations(context, List.of(line), false)) {
+        for (String context : read.contexts()) {
+            for (RetryLinker.Linked linked : lines.operations(context, List.of(read), "calls.jsonl", 0, false)) {
                 ops.add(linked.operation());
             }
         }

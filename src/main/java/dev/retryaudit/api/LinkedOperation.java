@@ -1,0 +1,45 @@
+package dev.retryaudit.api;
+
+import dev.retryaudit.input.foreign.RetryLinker;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.ParentRef;
+import java.util.Map;
+
+/**
+ * One operation of a linking context of OTLP spans, linked before its parent is known (a parent is an
+ * attempt of another context's operation): the key ({@code trace/span}) of the span its first span is
+ * a child of, the attempts its spans became by the same key (offered to the operations whose parent
+ * they are), and where its first span stands in the source.
+ */
+public final class LinkedOperation {
+    private final RetryLinker.Linked linked;
+
+    LinkedOperation(RetryLinker.Linked linked) {
+        this.linked = linked;
+    }
+
+    /** The operation without its parent. */
+    public Operation operation() {
+        return linked.operation();
+    }
+
+    /** The {@code trace/span} key of the span the operation's first span is a child of, or null for a root span. */
+    public String parentKey() {
+        return linked.parentKey();
+    }
+
+    /** The operation's attempts by the {@code trace/span} key of the span each came from. */
+    public Map<String, ParentRef> offers() {
+        return linked.offers();
+    }
+
+    /** Where the operation's first span stands in its source: operations are handed on in this order. */
+    public long firstOrder() {
+        return linked.firstOrder();
+    }
+
+    /** The operation with {@code parent} (the attempt {@link #parentKey} names, or null when none offered it). */
+    public Operation withParent(ParentRef parent) {
+        return linked.withParent(parent);
+    }
+}
