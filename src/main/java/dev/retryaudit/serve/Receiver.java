@@ -1,0 +1,400 @@
+package dev.retryaudit.serve;
+
+import dev.retryaudit.api.AuditPart;
+import dev.retryaudit.api.AuditPieces;
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.http.RetryAfterValue;
+import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.RetryLinker;
+import dev.retryaudit.input.foreign.otlp.OtlpRecords;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.InputSummary;
+import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.ParentRef;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * What {@code serve} has received and not yet judged: each OTLP export a numbered record, held by the
+ * linking contexts its attempt spans belong to ({@link RetryLinker#contexts}) until each context has
+ * been idle for the idle time plus the longest Retry-After its records carried; then the context's spans
+ * are linked by the linker {@code audit} uses, its operations audited and their findings handed on at
+ * once. Zipkin bodies are one context of their own. Cross-operation rules are judged at {@link #finish}
+ * over every part audited. Thread-safe: records are read outside the lock, held and audited under it.
+ */
+final class Receiver {
+    /** The source name of OTLP exports, in locations and fingerprints: the path they are posted to. */
+    static final String OTLP_SOURCE = "/v1/traces";
+    /** The source name of Zipkin spans. */
+    static final String ZIPKIN_SOURCE = "/api/v2/spans";
+
+    private final RetryAudit auditor;
+    private final Limits limits;
+    private final long idleNanos;
+    private final long maxHeldSpans;
+    private final LongSupplier clock;
+    private final Consumer<Finding> findings;
+    private final Metrics metrics;
+    private final OtlpRecords otlp;
+    private final ReadContext otlpNotes;
+    private final ReadContext zipkinNotes;
+
+    private final Map<String, Context> open = new LinkedHashMap<>();
+    private final List<AuditPart> parts = new ArrayList<>();
+    /** The attempts of operations audited so far by the key of the span they came from, for the children that come later. */
+    private final Map<String, ParentRef> offers = new LinkedHashMap<>(16, 0.75f, false) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ParentRef> eldest) {
+            return size() > Math.max(1024, maxHeldSpans);
+        }
+    };
+    private final Set<Finding> emitted = new HashSet<>();
+    private final List<byte[]> zipkin = new ArrayList<>();
+    private long zipkinSpans;
+    private long zipkinLast;
+    private long records;
+    private long heldSpans;
+    private final long[] otlpCounts = new long[2];
+    private final long[] zipkinCounts = new long[2];
+    private boolean finished;
+
+    /** One linking context held: its records, when it last got one, and the longest Retry-After they carried. */
+    private static final class Context {
+        final List<Held> records = new ArrayList<>(2);
+        long last;
+        long retryAfterNanos;
+    }
+
+    /** A record held, its attempt spans, and how many open contexts still hold it. */
+    private static final class Held {
+        final OtlpRecords.Record record;
+        final long spans;
+        int holders;
+
+        Held(OtlpRecords.Record record, long spans) {
+            this.record = record;
+            this.spans = spans;
+        }
+    }
+
+    /** What became of the spans of one export: how many were taken, how many rejected, and why. */
+    record Receipt(long accepted, long rejected, String message) {
+    }
+
+    /** An OTLP/JSON body that is no export: the receiver answers 400 with the message. */
+    static final class BadExportException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadExportException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The receiver is holding as many spans as it may: the client should come back later. */
+    static final class FullException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        FullException() {
+            super("holding the most spans --max-held-spans allows", null, false, false);
+        }
+    }
+
+    Receiver(RetryAudit auditor, Limits limits, long idleNanos, long maxHeldSpans, LongSupplier clock,
+            Consumer<Finding> findings, Metrics metrics) {
+        this.auditor = auditor;
+        this.limits = limits;
+        this.idleNanos = idleNanos;
+        this.maxHeldSpans = maxHeldSpans;
+        this.clock = clock;
+        this.findings = findings;
+        this.metrics = metrics;
+        this.otlp = new OtlpRecords(OTLP_SOURCE, 0, limits);
+        this.otlpNotes = otlp.context();
+        this.zipkinNotes = new OtlpRecords(ZIPKIN_SOURCE, 1, limits).context();
+    }
+
+    /** Numbers the next record; refuses when the spans held and {@code spans} more would pass the bound. */
+    private synchronized long admit(long spans) throws FullException {
+        if (finished) {
+            throw new IllegalStateException("the receiver has finished");
+        }
+        if (heldSpans > 0 && heldSpans + spans > maxHeldSpans) {
+            metrics.full();
+            throw new FullException();
+        }
+        return ++records;
+    }
+
+    /**
+     * Takes one OTLP export, as OTLP/JSON, that holds {@code spans} spans ({@code decoded}: rewritten
+     * from protobuf, so well-formed). A span value the audit cannot use (an attribute of the wrong type)
+     * rejects the whole export, which the receipt counts and says why; JSON that is not an export at all
+     * is a {@link BadExportException}.
+     */
+    Receipt otlp(byte[] json, long spans, boolean decoded) throws FullException, BadExportException {
+        long number = admit(spans);
+        OtlpRecords.Record record = new OtlpRecords.Record(number, json);
+        RetryLinker linker = new RetryLinker();
+        ReadContext notes = otlp.context();
+        try {
+            otlp.read(record, linker, notes);
+        } catch (InputException e) {
+            if (!decoded && !inSpanValue(e.path())) {
+                throw new BadExportException(e.diagnostic());
+            }
+            metrics.rejected(spans);
+            return new Receipt(0, spans, e.diagnostic());
+        }
+        List<String> contexts = new ArrayList<>(new LinkedHashSet<>(linker.contexts()));
+        List<ForeignSpan> attemptSpans = linker.spans();
+        long retryAfter = longestRetryAfter(attemptSpans);
+        synchronized (this) {
+            for (InputNote n : notes.notes()) {
+                otlpNotes.note(n.line(), n.column(), n.message());
+            }
+            metrics.received(spans);
+            if (!contexts.isEmpty()) {
+                Held held = new Held(record, attemptSpans.size());
+                long now = clock.getAsLong();
+                for (String key : contexts) {
+                    Context c = open.computeIfAbsent(key, k -> new Context());
+                    c.records.add(held);
+                    c.last = now;
+                    c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter);
+                    held.holders++;
+                }
+                heldSpans += held.spans;
+                metrics.held(heldSpans);
+            }
+        }
+        return new Receipt(spans, 0, null);
+    }
+
+    /** Whether an error stands in a value that OTLP leaves free (an attribute's, an event's, a status's): valid OTLP, unusable spans. */
+    private static boolean inSpanValue(String path) {
+        return path != null && (path.contains(".attributes") || path.contains(".events") || path.contains(".status"));
+    }
+
+    /** Takes a Zipkin v2 JSON body of {@code spans} spans; one the Zipkin reader rejects is rejected whole. */
+    Receipt zipkin(byte[] body, long spans) throws FullException {
+        admit(spans);
+        try {
+            zipkinAuditor().read(new ByteArrayInputStream(body), ZIPKIN_SOURCE);
+        } catch (RetryAuditException e) {
+            metrics.rejected(spans);
+            return new Receipt(0, spans, e.error().diagnostic());
+        }
+        synchronized (this) {
+            zipkin.add(body);
+            zipkinSpans += spans;
+            zipkinLast = clock.getAsLong();
+            heldSpans += spans;
+            metrics.received(spans);
+            metrics.held(heldSpans);
+        }
+        return new Receipt(spans, 0, null);
+    }
+
+    private RetryAudit zipkinAuditor() {
+        try {
+            return RetryAudit.builder().limits(limits).inputFormat(InputFormat.ZIPKIN).build();
+        } catch (RetryAuditException e) {
+            throw new IllegalStateException("an auditor with no file to read failed", e);
+        }
+    }
+
+    /** The longest Retry-After, in nanoseconds, that the responses of {@code spans} asked for. */
+    private static long longestRetryAfter(List<ForeignSpan> spans) {
+        long longest = 0;
+        for (ForeignSpan s : spans) {
+            if (s.hop.retryAfter != null) {
+                RetryAfterValue v = RetryAfterValue.parse(s.hop.retryAfter, System.currentTimeMillis());
+                if (v != null && v.form() == RetryAfterValue.Form.DELAY_SECONDS) {
+                    longest = Math.max(longest, Math.min(v.seconds(), 86_400) * 1_000_000_000L);
+                }
+            }
+        }
+        return longest;
+    }
+
+    /** Audits the contexts that have been idle long enough. */
+    synchronized void sweep() {
+        if (finished) {
+            return;
+        }
+        long now = clock.getAsLong();
+        List<String> idle = new ArrayList<>();
+        for (Map.Entry<String, Context> e : open.entrySet()) {
+            if (now - e.getValue().last >= idleNanos + e.getValue().retryAfterNanos) {
+                idle.add(e.getKey());
+            }
+        }
+        audit(idle);
+        if (!zipkin.isEmpty() && now - zipkinLast >= idleNanos) {
+            auditZipkin();
+        }
+    }
+
+    /**
+     * Audits every context still open and judges the cross-operation rules over everything audited:
+     * the findings of the whole run, as one report holds them.
+     */
+    synchronized AuditResult finish() {
+        if (!finished) {
+            audit(new ArrayList<>(open.keySet()));
+            if (!zipkin.isEmpty()) {
+                auditZipkin();
+            }
+            finished = true;
+        }
+        AuditResult merged = auditor.merge(parts);
+        for (Finding f : merged.findings()) {
+            if (emitted.add(f)) {
+                findings.accept(f);
+                metrics.finding(f);
+            }
+        }
+        List<InputSummary> inputs = new ArrayList<>();
+        inputs.add(new InputSummary(OTLP_SOURCE, InputFormat.OTLP.id(), otlpCounts[0], otlpCounts[1],
+                otlpNotes.notes()));
+        if (zipkinCounts[0] > 0 || !zipkinNotes.notes().isEmpty()) {
+            inputs.add(new InputSummary(ZIPKIN_SOURCE, InputFormat.ZIPKIN.id(), zipkinCounts[0], zipkinCounts[1],
+                    zipkinNotes.notes()));
+        }
+        return new AuditResult(inputs, merged.findings());
+    }
+
+    /**
+     * Links and audits the contexts named: the operations of each, with their parents among the
+     * operations of these contexts and of those audited before.
+     */
+    private void audit(List<String> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        List<RetryLinker.Linked> linked = new ArrayList<>();
+        for (String key : keys) {
+            Context c = open.remove(key);
+            List<OtlpRecords.Record> recs = new ArrayList<>(c.records.size());
+            for (Held h : c.records) {
+                recs.add(h.record);
+                if (--h.holders == 0) {
+                    heldSpans -= h.spans;
+                }
+            }
+            try {
+                linked.addAll(otlp.operations(key, recs, otlpNotes));
+            } catch (InputException e) {
+                // Each record was read alone when it came; linking them may still pass a limit (attempts in one operation).
+                otlpNotes.note(e.line(), e.column(), "spans left out: " + e.detail());
+                metrics.rejected(0);
+            }
+        }
+        metrics.held(heldSpans);
+        linked.sort((a, b) -> Long.compare(a.firstOrder(), b.firstOrder()));
+        for (RetryLinker.Linked l : linked) {
+            offers.putAll(l.offers());
+        }
+        List<Operation> ops = new ArrayList<>(linked.size());
+        for (RetryLinker.Linked l : linked) {
+            ops.add(l.withParent(l.parentKey() == null ? null : offers.get(l.parentKey())));
+        }
+        auditOperations(ops, otlpCounts);
+    }
+
+    private void auditZipkin() {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        all.write('[');
+        for (Iterator<byte[]> it = zipkin.iterator(); it.hasNext();) {
+            byte[] body = it.next();
+            int start = indexOf(body, '[') + 1;
+            int end = lastIndexOf(body, ']');
+            if (end > start && !blank(body, start, end)) {
+                if (all.size() > 1) {
+                    all.write(',');
+                }
+                all.write(body, start, end - start);
+            }
+        }
+        all.write(']');
+        zipkin.clear();
+        heldSpans -= zipkinSpans;
+        zipkinSpans = 0;
+        metrics.held(heldSpans);
+        try {
+            auditOperations(zipkinAuditor().read(new ByteArrayInputStream(all.toByteArray()), ZIPKIN_SOURCE),
+                    zipkinCounts);
+        } catch (RetryAuditException e) {
+            zipkinNotes.note(0, 0, "spans left out: " + e.error().diagnostic());
+        }
+    }
+
+    /** Audits {@code ops}, counting them and their attempts in {@code counts}, and hands their findings on. */
+    private void auditOperations(List<Operation> ops, long[] counts) {
+        if (ops.isEmpty()) {
+            return;
+        }
+        AuditPart part = auditor.auditPart(ops);
+        parts.add(part);
+        counts[0] += part.operations();
+        counts[1] += part.attempts();
+        metrics.audited(part.operations());
+        for (Finding f : AuditPieces.findings(part)) {
+            if (emitted.add(f)) {
+                findings.accept(f);
+                metrics.finding(f);
+            }
+        }
+    }
+
+    /** Spans held now. */
+    synchronized long heldSpans() {
+        return heldSpans;
+    }
+
+    private static int indexOf(byte[] b, char c) {
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lastIndexOf(byte[] b, char c) {
+        for (int i = b.length - 1; i >= 0; i--) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean blank(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t') {
+                return false;
+            }
+        }
+        return true;
+    }
+}
