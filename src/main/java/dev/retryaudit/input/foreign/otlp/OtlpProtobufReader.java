@@ -7,6 +7,7 @@ import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.InputException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * Reads the OTLP trace files a collector's file exporter writes with {@code format: proto}: each
@@ -49,7 +50,8 @@ public final class OtlpProtobufReader implements TraceReader {
                 throw rejected(ctx, frame, "the input ends within message " + frame + ": " + message.length
                         + " of its " + length + " bytes");
             }
-            if (startsWith(message, ZSTD_MAGIC)) {
+            if (message.length >= ZSTD_MAGIC.length && Arrays.equals(message, 0, ZSTD_MAGIC.length, ZSTD_MAGIC, 0,
+                    ZSTD_MAGIC.length)) {
                 throw rejected(ctx, frame, "message " + frame + " is zstd-compressed on its own (the file exporter's "
                         + "compression: zstd), which this reader does not decode; export without compression, or "
                         + "with format: json");
@@ -70,17 +72,5 @@ public final class OtlpProtobufReader implements TraceReader {
 
     private static InputException rejected(ReadContext ctx, long frame, String detail) {
         return InputException.rejected(ctx.source(), frame, 1, "$", detail);
-    }
-
-    private static boolean startsWith(byte[] b, byte[] magic) {
-        if (b.length < magic.length) {
-            return false;
-        }
-        for (int i = 0; i < magic.length; i++) {
-            if (b[i] != magic[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
