@@ -84,17 +84,23 @@ final class Receiver {
         long retryAfterNanos;
     }
 
-    /** A record held, its attempt spans, and how many open contexts still hold it. */
+    /** A record held: its attempt spans, the traces they belong to and the linking contexts that hold it. */
     private static final class Held {
         final OtlpRecords.Record record;
         final long spans;
-        int holders;
+        final Set<String> traces;
+        final List<String> contexts;
 
-        Held(OtlpRecords.Record record, long spans) {
+        Held(OtlpRecords.Record record, long spans, Set<String> traces, List<String> contexts) {
             this.record = record;
             this.spans = spans;
+            this.traces = traces;
+            this.contexts = contexts;
         }
     }
+
+    /** The open contexts by the traces of their records: an SDK call span and its sends are in two contexts of one trace. */
+    private final Map<String, Set<String>> byTrace = new java.util.HashMap<>();
 
     /** What became of the spans of one export: how many were taken, how many rejected, and why. */
     record Receipt(long accepted, long rejected, String message) {
@@ -173,14 +179,18 @@ final class Receiver {
             }
             metrics.received(spans);
             if (!contexts.isEmpty()) {
-                Held held = new Held(record, attemptSpans.size());
+                Set<String> traces = new LinkedHashSet<>();
+                attemptSpans.forEach(span -> traces.add(span.traceId));
+                Held held = new Held(record, attemptSpans.size(), traces, contexts);
                 long now = clock.getAsLong();
                 for (String key : contexts) {
                     Context c = open.computeIfAbsent(key, k -> new Context());
                     c.records.add(held);
                     c.last = now;
                     c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter);
-                    held.holders++;
+                    for (String trace : traces) {
+                        byTrace.computeIfAbsent(trace, t -> new HashSet<>()).add(key);
+                    }
                 }
                 heldSpans += held.spans;
                 metrics.held(heldSpans);
@@ -284,33 +294,60 @@ final class Receiver {
     }
 
     /**
-     * Links and audits the contexts named: the operations of each, with their parents among the
-     * operations of these contexts and of those audited before.
+     * Links and audits the contexts named together with every open context that shares a record or a
+     * trace with them, all at once: such contexts are linked as the spans of one file are (an SDK call
+     * span with its sends, a parent with its children), and no record is linked twice. Parents come from
+     * these contexts and from those audited before.
      */
     private void audit(List<String> keys) {
         if (keys.isEmpty()) {
             return;
         }
-        List<RetryLinker.Linked> linked = new ArrayList<>();
-        for (String key : keys) {
-            Context c = open.remove(key);
-            List<OtlpRecords.Record> recs = new ArrayList<>(c.records.size());
+        Set<String> component = new LinkedHashSet<>();
+        List<String> stack = new ArrayList<>(keys);
+        while (!stack.isEmpty()) {
+            String key = stack.remove(stack.size() - 1);
+            Context c = open.get(key);
+            if (c == null || !component.add(key)) {
+                continue;
+            }
             for (Held h : c.records) {
-                recs.add(h.record);
-                if (--h.holders == 0) {
-                    heldSpans -= h.spans;
+                stack.addAll(h.contexts);
+                for (String trace : h.traces) {
+                    stack.addAll(byTrace.getOrDefault(trace, Set.of()));
+                }
+            }
+        }
+        java.util.TreeMap<Long, Held> records = new java.util.TreeMap<>();
+        for (String key : component) {
+            for (Held h : open.remove(key).records) {
+                records.put(h.record.number(), h);
+            }
+        }
+        RetryLinker linker = new RetryLinker();
+        for (Held h : records.values()) {
+            heldSpans -= h.spans;
+            for (String trace : h.traces) {
+                Set<String> in = byTrace.get(trace);
+                if (in != null && in.removeAll(component) && in.isEmpty()) {
+                    byTrace.remove(trace);
                 }
             }
             try {
-                linked.addAll(otlp.operations(key, recs, otlpNotes));
+                otlp.read(h.record, linker, null);
             } catch (InputException e) {
-                // Each record was read alone when it came; linking them may still pass a limit (attempts in one operation).
-                otlpNotes.note(e.line(), e.column(), "spans left out: " + e.detail());
-                metrics.rejected(0);
+                throw new IllegalStateException("a record read once was rejected the second time", e);
             }
         }
         metrics.held(heldSpans);
-        linked.sort((a, b) -> Long.compare(a.firstOrder(), b.firstOrder()));
+        List<RetryLinker.Linked> linked;
+        try {
+            linked = linker.link(otlpNotes, false, true);
+        } catch (InputException e) {
+            // Each record was read alone when it came; linked together they may still pass a limit (attempts in one operation).
+            otlpNotes.note(e.line(), e.column(), "spans left out: " + e.detail());
+            return;
+        }
         for (RetryLinker.Linked l : linked) {
             offers.putAll(l.offers());
         }

@@ -38,6 +38,7 @@ final class TraceServer implements AutoCloseable {
     private static final String METRICS = "/metrics";
     private static final String HEALTH = "/healthz";
     private static final JsonFactory JSON = new JsonFactory();
+    private static final long DRAIN_BYTES = 64L << 20;
 
     private final HttpServer server;
     private final ExecutorService pool;
@@ -202,6 +203,7 @@ final class TraceServer implements AutoCloseable {
     }
 
     private int unavailable(HttpExchange x, boolean protobuf) throws IOException {
+        drain(x);
         x.getResponseHeaders().set("Retry-After", Long.toString(retryAfterSeconds));
         return send(x, 503, protobuf ? Exchanges.PROTOBUF : Exchanges.JSON, Exchanges.status(protobuf,
                 Exchanges.UNAVAILABLE, "the receiver holds as many spans as --max-held-spans allows until their "
@@ -209,9 +211,22 @@ final class TraceServer implements AutoCloseable {
     }
 
     private int refuse(HttpExchange x, Refused r) throws IOException {
+        drain(x);
         boolean protobuf = Exchanges.PROTOBUF.equals(mediaType(x));
         return send(x, r.status, protobuf ? Exchanges.PROTOBUF : Exchanges.JSON,
                 Exchanges.status(protobuf, r.code, r.getMessage()));
+    }
+
+    /**
+     * Reads what is left of a refused request's body, up to {@value #DRAIN_BYTES} bytes: closing a
+     * connection with request bytes unread resets it, and the client would never see the answer.
+     */
+    private static void drain(HttpExchange x) {
+        try (InputStream in = new Bounded(x.getRequestBody(), DRAIN_BYTES)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            // Past the bound, or the client went away: the answer is sent regardless.
+        }
     }
 
     private static int send(HttpExchange x, int status, String type, byte[] body) throws IOException {
