@@ -111,6 +111,9 @@ public final class Bench {
         if (wanted("foreign")) {
             foreign();
         }
+        if (wanted("serve")) {
+            serve();
+        }
         printTable();
     }
 
@@ -272,6 +275,15 @@ public final class Bench {
             print(how + "audit " + f.getFileName(), r.get(i), Files.size(f) / 1e6);
             row(how + name + " 100,000 attempts: peak RSS", "<= 256 MiB", mib(r.get(i).peakMiB()), r.get(i).peakMiB() <= 256);
         }
+    }
+
+    /** serve receiving 100,000 operations in OTLP protobuf batches of 512 spans (bench/ServeBench.java). */
+    private void serve() throws Exception {
+        List<String> out = Measure.output(List.of("java", "-cp", cp, "ServeBench", jar, "100000"));
+        String line = out.get(out.size() - 1);
+        System.out.println(line);
+        row("serve 100,000 operations, batches of 512", "exit 0 (--fail-on never)",
+                line.substring(line.indexOf("received")).replace(" spans/s", "/s"), line.endsWith("exit 0"));
     }
 
     private List<String> audit(String... args) {

@@ -22,6 +22,7 @@ final class Exchanges {
     static final int INVALID_ARGUMENT = 3;
     static final int NOT_FOUND = 5;
     static final int RESOURCE_EXHAUSTED = 8;
+    static final int INTERNAL = 13;
     static final int UNAVAILABLE = 14;
 
     private Exchanges() {

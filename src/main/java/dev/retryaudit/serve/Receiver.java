@@ -22,7 +22,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,12 +31,12 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * What {@code serve} has received and not yet judged: each OTLP export a numbered record, held by the
- * linking contexts its attempt spans belong to ({@link RetryLinker#contexts}) until each context has
- * been idle for the idle time plus the longest Retry-After its records carried; then the context's spans
- * are linked by the linker {@code audit} uses, its operations audited and their findings handed on at
+ * What {@code serve} has received and not yet judged: each OTLP export a numbered record whose attempt
+ * spans, as its reader made them, are held by the linking context they belong to
+ * ({@link RetryLinker#contexts}) until the context has been idle for the idle time plus the longest
+ * Retry-After seen in it; then the context's spans are linked by the linker {@code audit} uses, its operations audited and their findings handed on at
  * once. Zipkin bodies are one context of their own. Cross-operation rules are judged at {@link #finish}
- * over every part audited. Thread-safe: records are read outside the lock, held and audited under it.
+ * over every part audited. Thread-safe: records are read outside the lock, their spans held and audited under it.
  */
 final class Receiver {
     /** The source name of OTLP exports, in locations and fingerprints: the path they are posted to. */
@@ -67,6 +66,8 @@ final class Receiver {
             return size() > Math.max(1024, maxHeldSpans);
         }
     };
+    /** Held while linking and auditing, which the receiver's own lock is not: exports are taken meanwhile. */
+    private final Object auditing = new Object();
     private final Set<Finding> emitted = new HashSet<>();
     private final List<byte[]> zipkin = new ArrayList<>();
     private long zipkinSpans;
@@ -77,29 +78,15 @@ final class Receiver {
     private final long[] zipkinCounts = new long[2];
     private boolean finished;
 
-    /** One linking context held: its records, when it last got one, and the longest Retry-After they carried. */
+    /** One linking context held: its attempt spans, their traces, when it last got one, the longest Retry-After seen. */
     private static final class Context {
-        final List<Held> records = new ArrayList<>(2);
+        final List<ForeignSpan> spans = new ArrayList<>(2);
+        final Set<String> traces = new HashSet<>(2);
         long last;
         long retryAfterNanos;
     }
 
-    /** A record held: its attempt spans, the traces they belong to and the linking contexts that hold it. */
-    private static final class Held {
-        final OtlpRecords.Record record;
-        final long spans;
-        final Set<String> traces;
-        final List<String> contexts;
-
-        Held(OtlpRecords.Record record, long spans, Set<String> traces, List<String> contexts) {
-            this.record = record;
-            this.spans = spans;
-            this.traces = traces;
-            this.contexts = contexts;
-        }
-    }
-
-    /** The open contexts by the traces of their records: an SDK call span and its sends are in two contexts of one trace. */
+    /** The open contexts by the traces of their spans: an SDK call span and its sends are in two contexts of one trace. */
     private final Map<String, Set<String>> byTrace = new java.util.HashMap<>();
 
     /** What became of the spans of one export: how many were taken, how many rejected, and why. */
@@ -170,33 +157,40 @@ final class Receiver {
             metrics.rejected(spans);
             return new Receipt(0, spans, e.diagnostic());
         }
-        List<String> contexts = new ArrayList<>(new LinkedHashSet<>(linker.contexts()));
         List<ForeignSpan> attemptSpans = linker.spans();
         long retryAfter = longestRetryAfter(attemptSpans);
+        List<String> keys = new ArrayList<>(attemptSpans.size());
+        for (ForeignSpan span : attemptSpans) {
+            keys.add(contextOf(span));
+        }
         synchronized (this) {
             for (InputNote n : notes.notes()) {
                 otlpNotes.note(n.line(), n.column(), n.message());
             }
             metrics.received(spans);
-            if (!contexts.isEmpty()) {
-                Set<String> traces = new LinkedHashSet<>();
-                attemptSpans.forEach(span -> traces.add(span.traceId));
-                Held held = new Held(record, attemptSpans.size(), traces, contexts);
-                long now = clock.getAsLong();
-                for (String key : contexts) {
-                    Context c = open.computeIfAbsent(key, k -> new Context());
-                    c.records.add(held);
-                    c.last = now;
-                    c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter);
-                    for (String trace : traces) {
-                        byTrace.computeIfAbsent(trace, t -> new HashSet<>()).add(key);
-                    }
+            long now = clock.getAsLong();
+            for (int i = 0; i < attemptSpans.size(); i++) {
+                ForeignSpan span = attemptSpans.get(i);
+                String key = keys.get(i);
+                Context c = open.computeIfAbsent(key, k -> new Context());
+                c.spans.add(span);
+                c.last = now;
+                c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter);
+                if (c.traces.add(span.traceId)) {
+                    byTrace.computeIfAbsent(span.traceId, t -> new HashSet<>(2)).add(key);
                 }
-                heldSpans += held.spans;
-                metrics.held(heldSpans);
             }
+            heldSpans += attemptSpans.size();
+            metrics.held(heldSpans);
         }
         return new Receipt(spans, 0, null);
+    }
+
+    /** The key of the linking context of one attempt span, as the linker groups it. */
+    private static String contextOf(ForeignSpan span) {
+        RetryLinker one = new RetryLinker();
+        one.add(span);
+        return one.contexts().get(0);
     }
 
     /** Whether an error stands in a value that OTLP leaves free (an attribute's, an event's, a status's): valid OTLP, unusable spans. */
@@ -246,63 +240,79 @@ final class Receiver {
         return longest;
     }
 
-    /** Audits the contexts that have been idle long enough. */
-    synchronized void sweep() {
-        if (finished) {
-            return;
-        }
-        long now = clock.getAsLong();
-        List<String> idle = new ArrayList<>();
-        for (Map.Entry<String, Context> e : open.entrySet()) {
-            if (now - e.getValue().last >= idleNanos + e.getValue().retryAfterNanos) {
-                idle.add(e.getKey());
+    /**
+     * Audits the contexts that have been idle long enough (and Zipkin's spans, when they have): taken
+     * from the held spans under the receiver's lock, linked and audited outside it, so that exports go
+     * on being taken meanwhile.
+     */
+    void sweep() {
+        synchronized (auditing) {
+            List<ForeignSpan> spans;
+            byte[] zipkinSpans = null;
+            synchronized (this) {
+                if (finished) {
+                    return;
+                }
+                long now = clock.getAsLong();
+                List<String> idle = new ArrayList<>();
+                for (Map.Entry<String, Context> e : open.entrySet()) {
+                    if (now - e.getValue().last >= idleNanos + e.getValue().retryAfterNanos) {
+                        idle.add(e.getKey());
+                    }
+                }
+                spans = take(idle);
+                if (!zipkin.isEmpty() && now - zipkinLast >= idleNanos) {
+                    zipkinSpans = takeZipkin();
+                }
             }
-        }
-        audit(idle);
-        if (!zipkin.isEmpty() && now - zipkinLast >= idleNanos) {
-            auditZipkin();
+            link(spans);
+            auditZipkin(zipkinSpans);
         }
     }
 
     /**
      * Audits every context still open and judges the cross-operation rules over everything audited:
-     * the findings of the whole run, as one report holds them.
+     * the findings of the whole run, as one report holds them. Exports that come after are refused.
      */
-    synchronized AuditResult finish() {
-        if (!finished) {
-            audit(new ArrayList<>(open.keySet()));
-            if (!zipkin.isEmpty()) {
-                auditZipkin();
+    AuditResult finish() {
+        synchronized (auditing) {
+            List<ForeignSpan> spans;
+            byte[] zipkinSpans = null;
+            synchronized (this) {
+                spans = take(new ArrayList<>(open.keySet()));
+                if (!zipkin.isEmpty()) {
+                    zipkinSpans = takeZipkin();
+                }
+                finished = true;
             }
-            finished = true;
-        }
-        AuditResult merged = auditor.merge(parts);
-        for (Finding f : merged.findings()) {
-            if (emitted.add(f)) {
-                findings.accept(f);
-                metrics.finding(f);
+            link(spans);
+            auditZipkin(zipkinSpans);
+            AuditResult merged = auditor.merge(parts);
+            for (Finding f : merged.findings()) {
+                if (emitted.add(f)) {
+                    findings.accept(f);
+                    metrics.finding(f);
+                }
             }
+            List<InputSummary> inputs = new ArrayList<>();
+            synchronized (this) {
+                inputs.add(new InputSummary(OTLP_SOURCE, InputFormat.OTLP.id(), otlpCounts[0], otlpCounts[1],
+                        otlpNotes.notes()));
+                if (zipkinCounts[0] > 0 || !zipkinNotes.notes().isEmpty()) {
+                    inputs.add(new InputSummary(ZIPKIN_SOURCE, InputFormat.ZIPKIN.id(), zipkinCounts[0],
+                            zipkinCounts[1], zipkinNotes.notes()));
+                }
+            }
+            return new AuditResult(inputs, merged.findings());
         }
-        List<InputSummary> inputs = new ArrayList<>();
-        inputs.add(new InputSummary(OTLP_SOURCE, InputFormat.OTLP.id(), otlpCounts[0], otlpCounts[1],
-                otlpNotes.notes()));
-        if (zipkinCounts[0] > 0 || !zipkinNotes.notes().isEmpty()) {
-            inputs.add(new InputSummary(ZIPKIN_SOURCE, InputFormat.ZIPKIN.id(), zipkinCounts[0], zipkinCounts[1],
-                    zipkinNotes.notes()));
-        }
-        return new AuditResult(inputs, merged.findings());
     }
 
     /**
-     * Links and audits the contexts named together with every open context that shares a record or a
-     * trace with them, all at once: such contexts are linked as the spans of one file are (an SDK call
-     * span with its sends, a parent with its children), and no record is linked twice. Parents come from
-     * these contexts and from those audited before.
+     * Takes the spans of the contexts named and of every open context that shares a trace with them,
+     * in the order they came: such contexts are linked together, as the spans of one file are (an SDK
+     * call span with its sends, a parent with its children). Called under the receiver's lock.
      */
-    private void audit(List<String> keys) {
-        if (keys.isEmpty()) {
-            return;
-        }
+    private List<ForeignSpan> take(List<String> keys) {
         Set<String> component = new LinkedHashSet<>();
         List<String> stack = new ArrayList<>(keys);
         while (!stack.isEmpty()) {
@@ -311,58 +321,32 @@ final class Receiver {
             if (c == null || !component.add(key)) {
                 continue;
             }
-            for (Held h : c.records) {
-                stack.addAll(h.contexts);
-                for (String trace : h.traces) {
-                    stack.addAll(byTrace.getOrDefault(trace, Set.of()));
-                }
+            for (String trace : c.traces) {
+                stack.addAll(byTrace.getOrDefault(trace, Set.of()));
             }
         }
-        java.util.TreeMap<Long, Held> records = new java.util.TreeMap<>();
+        List<ForeignSpan> spans = new ArrayList<>();
         for (String key : component) {
-            for (Held h : open.remove(key).records) {
-                records.put(h.record.number(), h);
-            }
-        }
-        RetryLinker linker = new RetryLinker();
-        for (Held h : records.values()) {
-            heldSpans -= h.spans;
-            for (String trace : h.traces) {
+            Context c = open.remove(key);
+            spans.addAll(c.spans);
+            for (String trace : c.traces) {
                 Set<String> in = byTrace.get(trace);
-                if (in != null && in.removeAll(component) && in.isEmpty()) {
+                if (in != null && in.remove(key) && in.isEmpty()) {
                     byTrace.remove(trace);
                 }
             }
-            try {
-                otlp.read(h.record, linker, null);
-            } catch (InputException e) {
-                throw new IllegalStateException("a record read once was rejected the second time", e);
-            }
         }
+        heldSpans -= spans.size();
         metrics.held(heldSpans);
-        List<RetryLinker.Linked> linked;
-        try {
-            linked = linker.link(otlpNotes, false, true);
-        } catch (InputException e) {
-            // Each record was read alone when it came; linked together they may still pass a limit (attempts in one operation).
-            otlpNotes.note(e.line(), e.column(), "spans left out: " + e.detail());
-            return;
-        }
-        for (RetryLinker.Linked l : linked) {
-            offers.putAll(l.offers());
-        }
-        List<Operation> ops = new ArrayList<>(linked.size());
-        for (RetryLinker.Linked l : linked) {
-            ops.add(l.withParent(l.parentKey() == null ? null : offers.get(l.parentKey())));
-        }
-        auditOperations(ops, otlpCounts);
+        spans.sort((x, y) -> Long.compare(x.order, y.order));
+        return spans;
     }
 
-    private void auditZipkin() {
+    /** Zipkin's bodies held, as one array of their spans; called under the receiver's lock. */
+    private byte[] takeZipkin() {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         all.write('[');
-        for (Iterator<byte[]> it = zipkin.iterator(); it.hasNext();) {
-            byte[] body = it.next();
+        for (byte[] body : zipkin) {
             int start = indexOf(body, '[') + 1;
             int end = lastIndexOf(body, ']');
             if (end > start && !blank(body, start, end)) {
@@ -377,11 +361,50 @@ final class Receiver {
         heldSpans -= zipkinSpans;
         zipkinSpans = 0;
         metrics.held(heldSpans);
+        return all.toByteArray();
+    }
+
+    /** Links {@code spans} into operations, with their parents among these and those audited before, and audits them. */
+    private void link(List<ForeignSpan> spans) {
+        if (spans.isEmpty()) {
+            return;
+        }
+        RetryLinker linker = new RetryLinker();
+        spans.forEach(linker::add);
+        ReadContext notes = otlp.context();
+        List<RetryLinker.Linked> linked;
         try {
-            auditOperations(zipkinAuditor().read(new ByteArrayInputStream(all.toByteArray()), ZIPKIN_SOURCE),
-                    zipkinCounts);
+            linked = linker.link(notes, false, true);
+        } catch (InputException e) {
+            // Each record was read alone when it came; linked together they may still pass a limit (attempts in one operation).
+            notes.note(e.line(), e.column(), "spans left out: " + e.detail());
+            linked = List.of();
+        }
+        synchronized (this) {
+            for (InputNote n : notes.notes()) {
+                otlpNotes.note(n.line(), n.column(), n.message());
+            }
+        }
+        for (RetryLinker.Linked l : linked) {
+            offers.putAll(l.offers());
+        }
+        List<Operation> ops = new ArrayList<>(linked.size());
+        for (RetryLinker.Linked l : linked) {
+            ops.add(l.withParent(l.parentKey() == null ? null : offers.get(l.parentKey())));
+        }
+        auditOperations(ops, otlpCounts);
+    }
+
+    private void auditZipkin(byte[] spans) {
+        if (spans == null) {
+            return;
+        }
+        try {
+            auditOperations(zipkinAuditor().read(new ByteArrayInputStream(spans), ZIPKIN_SOURCE), zipkinCounts);
         } catch (RetryAuditException e) {
-            zipkinNotes.note(0, 0, "spans left out: " + e.error().diagnostic());
+            synchronized (this) {
+                zipkinNotes.note(0, 0, "spans left out: " + e.error().diagnostic());
+            }
         }
     }
 

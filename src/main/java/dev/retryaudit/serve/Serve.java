@@ -93,7 +93,7 @@ public final class Serve implements AutoCloseable {
         long limit = until.toNanos();
         while (true) {
             long quiet = System.nanoTime() - lastPost.get();
-            if (quiet >= limit) {
+            if (quiet >= limit && server.inFlight() == 0) {
                 return;
             }
             long wait = Math.max(1, Math.min(limit - quiet, 1_000_000_000L));

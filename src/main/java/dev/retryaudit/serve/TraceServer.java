@@ -48,6 +48,7 @@ final class TraceServer implements AutoCloseable {
     private final int depth;
     private final long retryAfterSeconds;
     private final AtomicLong lastPost;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
     /** A request refused with an HTTP status and a message for the client. */
     private static final class Refused extends Exception {
@@ -96,6 +97,11 @@ final class TraceServer implements AutoCloseable {
         return s;
     }
 
+    /** The posts being answered now. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
     /** The address listened on (the port chosen, for port 0). */
     InetSocketAddress address() {
         return server.getAddress();
@@ -117,6 +123,10 @@ final class TraceServer implements AutoCloseable {
         } catch (IOException e) {
             // The client went away mid-request or mid-answer: nothing to answer.
             status = 0;
+        } catch (RuntimeException | Error e) {
+            // A bug: the client gets a 500 (which OTLP exporters do not resend), the run goes on.
+            status = 500;
+            internal(x, e);
         }
         if (status > 0) {
             metrics.request(route, status);
@@ -131,8 +141,15 @@ final class TraceServer implements AutoCloseable {
                     x.getResponseHeaders().set("Allow", "POST");
                     throw new Refused(405, Exchanges.INVALID_ARGUMENT, path + " takes POST, not " + method);
                 }
+                inFlight.incrementAndGet();
                 lastPost.set(clock.getAsLong());
-                return path.equals(TRACES) ? traces(x) : zipkin(x);
+                try {
+                    return path.equals(TRACES) ? traces(x) : zipkin(x);
+                } finally {
+                    // The run is quiet from the end of the last post, not its start: a slow one keeps it open.
+                    lastPost.set(clock.getAsLong());
+                    inFlight.decrementAndGet();
+                }
             }
             case METRICS, HEALTH -> {
                 if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -208,6 +225,16 @@ final class TraceServer implements AutoCloseable {
         return send(x, 503, protobuf ? Exchanges.PROTOBUF : Exchanges.JSON, Exchanges.status(protobuf,
                 Exchanges.UNAVAILABLE, "the receiver holds as many spans as --max-held-spans allows until their "
                         + "operations are audited; retry after " + retryAfterSeconds + " s"));
+    }
+
+    private void internal(HttpExchange x, Throwable e) {
+        System.err.println("retry-audit: error: internal error answering " + x.getRequestMethod() + " "
+                + x.getRequestURI().getRawPath() + ": " + e);
+        try {
+            send(x, 500, Exchanges.JSON, Exchanges.status(false, Exchanges.INTERNAL, "internal error: " + e));
+        } catch (IOException | RuntimeException ignored) {
+            // The answer may already have started: the connection closes.
+        }
     }
 
     private int refuse(HttpExchange x, Refused r) throws IOException {

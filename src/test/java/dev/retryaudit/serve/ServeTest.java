@@ -172,6 +172,28 @@ class ServeTest {
     }
 
     @Test
+    void zipkinSpansSplitOverRequestsGiveTheFindingsOfOneFile() throws Exception {
+        Path file = Path.of("src/test/resources/input/zipkin/retry-429-early.json");
+        AuditResult expected = AUDIT.audit(Files.newInputStream(file), Receiver.ZIPKIN_SOURCE);
+        assertThat(expected.findings()).isNotEmpty();
+        JsonNode spans = JSON.readTree(file.toFile());
+        List<Finding> lines = new CopyOnWriteArrayList<>();
+        AuditResult got;
+        try (Serve s = serve(lines, 1_000_000, Limits.DEFAULTS)) {
+            for (JsonNode span : spans) {
+                ArrayNode one = JSON.createArrayNode().add(span);
+                assertThat(post(s, "/api/v2/spans", "application/json", null, JSON.writeValueAsBytes(one)).statusCode())
+                        .isEqualTo(202);
+            }
+            assertThat(post(s, "/api/v2/spans", "application/x-protobuf", null, new byte[] {1}).statusCode())
+                    .isEqualTo(415);
+            got = s.finish();
+        }
+        assertThat(identities(got.findings())).isEqualTo(identities(expected.findings()));
+        assertThat(identities(lines)).isEqualTo(identities(expected.findings()));
+    }
+
+    @Test
     void successAnswersAnExportResponseInTheRequestsEncoding() throws Exception {
         try (Serve s = serve(new ArrayList<>(), 1_000_000, Limits.DEFAULTS)) {
             HttpResponse<byte[]> json = post(s, "/v1/traces", "application/json; charset=utf-8", null, example());
