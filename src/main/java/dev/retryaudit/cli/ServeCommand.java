@@ -116,11 +116,13 @@ final class ServeCommand implements Callable<Integer> {
         io.err().println(VersionInfo.NAME + ": listening on http://" + hostPort(serve.address())
                 + " (POST /v1/traces, POST /api/v2/spans, GET /metrics, GET /healthz)");
         io.err().flush();
-        Signals.onStop(serve::stop);
+        Signals signals = Signals.onStop(serve::stop);
         try {
             serve.awaitEnd();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            signals.restore();
         }
         AuditResult result = serve.finish();
         try {
@@ -200,19 +202,28 @@ final class ServeCommand implements Callable<Integer> {
                 + "or 1h, found " + Escaping.controls(text));
     }
 
-    /** SIGTERM and SIGINT end the run cleanly (audit what is open, report, exit 0 or 2) rather than kill it. */
+    /**
+     * SIGTERM and SIGINT end the run cleanly (audit what is open, report, exit 0 or 2) rather than kill
+     * it, while it serves; the handlers before are restored after.
+     */
     private static final class Signals {
-        private Signals() {
-        }
+        private final java.util.Map<sun.misc.Signal, sun.misc.SignalHandler> before = new java.util.LinkedHashMap<>();
 
-        static void onStop(Runnable stop) {
+        static Signals onStop(Runnable stop) {
+            Signals s = new Signals();
             for (String name : new String[] {"TERM", "INT"}) {
                 try {
-                    sun.misc.Signal.handle(new sun.misc.Signal(name), s -> stop.run());
+                    sun.misc.Signal signal = new sun.misc.Signal(name);
+                    s.before.put(signal, sun.misc.Signal.handle(signal, x -> stop.run()));
                 } catch (IllegalArgumentException e) {
                     // A signal this platform or JVM does not let a program handle: it ends the process as usual.
                 }
             }
+            return s;
+        }
+
+        void restore() {
+            before.forEach(sun.misc.Signal::handle);
         }
     }
 }
