@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The serve case of bench/run: OPERATIONS operations (a parent span and two HTTP sends, the second a
  * resend after a 503 with Retry-After: 1 sent too early) posted as OTLP protobuf in batches of 512
- * spans by 4 senders to {@code java -jar JAR serve --idle 1s --until-idle 2s}. Prints the spans per
+ * spans by 4 senders (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve --idle 1s
+ * --until-idle 2s}. Prints the spans per
  * second received (first post to last answer), the spans per second audited (first post to the end
  * of the run, less the until-idle wait), the receiver's peak RSS and its exit code.
  *
@@ -47,7 +48,7 @@ public final class ServeBench {
         int operations = Integer.parseInt(args[1]);
         List<byte[]> bodies = bodies(operations);
         long spans = 3L * operations;
-        Process serve = new ProcessBuilder(System.getProperty("serve.java", "java"), "-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
+        Process serve = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
                 "--until-idle", "2s", "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
