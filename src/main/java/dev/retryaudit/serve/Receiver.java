@@ -52,6 +52,7 @@ final class Receiver {
     private final Consumer<Finding> findings;
     private final Metrics metrics;
     private final OtlpRecords otlp;
+    private final RetryAudit zipkinReader;
     private final ReadContext otlpNotes;
     private final ReadContext zipkinNotes;
 
@@ -121,6 +122,7 @@ final class Receiver {
         this.findings = findings;
         this.metrics = metrics;
         this.otlp = new OtlpRecords(OTLP_SOURCE, 0, limits);
+        this.zipkinReader = zipkinReader(limits);
         this.otlpNotes = otlp.context();
         this.zipkinNotes = new OtlpRecords(ZIPKIN_SOURCE, 1, limits).context();
     }
@@ -158,10 +160,11 @@ final class Receiver {
             return new Receipt(0, spans, e.diagnostic());
         }
         List<ForeignSpan> attemptSpans = linker.spans();
-        long retryAfter = longestRetryAfter(attemptSpans);
         List<String> keys = new ArrayList<>(attemptSpans.size());
-        for (ForeignSpan span : attemptSpans) {
-            keys.add(contextOf(span));
+        long[] retryAfter = new long[attemptSpans.size()];
+        for (int i = 0; i < attemptSpans.size(); i++) {
+            keys.add(contextOf(attemptSpans.get(i)));
+            retryAfter[i] = retryAfterNanos(attemptSpans.get(i));
         }
         synchronized (this) {
             for (InputNote n : notes.notes()) {
@@ -175,7 +178,7 @@ final class Receiver {
                 Context c = open.computeIfAbsent(key, k -> new Context());
                 c.spans.add(span);
                 c.last = now;
-                c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter);
+                c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter[i]);
                 if (c.traces.add(span.traceId)) {
                     byTrace.computeIfAbsent(span.traceId, t -> new HashSet<>(2)).add(key);
                 }
@@ -202,7 +205,7 @@ final class Receiver {
     Receipt zipkin(byte[] body, long spans) throws FullException {
         admit(spans);
         try {
-            zipkinAuditor().read(new ByteArrayInputStream(body), ZIPKIN_SOURCE);
+            zipkinReader.read(new ByteArrayInputStream(body), ZIPKIN_SOURCE);
         } catch (RetryAuditException e) {
             metrics.rejected(spans);
             return new Receipt(0, spans, e.error().diagnostic());
@@ -218,7 +221,8 @@ final class Receiver {
         return new Receipt(spans, 0, null);
     }
 
-    private RetryAudit zipkinAuditor() {
+    /** A reader of Zipkin v2 JSON within the receiver's limits (its rules are not used: it only reads). */
+    private static RetryAudit zipkinReader(Limits limits) {
         try {
             return RetryAudit.builder().limits(limits).inputFormat(InputFormat.ZIPKIN).build();
         } catch (RetryAuditException e) {
@@ -226,18 +230,14 @@ final class Receiver {
         }
     }
 
-    /** The longest Retry-After, in nanoseconds, that the responses of {@code spans} asked for. */
-    private static long longestRetryAfter(List<ForeignSpan> spans) {
-        long longest = 0;
-        for (ForeignSpan s : spans) {
-            if (s.hop.retryAfter != null) {
-                RetryAfterValue v = RetryAfterValue.parse(s.hop.retryAfter, System.currentTimeMillis());
-                if (v != null && v.form() == RetryAfterValue.Form.DELAY_SECONDS) {
-                    longest = Math.max(longest, Math.min(v.seconds(), 86_400) * 1_000_000_000L);
-                }
-            }
+    /** The Retry-After, in nanoseconds (at most a day), that the response of {@code span} asked for; 0 for none or a date. */
+    private static long retryAfterNanos(ForeignSpan span) {
+        if (span.hop.retryAfter == null) {
+            return 0;
         }
-        return longest;
+        RetryAfterValue v = RetryAfterValue.parse(span.hop.retryAfter, System.currentTimeMillis());
+        return v != null && v.form() == RetryAfterValue.Form.DELAY_SECONDS
+                ? Math.min(v.seconds(), 86_400) * 1_000_000_000L : 0;
     }
 
     /**
@@ -254,13 +254,19 @@ final class Receiver {
                     return;
                 }
                 long now = clock.getAsLong();
-                List<String> idle = new ArrayList<>();
+                // A context goes with those that share a trace with it, once every one of them is idle.
+                List<String> due = new ArrayList<>();
+                Set<String> seen = new HashSet<>();
                 for (Map.Entry<String, Context> e : open.entrySet()) {
-                    if (now - e.getValue().last >= idleNanos + e.getValue().retryAfterNanos) {
-                        idle.add(e.getKey());
+                    if (!seen.contains(e.getKey()) && idle(e.getValue(), now)) {
+                        Set<String> component = component(List.of(e.getKey()));
+                        seen.addAll(component);
+                        if (component.stream().allMatch(k -> idle(open.get(k), now))) {
+                            due.addAll(component);
+                        }
                     }
                 }
-                spans = take(idle);
+                spans = take(due);
                 if (!zipkin.isEmpty() && now - zipkinLast >= idleNanos) {
                     zipkinSpans = takeZipkin();
                 }
@@ -313,18 +319,7 @@ final class Receiver {
      * call span with its sends, a parent with its children). Called under the receiver's lock.
      */
     private List<ForeignSpan> take(List<String> keys) {
-        Set<String> component = new LinkedHashSet<>();
-        List<String> stack = new ArrayList<>(keys);
-        while (!stack.isEmpty()) {
-            String key = stack.remove(stack.size() - 1);
-            Context c = open.get(key);
-            if (c == null || !component.add(key)) {
-                continue;
-            }
-            for (String trace : c.traces) {
-                stack.addAll(byTrace.getOrDefault(trace, Set.of()));
-            }
-        }
+        Set<String> component = component(keys);
         List<ForeignSpan> spans = new ArrayList<>();
         for (String key : component) {
             Context c = open.remove(key);
@@ -340,6 +335,28 @@ final class Receiver {
         metrics.held(heldSpans);
         spans.sort((x, y) -> Long.compare(x.order, y.order));
         return spans;
+    }
+
+    /** Whether a context has been idle for the idle time plus its longest Retry-After. */
+    private boolean idle(Context c, long now) {
+        return now - c.last >= idleNanos + c.retryAfterNanos;
+    }
+
+    /** The open contexts named and every open context that shares a trace with one of them, transitively. */
+    private Set<String> component(List<String> keys) {
+        Set<String> component = new LinkedHashSet<>();
+        List<String> stack = new ArrayList<>(keys);
+        while (!stack.isEmpty()) {
+            String key = stack.remove(stack.size() - 1);
+            Context c = open.get(key);
+            if (c == null || !component.add(key)) {
+                continue;
+            }
+            for (String trace : c.traces) {
+                stack.addAll(byTrace.getOrDefault(trace, Set.of()));
+            }
+        }
+        return component;
     }
 
     /** Zipkin's bodies held, as one array of their spans; called under the receiver's lock. */
@@ -400,7 +417,7 @@ final class Receiver {
             return;
         }
         try {
-            auditOperations(zipkinAuditor().read(new ByteArrayInputStream(spans), ZIPKIN_SOURCE), zipkinCounts);
+            auditOperations(zipkinReader.read(new ByteArrayInputStream(spans), ZIPKIN_SOURCE), zipkinCounts);
         } catch (RetryAuditException e) {
             synchronized (this) {
                 zipkinNotes.note(0, 0, "spans left out: " + e.error().diagnostic());
