@@ -116,6 +116,9 @@ public final class Bench {
         if (wanted("foreign")) {
             foreign();
         }
+        if (wanted("serve")) {
+            serve();
+        }
         printTable();
     }
 
@@ -344,6 +347,15 @@ public final class Bench {
         print(LAUNCHED + "audit " + har.getFileName(), r.get(4), harMb);
         row(LAUNCHED + "HAR 100,000 attempts: peak RSS (not regressed)", "<= 256 MiB", mib(r.get(4).peakMiB()),
                 r.get(4).peakMiB() <= 256);
+    }
+
+    /** serve receiving 100,000 operations in OTLP protobuf batches of 512 spans (bench/ServeBench.java). */
+    private void serve() throws Exception {
+        List<String> out = Measure.output(List.of("java", "-cp", cp, "ServeBench", jar, "100000"));
+        String line = out.get(out.size() - 1);
+        System.out.println(line);
+        row("serve 100,000 operations, batches of 512", "exit 0 within -Xmx512m",
+                line.substring(line.indexOf("received")).replace(" spans/s", "/s"), line.endsWith("exit 0"));
     }
 
     private List<String> audit(String... args) {

@@ -21,6 +21,11 @@ module dev.retryaudit {
     // sun.misc.Unsafe, whose module nothing else would resolve on the module path.
     requires aircompressor;
     requires jdk.unsupported;
+    // OTLP in protobuf: the published definitions and their runtime, both automatic modules named in their
+    // manifests; serve listens with the JDK's HTTP server.
+    requires io.opentelemetry.proto;
+    requires com.google.protobuf;
+    requires jdk.httpserver;
 
     exports dev.retryaudit.api;
     exports dev.retryaudit.model;

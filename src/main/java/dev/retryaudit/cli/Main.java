@@ -17,7 +17,7 @@ import picocli.CommandLine;
 /** The entry point: builds the command line over the given streams and returns the exit code. */
 public final class Main {
     /** The subcommands, in the order the help lists them. */
-    private static final List<String> SUBCOMMANDS = List.of("audit", "rules", "explain", "schema", "probe", "mcp");
+    private static final List<String> SUBCOMMANDS = List.of("audit", "rules", "explain", "schema", "probe", "mcp", "serve");
 
     private Main() {
     }
@@ -59,6 +59,7 @@ public final class Main {
             case "schema" -> new SchemaCommand(io);
             case "probe" -> ProbeCommand.commandLine(io);
             case "mcp" -> new McpCommand(io);
+            case "serve" -> new ServeCommand(io);
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }

@@ -3,6 +3,7 @@ package dev.retryaudit.input;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.otlp.OtlpLogLines;
+import dev.retryaudit.input.foreign.otlp.OtlpProtobuf;
 import dev.retryaudit.input.foreign.retrytrace.CurlDiagnostic;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.model.InputFormat;
@@ -18,7 +19,8 @@ import java.util.Set;
  * a top-level array is judged by the keys of its first element (Zipkin spans, Jaeger traces or
  * spans); a wrapper ({@code result}, {@code data}) by the keys inside it; a log whose lines carry
  * OTLP exports after a prefix by the first such export; else the extension decides ({@code .har};
- * {@code .jsonl} and {@code .ndjson} mean spans).
+ * {@code .jsonl} and {@code .ndjson} mean spans). Bytes that begin as the collector file exporter's
+ * framed protobuf are OTLP.
  */
 public final class FormatDetector {
     /** How many bytes of an input detection may look at. */
@@ -43,6 +45,9 @@ public final class FormatDetector {
 
     /** Guesses the format of an input named {@code name} from its first {@code length} bytes. */
     public static Guess detect(String name, byte[] head, int length, StrictJson json) {
+        if (OtlpProtobuf.isFramed(head, 0, length)) {
+            return new Guess(InputFormat.OTLP, false);
+        }
         String lower = name.toLowerCase(Locale.ROOT);
         boolean lines = lower.endsWith(".jsonl") || lower.endsWith(".ndjson");
         // Jackson cannot tell a lone byte-order mark from broken UTF-8, so it is skipped here.

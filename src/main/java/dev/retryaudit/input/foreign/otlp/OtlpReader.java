@@ -27,7 +27,8 @@ import java.util.List;
  * {@code instrumentationLibrarySpans}) as a stream, keeps the spans that are attempts (see
  * {@link #attemptKind}) and hands them to {@link RetryLinker}. Unknown fields are skipped; the fields
  * used are checked strictly: hex ids, 64-bit times as strings or integers (never through a double),
- * enums as integers.
+ * enums as integers. The collector file exporter's protobuf ({@code format: proto}) is read by
+ * {@link OtlpProtobufReader}.
  */
 public final class OtlpReader implements TraceReader {
     private static final int SPAN_KIND_SERVER = 2;
@@ -41,6 +42,10 @@ public final class OtlpReader implements TraceReader {
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
         byte[] head = ctx.peek(1 << 16);
+        if (OtlpProtobuf.isFramed(head, 0, head.length)) {
+            new OtlpProtobufReader().read(ctx);
+            return;
+        }
         boolean log = OtlpLogLines.isLog(head, head.length);
         JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
         RetryLinker linker = new RetryLinker();

@@ -1,0 +1,229 @@
+package dev.retryaudit.cli;
+
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.model.Limits;
+import dev.retryaudit.report.Report;
+import dev.retryaudit.report.ReportWriter;
+import dev.retryaudit.serve.FindingLines;
+import dev.retryaudit.serve.Serve;
+import dev.retryaudit.text.Escaping;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/**
+ * {@code retry-audit serve}: an OTLP/HTTP (and Zipkin) receiver that audits operations as their spans
+ * go idle, writes each finding as a JSON line, and at the end (a signal, or {@code --until-idle})
+ * audits what is still open and exits 0 or 2 as {@code audit} does.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {"Receive traces over OTLP/HTTP (POST /v1/traces, protobuf or JSON) and Zipkin v2 "
+                + "(POST /api/v2/spans), link their spans into operations as audit does, and audit each linking "
+                + "context once it has been idle for --idle plus the longest Retry-After seen in it. Each finding "
+                + "is written as it is made, as one JSON line (the JSON report's finding), to --output (appended) or "
+                + "stdout. GET /metrics serves Prometheus metrics, GET /healthz answers ok.",
+            "On SIGTERM, SIGINT or --until-idle it audits everything still open, judges the cross-operation "
+                + "rules, writes the whole report to stdout when --format is given, and exits 0 or 2 by --fail-on."})
+final class ServeCommand implements Callable<Integer> {
+    private static final String DEFAULT_LISTEN = "127.0.0.1:4318";
+
+    private final Streams io;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = DEFAULT_LISTEN,
+            description = "Address to listen on; another than loopback must be named (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Option(names = "--until-idle", paramLabel = "DURATION",
+            description = "End once no trace has been posted for DURATION (10s, 500ms, 2m); default: run until "
+                    + "SIGTERM or SIGINT.")
+    String untilIdle;
+
+    @Option(names = "--idle", paramLabel = "DURATION", defaultValue = "30s",
+            description = "How long a linking context must get no span before its operations are audited, plus "
+                    + "the longest Retry-After seen in it (default: ${DEFAULT-VALUE}).")
+    String idle;
+
+    @Option(names = "--max-held-spans", paramLabel = "N", defaultValue = "1000000",
+            description = "Most attempt spans held before exports are answered 503 with Retry-After "
+                    + "(default: 1,000,000).")
+    long maxHeldSpans;
+
+    @Mixin
+    AuditOptions options;
+
+    @Mixin
+    LimitOptions limitOptions;
+
+    ServeCommand(Streams io) {
+        this.io = io;
+    }
+
+    @Override
+    public Integer call() {
+        Limits limits = limitOptions.limits();
+        options.checkRuleNames(false);
+        boolean report = options.spec.commandLine().getParseResult().hasMatchedOption("--format");
+        ReportWriter writer = options.writer(io);
+        if (maxHeldSpans < 1) {
+            throw options.usage("invalid value for option '--max-held-spans': must be 1 or more");
+        }
+        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle),
+                untilIdle == null ? null : duration("--until-idle", untilIdle), maxHeldSpans, limits);
+        options.checkTarget("--output", options.output, List.of());
+        RetryAudit auditor;
+        try {
+            auditor = options.auditor(limits).build();
+        } catch (RetryAuditException e) {
+            return options.inputError(io, e.input(), writer);
+        }
+        OutputStream lines;
+        try {
+            lines = options.output == null ? (report ? OutputStream.nullOutputStream() : io.stdout())
+                    : new BufferedOutputStream(Files.newOutputStream(options.output, StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND, StandardOpenOption.WRITE));
+        } catch (IOException e) {
+            io.err().println(VersionInfo.NAME + ": error: cannot open " + Escaping.controls(options.output.toString())
+                    + " to append findings: " + Escaping.controls(String.valueOf(e.getMessage())));
+            return ExitCode.CANT_WRITE.code();
+        }
+        FindingLines findings = new FindingLines(lines);
+        Serve serve;
+        try {
+            serve = Serve.start(auditor, settings, findings);
+        } catch (BindException e) {
+            throw options.usage("invalid value for option '--listen': cannot listen on " + listen + ": "
+                    + Escaping.controls(String.valueOf(e.getMessage())));
+        } catch (IOException e) {
+            io.err().println(VersionInfo.NAME + ": error: cannot listen on " + listen + ": "
+                    + Escaping.controls(String.valueOf(e.getMessage())));
+            return ExitCode.SOFTWARE.code();
+        }
+        io.err().println(VersionInfo.NAME + ": listening on http://" + hostPort(serve.address())
+                + " (POST /v1/traces, POST /api/v2/spans, GET /metrics, GET /healthz)");
+        io.err().flush();
+        Signals signals = Signals.onStop(serve::stop);
+        try {
+            serve.awaitEnd();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            signals.restore();
+        }
+        AuditResult result = serve.finish();
+        try {
+            lines.flush();
+            if (options.output != null) {
+                lines.close();
+            }
+        } catch (IOException e) {
+            // Reported below with the first failed write, if any.
+        }
+        if (findings.failure() != null) {
+            io.err().println(VersionInfo.NAME + ": error: cannot write the findings to "
+                    + (options.output == null ? "standard output" : Escaping.controls(options.output.toString())) + ": "
+                    + Escaping.controls(String.valueOf(findings.failure().getMessage())));
+            return ExitCode.CANT_WRITE.code();
+        }
+        Report r = auditor.report(result);
+        int verdict = r.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        if (!report) {
+            return verdict;
+        }
+        return new ReportOutput(null, io).write(o -> writer.write(r, o), verdict);
+    }
+
+    private InetSocketAddress address() {
+        int colon = listen.lastIndexOf(':');
+        String host = colon < 0 ? "" : listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (colon < 1 || port < 0 || port > 65535) {
+            throw options.usage("invalid value for option '--listen': expected HOST:PORT (" + DEFAULT_LISTEN
+                    + ", [::1]:4318, 0.0.0.0:4318), found " + Escaping.controls(listen));
+        }
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw options.usage("invalid value for option '--listen': unknown host " + Escaping.controls(host));
+        }
+        return a;
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+    }
+
+    /** A duration as {@code 500ms}, {@code 10s}, {@code 2m} or {@code 1h}; a usage error otherwise. */
+    private Duration duration(String option, String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        int digits = 0;
+        while (digits < t.length() && Character.isDigit(t.charAt(digits))) {
+            digits++;
+        }
+        String unit = t.substring(digits);
+        if (digits > 0 && digits <= 9) {
+            long n = Long.parseLong(t.substring(0, digits));
+            switch (unit) {
+                case "ms":
+                    return Duration.ofMillis(n);
+                case "s":
+                    return Duration.ofSeconds(n);
+                case "m":
+                    return Duration.ofMinutes(n);
+                case "h":
+                    return Duration.ofHours(n);
+                default:
+                    break;
+            }
+        }
+        throw options.usage("invalid value for option '" + option + "': expected a duration such as 500ms, 10s, 2m "
+                + "or 1h, found " + Escaping.controls(text));
+    }
+
+    /**
+     * SIGTERM and SIGINT end the run cleanly (audit what is open, report, exit 0 or 2) rather than kill
+     * it, while it serves; the handlers before are restored after.
+     */
+    private static final class Signals {
+        private final java.util.Map<sun.misc.Signal, sun.misc.SignalHandler> before = new java.util.LinkedHashMap<>();
+
+        static Signals onStop(Runnable stop) {
+            Signals s = new Signals();
+            for (String name : new String[] {"TERM", "INT"}) {
+                try {
+                    sun.misc.Signal signal = new sun.misc.Signal(name);
+                    s.before.put(signal, sun.misc.Signal.handle(signal, x -> stop.run()));
+                } catch (IllegalArgumentException e) {
+                    // A signal this platform or JVM does not let a program handle: it ends the process as usual.
+                }
+            }
+            return s;
+        }
+
+        void restore() {
+            before.forEach(sun.misc.Signal::handle);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.retryaudit.input.foreign.otlp;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.RetryLinker;
+import dev.retryaudit.input.foreign.SpanScratch;
+import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.input.json.ParseFailures;
+import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputNote;
+import dev.retryaudit.model.Limits;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * OTLP exports that arrive one at a time, each a numbered record of one source: the frames of a
+ * protobuf file, the requests a receiver is sent. A record, held as its OTLP/JSON, is read with the
+ * checks and messages of {@link OtlpReader} and its attempt spans placed at the record (line: its
+ * number, column 1) and ordered after every span of the records before it, so that the spans of
+ * records linked together are linked as one file of them would be. Not thread-safe.
+ */
+public final class OtlpRecords {
+    /** Spans of one record are ordered after every span of the records before it: a record's number, then the span's. */
+    private static final int ORDER_BITS = 32;
+    /** The most records of a source that can be ordered so. */
+    public static final long MAX_RECORD = (1L << (63 - ORDER_BITS)) - 1;
+
+    private final String source;
+    private final int sourceIndex;
+    private final Limits limits;
+    private final StrictJson json;
+
+    /** A reader of the records of {@code source}, the {@code sourceIndex}th of its run. */
+    public OtlpRecords(String source, int sourceIndex, Limits limits) {
+        this.source = source;
+        this.sourceIndex = sourceIndex;
+        this.limits = limits;
+        this.json = new StrictJson(limits);
+    }
+
+    /** One export held: its number within the source and its OTLP/JSON. */
+    public record Record(long number, byte[] json) {
+    }
+
+    public String source() {
+        return source;
+    }
+
+    /** A context of this source whose notes are kept, with no sink: for linking records read with {@link #read}. */
+    public ReadContext context() {
+        return new ReadContext(source, sourceIndex, InputStream.nullInputStream(), json, limits, null);
+    }
+
+    /**
+     * Reads one record's export into {@code into}; the notes reading makes go to {@code notes} at the
+     * record's place, or nowhere when it is null. Rejects a record as the reader would, at the record.
+     */
+    public void read(Record r, RetryLinker into, ReadContext notes) throws InputException {
+        if (r.number() < 1 || r.number() > MAX_RECORD) {
+            throw new IllegalArgumentException("record " + r.number() + " is not in 1.." + MAX_RECORD);
+        }
+        RetryLinker one = new RetryLinker();
+        ReadContext ctx = new ReadContext(source, sourceIndex, new ByteArrayInputStream(r.json()), json, limits, null);
+        try {
+            JsonCursor c = ctx.open();
+            ParseFailures.reading(source, () -> c.parser(), limits, () -> {
+                JsonToken first = c.next();
+                if (first != JsonToken.START_OBJECT) {
+                    throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
+                            + JsonCursor.describe(first));
+                }
+                SpanScratch scratch = new SpanScratch();
+                OtlpReader.readExport(c, ctx, one, scratch, "", true);
+                scratch.unused.note(ctx);
+                if (c.next() != null) {
+                    throw c.error("$", "a second JSON value after the export");
+                }
+                return null;
+            });
+        } catch (InputException e) {
+            InputException here = InputException.rejected(source, r.number(), 1, e.path(), e.detail());
+            throw e.limit() == null ? here : here.over(e.limit());
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading bytes held in memory", e);
+        }
+        for (ForeignSpan s : one.spans()) {
+            s.line = r.number();
+            s.column = 1;
+            s.order = (r.number() << ORDER_BITS) + s.order;
+            into.add(s);
+        }
+        if (notes != null) {
+            for (InputNote n : ctx.notes()) {
+                notes.note(r.number(), 1, n.message());
+            }
+        }
+    }
+
+    /**
+     * The keys of the linking contexts of a record's attempt spans, in the order first seen (none for a
+     * record with no attempt; see {@link RetryLinker#contexts}); its notes go to {@code notes}.
+     */
+    public List<String> contexts(Record r, ReadContext notes) throws InputException {
+        RetryLinker linker = new RetryLinker();
+        read(r, linker, notes);
+        return linker.contexts();
+    }
+
+    /**
+     * The operations of one linking context, without their parents, each offering its attempts to any
+     * operation: {@code records}, in order, are the records that hold its spans. Linking's notes (spans it
+     * could not link, resends of nothing) go to {@code notes}; reading's were made when the records came.
+     */
+    public List<RetryLinker.Linked> operations(String context, List<Record> records, ReadContext notes)
+            throws InputException {
+        RetryLinker linker = new RetryLinker();
+        for (Record r : records) {
+            read(r, linker, null);
+        }
+        linker.keep(context);
+        return linker.link(notes, false, true);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.retryaudit.serve;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.report.Json;
+import dev.retryaudit.report.JsonReportWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.function.Consumer;
+
+/**
+ * Findings as JSON Lines, one as it is made: the JSON report's fields of a finding, fingerprint
+ * included, each line flushed. The first write that fails is kept ({@link #failure}) and later
+ * findings are dropped, for the command to end with exit 74. Thread-safe.
+ */
+public final class FindingLines implements Consumer<Finding> {
+    private final OutputStream out;
+    private IOException failure;
+
+    public FindingLines(OutputStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public synchronized void accept(Finding f) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            JsonGenerator g = Json.generator(out);
+            // One finding a line: the report's fields without its indentation.
+            g.setPrettyPrinter(null);
+            JsonReportWriter.writeFinding(g, f);
+            g.flush();
+            out.write('\n');
+            out.flush();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    /** The write that failed, or null. */
+    public synchronized IOException failure() {
+        return failure;
+    }
+}

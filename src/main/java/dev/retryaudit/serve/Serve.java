@@ -1,0 +1,117 @@
+package dev.retryaudit.serve;
+
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Limits;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One run of the receiver: listening, holding spans by linking context, auditing each context when
+ * it goes idle and handing its findings on, until {@link #stop} (a signal) or, with an until-idle
+ * time, until no trace has been posted for that long; then {@link #finish} audits what is still open
+ * and judges the cross-operation rules.
+ */
+public final class Serve implements AutoCloseable {
+    /** Threads that answer requests; connections themselves wait in the server's selector. */
+    static final int THREADS = Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
+
+    /**
+     * How to serve: where to listen, how long a linking context must be idle before it is audited (plus
+     * the longest Retry-After seen in it), how long without a posted trace ends the run (null: never),
+     * the most attempt spans held, and the limits of reading.
+     */
+    public record Settings(InetSocketAddress listen, Duration idle, Duration untilIdle, long maxHeldSpans,
+            Limits limits) {
+        public Settings {
+            if (idle.isNegative() || maxHeldSpans < 1) {
+                throw new IllegalArgumentException("idle must be 0 or more and maxHeldSpans 1 or more");
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final Receiver receiver;
+    private final TraceServer server;
+    private final ScheduledExecutorService sweeper;
+    private final AtomicLong lastPost;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private Serve(Settings settings, Receiver receiver, TraceServer server, ScheduledExecutorService sweeper,
+            AtomicLong lastPost) {
+        this.settings = settings;
+        this.receiver = receiver;
+        this.server = server;
+        this.sweeper = sweeper;
+        this.lastPost = lastPost;
+    }
+
+    /** Starts listening; every finding goes to {@code findings} as it is made. */
+    public static Serve start(RetryAudit auditor, Settings settings, Consumer<Finding> findings) throws IOException {
+        Metrics metrics = new Metrics(settings.maxHeldSpans());
+        Receiver receiver = new Receiver(auditor, settings.limits(), settings.idle().toNanos(),
+                settings.maxHeldSpans(), System::nanoTime, findings, metrics);
+        AtomicLong lastPost = new AtomicLong(System.nanoTime());
+        long retryAfter = Math.max(1, (settings.idle().toMillis() + 999) / 1000);
+        TraceServer server = TraceServer.start(settings.listen(), THREADS, receiver, metrics,
+                settings.limits().bytes(), settings.limits().depth(), retryAfter, lastPost, System::nanoTime);
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "retry-audit-serve-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(10, Math.min(1000, settings.idle().toMillis() / 4));
+        sweeper.scheduleWithFixedDelay(receiver::sweep, period, period, TimeUnit.MILLISECONDS);
+        return new Serve(settings, receiver, server, sweeper, lastPost);
+    }
+
+    /** The address listened on. */
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    /** Ends the run: {@link #awaitEnd} returns. */
+    public void stop() {
+        stopped.countDown();
+    }
+
+    /** Waits until {@link #stop} or, with an until-idle time, until no trace has been posted for that long. */
+    public void awaitEnd() throws InterruptedException {
+        Duration until = settings.untilIdle();
+        if (until == null) {
+            stopped.await();
+            return;
+        }
+        long limit = until.toNanos();
+        while (true) {
+            long quiet = System.nanoTime() - lastPost.get();
+            if (quiet >= limit && server.inFlight() == 0) {
+                return;
+            }
+            long wait = Math.max(1, Math.min(limit - quiet, 1_000_000_000L));
+            if (stopped.await(wait, TimeUnit.NANOSECONDS)) {
+                return;
+            }
+        }
+    }
+
+    /** Stops listening, audits every context still open and judges the cross-operation rules: the run's result. */
+    public AuditResult finish() {
+        close();
+        return receiver.finish();
+    }
+
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+        server.close();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.retryaudit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code retry-audit serve} on the command line: its help, its usage errors, and a run that ends by --until-idle. */
+class ServeCommandTest {
+    @Test
+    void helpNamesEveryOptionAndTheExitCodes() {
+        CliRunner.Result r = CliRunner.run("serve", "--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("--listen", "--output", "--format", "--until-idle", "--idle", "--max-held-spans",
+                "--policy", "--enable", "--disable", "--fail-on", "--limit-bytes", "Exit codes:");
+        assertThat(CliRunner.run("--help").out()).contains("serve");
+    }
+
+    @Test
+    void badValuesAreUsageErrors() {
+        for (String[] args : new String[][] {{"--listen", "nohost"}, {"--listen", "127.0.0.1:70000"},
+                {"--idle", "ten"}, {"--until-idle", "5 minutes"}, {"--max-held-spans", "0"},
+                {"--enable", "no/such-rule"}, {"--listen", "no.such.host.invalid:4318"}}) {
+            String[] cmd = new String[args.length + 1];
+            cmd[0] = "serve";
+            System.arraycopy(args, 0, cmd, 1, args.length);
+            CliRunner.Result r = CliRunner.run(cmd);
+            assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(64);
+            assertThat(r.err()).as(String.join(" ", args)).startsWith("retry-audit: error: ")
+                    .doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void anAddressInUseIsAUsageError() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:" + taken.getLocalPort());
+            assertThat(r.exit()).isEqualTo(64);
+            assertThat(r.err()).contains("cannot listen on 127.0.0.1:" + taken.getLocalPort());
+        }
+    }
+
+    @Test
+    void untilIdleEndsTheRunWithTheReportAndTheVerdict(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Path lines = dir.resolve("findings.jsonl");
+        Files.writeString(lines, "{\"an\":\"earlier line\"}\n");
+        CompletableFuture<CliRunner.Result> run = CompletableFuture.supplyAsync(() -> CliRunner.run("serve", "--listen",
+                "127.0.0.1:" + port, "--until-idle", "1500ms", "--idle", "100ms", "--output", lines.toString(),
+                "--format", "json"));
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> answer = null;
+        for (int i = 0; i < 400 && answer == null && !run.isDone(); i++) {
+            try {
+                answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/traces"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofFile(Path.of("src/test/resources/input/otlp/agent-checkout.json")))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.ConnectException e) {
+                Thread.sleep(50);
+            }
+        }
+        assertThat(answer).as(() -> run.isDone() ? run.join().toString() : "still running").isNotNull();
+        assertThat(answer.statusCode()).isEqualTo(200);
+        CliRunner.Result r = run.get(60, TimeUnit.SECONDS);
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).startsWith("retry-audit: listening on http://127.0.0.1:" + port);
+        assertThat(r.out()).contains("\"passed\": false", "\"source\": \"/v1/traces\"");
+        assertThat(Files.readAllLines(lines)).hasSize(3).first().isEqualTo("{\"an\":\"earlier line\"}");
+    }
+}
