@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.probe.ProbeRun;
 import dev.retryaudit.probe.RecordedRequest;

@@ -1,8 +1,8 @@
 package dev.retryaudit.probe;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.report.Json;
 import java.io.FilterOutputStream;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.budget;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.ErrorClass;
@@ -7,8 +8,8 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
@@ -35,12 +36,12 @@ public final class NoBackoff extends OperationRule {
             OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
-            long responseAt = prev.responseTime();
+            long responseAt = Millis.responseAt(prev);
             String failure = transientFailure(prev);
-            if (failure == null || !Times.present(responseAt) || !Times.present(next.startedAt())) {
+            if (failure == null || !Times.present(responseAt) || !Times.present(Millis.startedAt(next))) {
                 continue;
             }
-            long gap = next.startedAt() - responseAt;
+            long gap = Millis.startedAt(next) - responseAt;
             if (gap < 0 || gap >= min) {
                 continue;
             }
@@ -50,7 +51,7 @@ public final class NoBackoff extends OperationRule {
                     Evidence.of().put("prior_attempt", prev.attemptId())
                             .put("prior_failure", failure)
                             .put("prior_response_at", Times.format(responseAt))
-                            .put("started_at", Times.format(next.startedAt()))
+                            .put("started_at", Times.format(Millis.startedAt(next)))
                             .put("gap_ms", gap)
                             .put("min_backoff_ms", min));
         }

@@ -6,7 +6,7 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;

@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
@@ -285,7 +286,7 @@ public final class Engine {
         @Override
         public void report(Operation op, Attempt attempt, Finding.Message message, Evidence evidence) {
             Location at = at(op, attempt, evidence);
-            findings.add(Finding.of(rule.info().id(), severity(null), op.id(),
+            findings.add(Models.finding(rule.info().id(), severity(null), op.id(),
                     attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(), message, evidence, at));
         }
 
@@ -305,7 +306,7 @@ public final class Engine {
 
         private void add(Severity severity, Location at, String operation, Integer attempt, String tool, String run,
                 String message, Evidence evidence) {
-            findings.add(Finding.of(rule.info().id(), severity(severity), operation, attempt, tool, run, message,
+            findings.add(Models.finding(rule.info().id(), severity(severity), operation, attempt, tool, run, message,
                     evidence, at));
         }
 

@@ -1,11 +1,12 @@
 package dev.retryaudit.rules.trace;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
@@ -29,16 +30,16 @@ public final class Overlap extends OperationRule {
             OperationFacts.Pair pair = pairs.get(i);
             Attempt prev = pair.prior();
             Attempt next = pair.next();
-            long prevEnd = prev.responseTime();
-            if (!Times.present(prev.startedAt()) || !Times.present(next.startedAt())
-                    || next.startedAt() < prev.startedAt() || next.startedAt() >= prevEnd) {
+            long prevEnd = Millis.responseAt(prev);
+            if (!Times.present(Millis.startedAt(prev)) || !Times.present(Millis.startedAt(next))
+                    || Millis.startedAt(next) < Millis.startedAt(prev) || Millis.startedAt(next) >= prevEnd) {
                 continue;
             }
-            ctx.report(op, next, new Message(next.attemptId(), op.id(), prevEnd - next.startedAt(), prev.attemptId()),
+            ctx.report(op, next, new Message(next.attemptId(), op.id(), prevEnd - Millis.startedAt(next), prev.attemptId()),
                     Evidence.of().put("previous_attempt", prev.attemptId())
                             .putTime("previous_response_at", prevEnd)
-                            .putTime("started_at", next.startedAt())
-                            .put("overlap_ms", prevEnd - next.startedAt()));
+                            .putTime("started_at", Millis.startedAt(next))
+                            .put("overlap_ms", prevEnd - Millis.startedAt(next)));
         }
     }
 

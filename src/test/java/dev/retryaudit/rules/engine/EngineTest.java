@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -49,7 +50,7 @@ class EngineTest {
     @Test
     void theEvidenceOfAReturnedFindingCannotChange() {
         Evidence evidence = Evidence.of().put("list", new ArrayList<>(List.of(1)));
-        Finding f = Finding.of("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
+        Finding f = Models.finding("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
                 Locations.line("in", 1));
         assertThatThrownBy(() -> f.evidence().put("more", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> ((List<?>) f.evidence().asMap().get("list")).clear())
