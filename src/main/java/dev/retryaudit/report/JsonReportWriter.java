@@ -6,6 +6,7 @@ import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.report.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.Map;
  * The JSON report, for scripts. An input's {@code notes}, when it has any, say how its reader read it. With {@code --baseline} a top-level {@code baseline}
  * object names the baseline and counts the findings it suppressed, which are not listed.
  */
-public final class JsonReportWriter implements ReportWriter {
+final class JsonReportWriter implements ReportWriter {
     @Override
     public void write(Report r, OutputStream out) throws IOException {
         try (JsonGenerator g = Json.generator(out)) {

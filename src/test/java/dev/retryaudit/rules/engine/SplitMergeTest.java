@@ -20,7 +20,7 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleFixtures;
@@ -111,7 +111,7 @@ class SplitMergeTest {
         Report report = new Report("retry-audit", "test", List.of(new InputSummary("x", "operations", 1, 1)),
                 findings, FailOn.ERROR, ALL.configured(), null, 0);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new JsonReportWriter().write(report, out);
+        ReportFormat.JSON.writer(false).write(report, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
