@@ -10,6 +10,8 @@ import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.rules.shared.NonRetryableFailure;
+import dev.retryaudit.rules.shared.Requests;
 import dev.retryaudit.text.Wire;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,13 +10,11 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
-import dev.retryaudit.rules.OperationFacts;
-import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.rules.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.grpc.RetryPushback;
 import dev.retryaudit.text.Escaping;
-import java.util.List;
 
 /**
  * A client that comes back before the server's Retry-After adds load exactly when the server asked
@@ -25,7 +23,7 @@ import java.util.List;
  * is one, and on a client clock without one it gets the policy's clock-skew allowance. A gRPC
  * server's {@code grpc-retry-pushback-ms} is judged the same way, in milliseconds.
  */
-public final class Early extends OperationRule {
+public final class Early extends PairRule {
     /**
      * A Date header names whole seconds, so the server's clock at the response may have been up to this
      * much later than it says: a client that waited for the date itself may have waited this much less
@@ -39,18 +37,12 @@ public final class Early extends OperationRule {
     }
 
     @Override
-    public void check(Operation op, RuleContext ctx) {
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt prev = pair.prior();
-            Attempt next = pair.next();
-            if (prev.retryAfter() != null && Times.present(Millis.startedAt(next))) {
-                judge(op, prev, next, ctx);
-            }
-            if (prev.retryPushback() != null && Times.present(Millis.startedAt(next))) {
-                judgePushback(op, prev, next, ctx);
-            }
+    protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        if (prev.retryAfter() != null && Times.present(Millis.startedAt(next))) {
+            judgeRetryAfter(op, prev, next, ctx);
+        }
+        if (prev.retryPushback() != null && Times.present(Millis.startedAt(next))) {
+            judgePushback(op, prev, next, ctx);
         }
     }
 
@@ -86,7 +78,7 @@ public final class Early extends OperationRule {
                         .put("early_ms", forever ? null : until - Millis.startedAt(next)));
     }
 
-    private static void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+    private static void judgeRetryAfter(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         Policy policy = ctx.policy();
         long responseAt = Millis.responseAt(prev);
         RetryAfterValue value = RetryAfterValue.parse(prev.retryAfter(), responseAt);

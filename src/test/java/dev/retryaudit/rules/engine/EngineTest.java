@@ -157,7 +157,7 @@ class EngineTest {
 
         @Override
         public void check(Operation op, RuleContext ctx) {
-            if (!ctx.facts(op).pairs().isEmpty()) {
+            if (ctx.facts(op).operation().retries() > 0) {
                 ctx.report(op, null, op.id() + " retried", Evidence.of());
             }
         }
@@ -193,7 +193,7 @@ class EngineTest {
 
         @Override
         public void finish(String key, long[] count, RuleContext ctx) {
-            ctx.reportAt(Locations.line("in.jsonl", 1), null, null, null, key, count[0] + " retries in run " + key,
+            ctx.at(Locations.line("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
                     Evidence.of().put("retries", count[0]));
         }
     }
