@@ -18,57 +18,116 @@ import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.RawJson;
 import dev.retryaudit.model.ReportedOutcome;
 import dev.retryaudit.model.Severity;
+import java.lang.invoke.LambdaConversionException;
+import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Makes attempts, operations and findings from their parts, as the readers and the engine hold them:
- * the model keeps these constructors out of its API, and this factory reaches them through method
- * handles, which the JIT compiles to direct calls, so that the model needs no reference back to it.
+ * the model keeps these constructors out of its API, and this factory reaches them through classes
+ * that {@link LambdaMetafactory} spins in the model's package, which call them directly (no reflection
+ * on the way of an attempt), so that the model needs no reference back to this package.
  */
 public final class Models {
-    private static final MethodHandle ATTEMPT;
-    private static final MethodHandle ATTEMPT_PLACED;
-    private static final MethodHandle WITH_GRPC;
-    private static final MethodHandle OPERATION;
-    private static final MethodHandle OPERATION_PLACED;
-    private static final MethodHandle FINDING;
-    private static final MethodHandle FINDING_MESSAGE;
-    private static final MethodHandle FINDING_FINGERPRINT;
+    private static final AttemptParts ATTEMPT;
+    private static final PlacedAttemptParts ATTEMPT_PLACED;
+    private static final Grpc WITH_GRPC;
+    private static final OperationParts OPERATION;
+    private static final PlacedOperationParts OPERATION_PLACED;
+    private static final FindingParts<String> FINDING;
+    private static final FindingParts<Finding.Message> FINDING_MESSAGE;
+    private static final FingerprintedFindingParts FINDING_FINGERPRINT;
+
+    /** The attempt constructor of a location. */
+    public interface AttemptParts {
+        Attempt make(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
+                double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
+                String responseDate, CommitState commitState, CommitStateSource commitStateSource,
+                String retryReason, String requestHash, RawJson attributes, Location location);
+    }
+
+    /** The attempt constructor of a place kept as its parts. */
+    public interface PlacedAttemptParts {
+        Attempt make(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
+                double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
+                String responseDate, CommitState commitState, CommitStateSource commitStateSource,
+                String retryReason, String requestHash, RawJson attributes, String source, int sourceIndex,
+                long line, long column, String pointerPrefix, int pointerIndex, String nestedPrefix, int nestedIndex);
+    }
+
+    /** An attempt as a gRPC call. */
+    public interface Grpc {
+        Attempt with(Attempt attempt, GrpcStatus grpcStatus, String retryPushback);
+    }
+
+    /** The operation constructor of a location. */
+    public interface OperationParts {
+        Operation make(String id, String tool, Effect effect, String method, String target, String idempotencyKey,
+                String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome, Clock clock,
+                List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location, Set<Field> carried,
+                String groupedBy);
+    }
+
+    /** The operation constructor of a place kept as its parts. */
+    public interface PlacedOperationParts {
+        Operation make(String id, String tool, Effect effect, String method, String target, String idempotencyKey,
+                String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome, Clock clock,
+                List<Attempt> attempts, List<Check> checks, RawJson attributes, String source, int sourceIndex,
+                long line, long column, String pointerPrefix, int pointerIndex, Set<Field> carried, String groupedBy);
+    }
+
+    /** A finding's factory, its message a string or a {@link Finding.Message}. */
+    public interface FindingParts<M> {
+        Finding make(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
+                M message, Evidence evidence, Location location);
+    }
+
+    /** The constructor of a finding whose fingerprint is given. */
+    public interface FingerprintedFindingParts {
+        Finding make(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
+                String message, Evidence evidence, Location location, String fingerprint);
+    }
 
     static {
         try {
-            ATTEMPT = constructor(Attempt.class, int.class, String.class, String.class, long.class, long.class,
-                    double.class, Outcome.class, Integer.class, ErrorClass.class, String.class, String.class,
-                    CommitState.class, CommitStateSource.class, String.class, String.class, RawJson.class,
-                    Location.class);
-            ATTEMPT_PLACED = constructor(Attempt.class, int.class, String.class, String.class, long.class, long.class,
-                    double.class, Outcome.class, Integer.class, ErrorClass.class, String.class, String.class,
-                    CommitState.class, CommitStateSource.class, String.class, String.class, RawJson.class,
-                    String.class, int.class, long.class, long.class, String.class, int.class, String.class, int.class);
-            WITH_GRPC = lookup(Attempt.class).findVirtual(Attempt.class, "withGrpc",
-                    MethodType.methodType(Attempt.class, GrpcStatus.class, String.class));
-            OPERATION = constructor(Operation.class, String.class, String.class, Effect.class, String.class,
-                    String.class, String.class, String.class, ParentRef.class, Long.class, ReportedOutcome.class,
-                    Clock.class, List.class, List.class, RawJson.class, Location.class, Set.class, String.class);
-            OPERATION_PLACED = constructor(Operation.class, String.class, String.class, Effect.class, String.class,
-                    String.class, String.class, String.class, ParentRef.class, Long.class, ReportedOutcome.class,
-                    Clock.class, List.class, List.class, RawJson.class, String.class, int.class, long.class,
-                    long.class, String.class, int.class, Set.class, String.class);
+            ATTEMPT = direct(AttemptParts.class, constructor(Attempt.class, int.class, String.class, String.class,
+                    long.class, long.class, double.class, Outcome.class, Integer.class, ErrorClass.class, String.class,
+                    String.class, CommitState.class, CommitStateSource.class, String.class, String.class, RawJson.class,
+                    Location.class));
+            ATTEMPT_PLACED = direct(PlacedAttemptParts.class, constructor(Attempt.class, int.class, String.class,
+                    String.class, long.class, long.class, double.class, Outcome.class, Integer.class, ErrorClass.class,
+                    String.class, String.class, CommitState.class, CommitStateSource.class, String.class, String.class,
+                    RawJson.class, String.class, int.class, long.class, long.class, String.class, int.class,
+                    String.class, int.class));
+            WITH_GRPC = direct(Grpc.class, lookup(Attempt.class).findVirtual(Attempt.class, "withGrpc",
+                    MethodType.methodType(Attempt.class, GrpcStatus.class, String.class)));
+            OPERATION = direct(OperationParts.class, constructor(Operation.class, String.class, String.class,
+                    Effect.class, String.class, String.class, String.class, String.class, ParentRef.class, Long.class,
+                    ReportedOutcome.class, Clock.class, List.class, List.class, RawJson.class, Location.class,
+                    Set.class, String.class));
+            OPERATION_PLACED = direct(PlacedOperationParts.class, constructor(Operation.class, String.class,
+                    String.class, Effect.class, String.class, String.class, String.class, String.class,
+                    ParentRef.class, Long.class, ReportedOutcome.class, Clock.class, List.class, List.class,
+                    RawJson.class, String.class, int.class, long.class, long.class, String.class, int.class, Set.class,
+                    String.class));
             MethodHandles.Lookup findings = lookup(Finding.class);
-            FINDING = findings.findStatic(Finding.class, "of", MethodType.methodType(Finding.class, String.class,
+            FINDING = direct(FindingParts.class, findings.findStatic(Finding.class, "of", MethodType.methodType(
+                    Finding.class, String.class, Severity.class, String.class, Integer.class, String.class,
+                    String.class, String.class, Evidence.class, Location.class)));
+            FINDING_MESSAGE = direct(FindingParts.class, findings.findStatic(Finding.class, "of",
+                    MethodType.methodType(Finding.class, String.class, Severity.class, String.class, Integer.class,
+                            String.class, String.class, Finding.Message.class, Evidence.class, Location.class)));
+            FINDING_FINGERPRINT = direct(FingerprintedFindingParts.class, constructor(Finding.class, String.class,
                     Severity.class, String.class, Integer.class, String.class, String.class, String.class,
-                    Evidence.class, Location.class));
-            FINDING_MESSAGE = findings.findStatic(Finding.class, "of", MethodType.methodType(Finding.class,
-                    String.class, Severity.class, String.class, Integer.class, String.class, String.class,
-                    Finding.Message.class, Evidence.class, Location.class));
-            FINDING_FINGERPRINT = constructor(Finding.class, String.class, Severity.class, String.class,
-                    Integer.class, String.class, String.class, String.class, Evidence.class, Location.class,
-                    String.class);
-        } catch (ReflectiveOperationException e) {
+                    Evidence.class, Location.class, String.class));
+        } catch (ReflectiveOperationException | LambdaConversionException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
@@ -81,15 +140,26 @@ public final class Models {
         return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
     }
 
-    /** What a constructor or method threw, which can only be unchecked: none of them declares more. */
-    static RuntimeException rethrown(Throwable e) {
-        if (e instanceof RuntimeException r) {
-            throw r;
+    /**
+     * An instance of the one-method interface {@code type} whose method calls {@code target} directly:
+     * a class spun in the target's package, as a lambda's is.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> T direct(Class<?> type, MethodHandle target) throws ReflectiveOperationException,
+            LambdaConversionException {
+        Method sam = Arrays.stream(type.getMethods())
+                .filter(m -> Modifier.isAbstract(m.getModifiers())).findFirst().orElseThrow();
+        MethodType erased = MethodType.methodType(sam.getReturnType(), sam.getParameterTypes());
+        MethodHandles.Lookup in = lookup(target.type().returnType().isPrimitive()
+                ? target.type().parameterType(0) : target.type().returnType());
+        try {
+            return (T) LambdaMetafactory.metafactory(in, sam.getName(), MethodType.methodType(type), erased, target,
+                    target.type()).getTarget().invoke();
+        } catch (LambdaConversionException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
         }
-        if (e instanceof Error err) {
-            throw err;
-        }
-        return new IllegalStateException(e);
     }
 
     private static MethodHandle constructor(Class<?> type, Class<?>... parameters) throws ReflectiveOperationException {
@@ -104,13 +174,9 @@ public final class Models {
             double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
             String responseDate, CommitState commitState, CommitStateSource commitStateSource, String retryReason,
             String requestHash, RawJson attributes, Location location) {
-        try {
-            return (Attempt) ATTEMPT.invokeExact(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs,
-                    outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
-                    retryReason, requestHash, attributes, location);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return ATTEMPT.make(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs,
+                outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
+                retryReason, requestHash, attributes, location);
     }
 
     /**
@@ -124,14 +190,10 @@ public final class Models {
             String responseDate, CommitState commitState, CommitStateSource commitStateSource, String retryReason,
             String requestHash, RawJson attributes, String source, int sourceIndex, long line, long column,
             String pointerPrefix, int pointerIndex, String nestedPrefix, int nestedIndex) {
-        try {
-            return (Attempt) ATTEMPT_PLACED.invokeExact(attemptId, spanId, idempotencyKey, startedAt, endedAt,
-                    durationMs, outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
-                    retryReason, requestHash, attributes, source, sourceIndex, line, column, pointerPrefix,
-                    pointerIndex, nestedPrefix, nestedIndex);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return ATTEMPT_PLACED.make(attemptId, spanId, idempotencyKey, startedAt, endedAt,
+                durationMs, outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
+                retryReason, requestHash, attributes, source, sourceIndex, line, column, pointerPrefix,
+                pointerIndex, nestedPrefix, nestedIndex);
     }
 
     /**
@@ -142,11 +204,7 @@ public final class Models {
         if (grpcStatus == null && retryPushback == null) {
             return attempt;
         }
-        try {
-            return (Attempt) WITH_GRPC.invokeExact(attempt, grpcStatus, retryPushback);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return WITH_GRPC.with(attempt, grpcStatus, retryPushback);
     }
 
     /**
@@ -157,12 +215,8 @@ public final class Models {
             String idempotencyKey, String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome,
             Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location,
             Set<Field> carried, String groupedBy) {
-        try {
-            return (Operation) OPERATION.invokeExact(id, tool, effect, method, target, idempotencyKey, runId, parent,
-                    deadlineMs, reportedOutcome, clock, attempts, checks, attributes, location, carried, groupedBy);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return OPERATION.make(id, tool, effect, method, target, idempotencyKey, runId, parent,
+                deadlineMs, reportedOutcome, clock, attempts, checks, attributes, location, carried, groupedBy);
     }
 
     /** As {@link #operation(String, String, Effect, String, String, String, String, ParentRef, Long, ReportedOutcome, Clock, List, List, RawJson, Location, Set, String)}, as its input states it. */
@@ -184,13 +238,9 @@ public final class Models {
             Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, String source,
             int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex, Set<Field> carried,
             String groupedBy) {
-        try {
-            return (Operation) OPERATION_PLACED.invokeExact(id, tool, effect, method, target, idempotencyKey, runId,
-                    parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes, source, sourceIndex,
-                    line, column, pointerPrefix, pointerIndex, carried, groupedBy);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return OPERATION_PLACED.make(id, tool, effect, method, target, idempotencyKey, runId,
+                parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes, source, sourceIndex,
+                line, column, pointerPrefix, pointerIndex, carried, groupedBy);
     }
 
     /** {@code op} with {@code parent} for its parent. */
@@ -206,33 +256,21 @@ public final class Models {
      */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location) {
-        try {
-            return (Finding) FINDING.invokeExact(rule, severity, operation, attempt, tool, run, message, evidence,
-                    location);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return FINDING.make(rule, severity, operation, attempt, tool, run, message, evidence,
+                location);
     }
 
     /** As {@link #finding(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, Finding.Message message, Evidence evidence, Location location) {
-        try {
-            return (Finding) FINDING_MESSAGE.invokeExact(rule, severity, operation, attempt, tool, run, message,
-                    evidence, location);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return FINDING_MESSAGE.make(rule, severity, operation, attempt, tool, run, message,
+                evidence, location);
     }
 
     /** As {@link #finding(String, Severity, String, Integer, String, String, String, Evidence, Location)}, with a fingerprint given. */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location, String fingerprint) {
-        try {
-            return (Finding) FINDING_FINGERPRINT.invokeExact(rule, severity, operation, attempt, tool, run, message,
-                    evidence, location, fingerprint);
-        } catch (Throwable e) {
-            throw rethrown(e);
-        }
+        return FINDING_FINGERPRINT.make(rule, severity, operation, attempt, tool, run, message,
+                evidence, location, fingerprint);
     }
 }
