@@ -51,7 +51,7 @@ class ModuleIT {
         assertThat(d.exports()).allSatisfy(e -> assertThat(e.isQualified()).isFalse());
         assertThat(d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()))
                 .containsExactlyInAnyOrder("dev.retryaudit.api", "dev.retryaudit.model", "dev.retryaudit.rules",
-                        "dev.retryaudit.input", "dev.retryaudit.report");
+                        "dev.retryaudit.report");
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).isTrue());
         assertThat(d.provides()).singleElement().satisfies(p -> {
             assertThat(p.service()).isEqualTo(ToolProvider.class.getName());
