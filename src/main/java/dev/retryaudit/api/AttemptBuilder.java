@@ -1,5 +1,6 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
@@ -8,7 +9,7 @@ import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -144,13 +145,12 @@ public final class AttemptBuilder {
     }
 
     Attempt build(Location fallback) {
-        return new Attempt(attemptId, spanId, idempotencyKey, millis(startedAt), millis(endedAt),
+        return Models.withGrpc(Models.attempt(attemptId, spanId, idempotencyKey, millis(startedAt), millis(endedAt),
                 duration == null ? Double.NaN : duration.toNanos() / 1e6,
                 outcome != null || grpcStatus == null ? outcome : grpcStatus.outcome(), status,
                 errorClass != null || grpcStatus == null ? errorClass : grpcStatus.errorClass(), retryAfter,
                 responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributesJson == null ? null : new RawJson(attributesJson), location == null ? fallback : location)
-                .withGrpc(grpcStatus, retryPushback);
+                attributesJson == null ? null : new RawJson(attributesJson), location == null ? fallback : location), grpcStatus, retryPushback);
     }
 
     static long millis(Instant t) {

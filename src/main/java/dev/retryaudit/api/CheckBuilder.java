@@ -49,7 +49,7 @@ public final class CheckBuilder {
     }
 
     Check build(Location fallback) {
-        return new Check(afterAttempt, AttemptBuilder.millis(at), kind, result, count,
+        return new Check(afterAttempt, at, kind, result, count,
                 location == null ? fallback : location);
     }
 }

@@ -1,5 +1,6 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
@@ -135,7 +136,7 @@ public final class OperationBuilder {
         built.sort(Attempt.BY_ID);
         List<Check> builtChecks = new ArrayList<>(checks.size());
         checks.forEach(c -> builtChecks.add(c.build(location)));
-        return new Operation(id, tool, effect, method, target, idempotencyKey, runId, parent,
+        return Models.operation(id, tool, effect, method, target, idempotencyKey, runId, parent,
                 deadline == null ? null : deadline.toMillis(), reportedOutcome, clock, built, builtChecks,
                 attributesJson == null ? null : new RawJson(attributesJson), location, Field.ALL);
     }

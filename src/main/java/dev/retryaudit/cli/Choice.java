@@ -2,7 +2,7 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.ReportFormat;

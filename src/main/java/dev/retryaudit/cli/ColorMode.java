@@ -1,6 +1,6 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,8 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
@@ -76,7 +78,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Limits limits = limitOptions.limits();
-        options.checkRuleNames(false);
+        AuditSettings checked = options.build(options.settings(limits, false));
         boolean report = options.spec.commandLine().getParseResult().hasMatchedOption("--format");
         ReportWriter writer = options.writer(io);
         if (maxHeldSpans < 1) {
@@ -87,9 +89,9 @@ final class ServeCommand implements Callable<Integer> {
         options.checkTarget("--output", options.output, List.of());
         RetryAudit auditor;
         try {
-            auditor = options.auditor(limits).build();
+            auditor = RetryAudit.of(checked);
         } catch (RetryAuditException e) {
-            return options.inputError(io, e.input(), writer);
+            return options.inputError(io, e, writer);
         }
         OutputStream lines;
         try {

@@ -1,6 +1,6 @@
 package dev.retryaudit.http;
 
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,7 +1,7 @@
 package dev.retryaudit.http;
 
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
 
 /**
  * A Retry-After field value (RFC 9110 §10.2.3): {@code delay-seconds} ({@code 1*DIGIT}, counted

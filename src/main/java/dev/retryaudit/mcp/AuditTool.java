@@ -13,7 +13,7 @@ import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -167,7 +167,7 @@ final class AuditTool {
     Result result(Report report) throws ToolError {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
-            new JsonReportWriter().write(report, bytes);
+            ReportFormat.JSON.writer(false).write(report, bytes);
             Map<?, ?> structured = json.readValue(bytes.toByteArray(), Map.class);
             StringBuilder text = new StringBuilder();
             List<Finding> findings = report.findings();

@@ -1,14 +1,18 @@
 package dev.retryaudit.model;
 
+import dev.retryaudit.text.Times;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * One try of an operation. Optional fields are null when absent; times are epoch milliseconds or
- * {@link Times#NONE}; {@code durationMs} is NaN when absent. Its {@link Location} is kept as its parts
- * and made when asked for, so that a reader streaming millions of attempts does not make one each
- * (nor its JSON Pointer): the pointer is a prefix shared by the attempts of one operation plus the
- * attempt's index, or a whole pointer, or none. Equal when all fields and the locations are equal.
+ * One try of an operation, built through {@code dev.retryaudit.api.AttemptBuilder}. Optional values are
+ * null when absent and optional times are empty. Inside, times are held as epoch milliseconds and the
+ * {@link Location} as its parts, made when asked for, so that a reader streaming millions of attempts
+ * makes neither an object for each time nor a location (nor its JSON Pointer) for each attempt. Equal
+ * when all fields and the locations are equal.
  */
 public final class Attempt extends Placed {
     private static final long serialVersionUID = 1L;
@@ -37,7 +41,7 @@ public final class Attempt extends Placed {
     /** The {@code grpc-retry-pushback-ms} the response carried, as recorded, or null. */
     private final String retryPushback;
 
-    public Attempt(
+    Attempt(
             int attemptId,
             String spanId,
             String idempotencyKey,
@@ -67,7 +71,7 @@ public final class Attempt extends Placed {
      * {@code nestedPrefix + nestedIndex} unless {@code nestedPrefix} is null ({@code pointerPrefix} alone
      * when {@code pointerIndex} is negative; null for none): what {@link #location()} gives.
      */
-    public Attempt(
+    Attempt(
             int attemptId,
             String spanId,
             String idempotencyKey,
@@ -136,7 +140,7 @@ public final class Attempt extends Placed {
      * This attempt as a gRPC call that ended with {@code grpcStatus} (null while unknown) and whose
      * response carried {@code retryPushback} (null for none); itself when both are null.
      */
-    public Attempt withGrpc(GrpcStatus grpcStatus, String retryPushback) {
+    Attempt withGrpc(GrpcStatus grpcStatus, String retryPushback) {
         return grpcStatus == null && retryPushback == null ? this : new Attempt(this, grpcStatus, retryPushback);
     }
 
@@ -152,22 +156,45 @@ public final class Attempt extends Placed {
         return idempotencyKey;
     }
 
-    public long startedAt() {
+    /** When the attempt started, if the input said. */
+    public Optional<Instant> startedAt() {
+        return instant(startedAt);
+    }
+
+    /** When the attempt ended, if the input said. */
+    public Optional<Instant> endedAt() {
+        return instant(endedAt);
+    }
+
+    /** How long the attempt took, if the input said (to the nanosecond of the milliseconds given). */
+    public Optional<Duration> duration() {
+        return Double.isNaN(durationMs) ? Optional.empty() : Optional.of(Duration.ofNanos(Math.round(durationMs * 1e6)));
+    }
+
+    /** The start in epoch milliseconds, or {@link Times#NONE}. */
+    long startedAtMillis() {
         return startedAt;
     }
 
-    public long endedAt() {
+    /** The end in epoch milliseconds, or {@link Times#NONE}. */
+    long endedAtMillis() {
         return endedAt;
     }
 
-    public double durationMs() {
+    /** The duration in milliseconds, or NaN. */
+    double durationMillis() {
         return durationMs;
+    }
+
+    private static Optional<Instant> instant(long millis) {
+        return Times.present(millis) ? Optional.of(Instant.ofEpochMilli(millis)) : Optional.empty();
     }
 
     public Outcome outcome() {
         return outcome;
     }
 
+    /** The HTTP status of the response, or null. */
     public Integer status() {
         return status;
     }
@@ -212,8 +239,13 @@ public final class Attempt extends Placed {
         return retryPushback;
     }
 
-    /** When the response (or the timeout) came: ended_at, else started_at + duration_ms, else started_at. */
-    public long responseTime() {
+    /** When the response (or the timeout) came: the end, else the start plus the duration, else the start; empty with none. */
+    public Optional<Instant> responseTime() {
+        return instant(responseMillis());
+    }
+
+    /** {@link #responseTime()} in epoch milliseconds, or {@link Times#NONE}. */
+    long responseMillis() {
         if (Times.present(endedAt)) {
             return endedAt;
         }

@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import dev.retryaudit.text.Times;
 import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;

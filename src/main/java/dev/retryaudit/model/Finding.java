@@ -48,7 +48,7 @@ public final class Finding implements Serializable {
     /** Null until first asked for when the finding computes its own. */
     private String fingerprint;
 
-    public Finding(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
+    Finding(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
             String message, Evidence evidence, Location location, String fingerprint) {
         this(rule, severity, operation, attempt, tool, run, (Serializable) message, evidence, location,
                 Objects.requireNonNull(fingerprint, "fingerprint"));
@@ -72,7 +72,7 @@ public final class Finding implements Serializable {
     }
 
     /** Builds a finding; its fingerprint is computed when first asked for. */
-    public static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
+    static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location) {
         if (Objects.requireNonNull(message, "message").isBlank()) {
             throw new IllegalArgumentException("a finding needs a message");
@@ -82,7 +82,7 @@ public final class Finding implements Serializable {
     }
 
     /** As {@link #of(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
-    public static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
+    static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, Message message, Evidence evidence, Location location) {
         return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location, null);
     }

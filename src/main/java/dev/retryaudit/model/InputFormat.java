@@ -1,6 +1,6 @@
 package dev.retryaudit.model;
 
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.util.List;
 
 /** The input formats {@code --input-format} names; {@link #AUTO} chooses one from the content and the file name. */

@@ -5,7 +5,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * One logical call or side effect with its attempts ordered by attempt_id. {@code effect} is what
+ * One logical call or side effect with its attempts ordered by attempt_id, built through
+ * {@code dev.retryaudit.api.OperationBuilder}. {@code effect} is what
  * the input said (null when absent); {@code carried} lists the optional fields its format can carry;
  * {@code groupedBy} says, for a foreign format, why its attempts were joined into one operation (null
  * when the input states its operations, or an operation has one attempt). Its {@link Location} is kept
@@ -35,7 +36,7 @@ public final class Operation extends Placed {
     private final Set<Field> carried;
     private final String groupedBy;
 
-    public Operation(
+    Operation(
             String id,
             String tool,
             Effect effect,
@@ -61,7 +62,7 @@ public final class Operation extends Placed {
     }
 
     /** An operation as its input states it, with no grouping of the tool's own. */
-    public Operation(
+    Operation(
             String id,
             String tool,
             Effect effect,
@@ -87,7 +88,7 @@ public final class Operation extends Placed {
      * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex} (or {@code pointerPrefix}
      * itself when {@code pointerIndex} is negative; null for none).
      */
-    public Operation(
+    Operation(
             String id,
             String tool,
             Effect effect,

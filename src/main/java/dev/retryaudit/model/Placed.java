@@ -10,7 +10,7 @@ import java.util.Objects;
  * nested prefix and index ({@code /operations/} 3 {@code /attempts/} 1), with constant prefixes
  * shared by all; a prefix alone is the whole pointer when its index is negative; none in JSON Lines.
  */
-public abstract sealed class Placed implements Serializable permits Attempt, Operation {
+abstract sealed class Placed implements Serializable permits Attempt, Operation {
     private static final long serialVersionUID = 1L;
 
     private final String source;

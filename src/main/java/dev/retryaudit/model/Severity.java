@@ -1,5 +1,7 @@
 package dev.retryaudit.model;
 
+import dev.retryaudit.text.Wire;
+
 /** How serious a finding is; declared from most to least severe. */
 public enum Severity {
     ERROR,

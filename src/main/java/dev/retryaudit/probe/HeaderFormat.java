@@ -1,6 +1,6 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

@@ -1,7 +1,7 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.report.ProbeFacts;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
@@ -40,7 +41,7 @@ public final class ProbeReport {
             Attempt at = op == null ? null : op.attempts().stream().filter(a -> a.attemptId() == issue.sequence())
                     .findFirst().orElse(null);
             Location where = at != null ? at.location() : op != null ? op.location() : new Location(source, 0, 1, 1, "");
-            findings.add(Finding.of(issue.rule().id(), issue.rule().severity(), op == null ? null : op.id(),
+            findings.add(Models.finding(issue.rule().id(), issue.rule().severity(), op == null ? null : op.id(),
                     at == null ? null : at.attemptId(), op == null ? RetryTraceReader.TOOL : op.tool(), trace.runId(),
                     issue.message(), issue.evidence(), where));
         }

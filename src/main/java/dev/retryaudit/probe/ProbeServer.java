@@ -1,7 +1,7 @@
 package dev.retryaudit.probe;
 
 import dev.retryaudit.model.CommitState;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

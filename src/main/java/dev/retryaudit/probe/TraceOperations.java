@@ -1,5 +1,6 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
@@ -8,7 +9,7 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -47,7 +48,7 @@ final class TraceOperations {
         }
         attempts.sort(Attempt.BY_ID);
         String tool = t.client() == null ? RetryTraceReader.TOOL : t.client();
-        return List.of(new Operation(t.client() == null ? t.runId() : t.client(), tool, null, t.scenario().method(),
+        return List.of(Models.operation(t.client() == null ? t.runId() : t.client(), tool, null, t.scenario().method(),
                 null, null, t.runId(), null, null, null, Clock.SERVER, attempts, List.of(), null,
                 new Location(source, 0, 1, 1, ""), CARRIED));
     }
@@ -58,7 +59,7 @@ final class TraceOperations {
                 : r.status() < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         String retryAfterMs = r.ask() == null ? null : r.ask().retryAfterMs();
         String wait = RetryTraceReader.wait(r.retryAfter(), retryAfterMs == null ? null : Long.parseLong(retryAfterMs));
-        return new Attempt(r.sequence(), null, r.idempotencyKey(), r.receivedMillis(), Times.NONE, Double.NaN, outcome,
+        return Models.attempt(r.sequence(), null, r.idempotencyKey(), r.receivedMillis(), Times.NONE, Double.NaN, outcome,
                 r.status(), null, wait, null, r.commitState(), r.commitState() == null ? null : CommitStateSource.SERVER,
                 null, r.requestHash(), null, at);
     }

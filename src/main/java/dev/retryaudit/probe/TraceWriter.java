@@ -1,9 +1,9 @@
 package dev.retryaudit.probe;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
-import dev.retryaudit.report.Json;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
+import dev.retryaudit.report.json.Json;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

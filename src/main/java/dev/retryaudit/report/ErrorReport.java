@@ -2,11 +2,12 @@ package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Limit;
+import dev.retryaudit.report.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /** The JSON object a script reads on stdout when the input was rejected: {@code {"version": 1, "error": {...}}}. */
-public final class ErrorReport {
+final class ErrorReport {
     private ErrorReport() {
     }
 

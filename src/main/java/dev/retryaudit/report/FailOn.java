@@ -1,7 +1,7 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.util.List;
 import java.util.Map;
 

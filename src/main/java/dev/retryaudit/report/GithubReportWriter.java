@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
  * finding, a {@code ::notice} per input note, then the verdict as a plain line. Values are escaped as the Actions toolkit escapes them,
  * after control characters are made visible, so no input string can end a command or start another.
  */
-public final class GithubReportWriter implements ReportWriter {
+final class GithubReportWriter implements ReportWriter {
     @Override
     public void write(Report r, OutputStream out) throws IOException {
         boolean inFile = Summaries.inFile(r);

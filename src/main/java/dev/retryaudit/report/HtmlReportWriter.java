@@ -26,7 +26,7 @@ import static dev.retryaudit.report.html.Html.escape;
  * findings grouped by rule and by operation, and a timeline of the attempts of each operation with findings, up to
  * {@link #MAX_TIMELINES} of them. Every string from the input is escaped.
  */
-public final class HtmlReportWriter implements ReportWriter {
+final class HtmlReportWriter implements ReportWriter {
     /** The most operations the page draws a timeline for; the rest are listed and counted. */
     public static final int MAX_TIMELINES = 50;
 

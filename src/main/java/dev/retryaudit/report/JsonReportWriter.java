@@ -6,6 +6,7 @@ import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.report.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.Map;
  * The JSON report, for scripts. An input's {@code notes}, when it has any, say how its reader read it. With {@code --baseline} a top-level {@code baseline}
  * object names the baseline and counts the findings it suppressed, which are not listed.
  */
-public final class JsonReportWriter implements ReportWriter {
+final class JsonReportWriter implements ReportWriter {
     @Override
     public void write(Report r, OutputStream out) throws IOException {
         try (JsonGenerator g = Json.generator(out)) {
@@ -53,7 +54,7 @@ public final class JsonReportWriter implements ReportWriter {
      * {@code version}, {@code tool}, {@code inputs} (with their notes) and {@code summary} as the report
      * writes them, then a {@code findings} object of the string members {@code findingsAt} (where they are).
      */
-    public static void writeSummary(OutputStream out, String toolName, String toolVersion, List<InputSummary> inputs,
+    static void writeSummary(OutputStream out, String toolName, String toolVersion, List<InputSummary> inputs,
             Map<Severity, Long> counts, FailOn failOn, Map<String, String> findingsAt) throws IOException {
         long operations = inputs.stream().mapToLong(InputSummary::operations).sum();
         long attempts = inputs.stream().mapToLong(InputSummary::attempts).sum();
@@ -248,7 +249,7 @@ public final class JsonReportWriter implements ReportWriter {
     }
 
     /** One finding as the report writes it, for a caller that writes findings one by one (JSON Lines). */
-    public static void writeFinding(JsonGenerator g, Finding f) throws IOException {
+    static void writeFinding(JsonGenerator g, Finding f) throws IOException {
         g.writeStartObject();
         g.writeStringField("rule", f.rule());
         g.writeStringField("severity", f.severity().id());

@@ -1,6 +1,6 @@
 package dev.retryaudit.report;
 
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.util.List;
 
 /** The report formats {@code --format} names, each with its writer. */

@@ -7,6 +7,7 @@ import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.report.json.Json;
 import dev.retryaudit.report.sarif.Sarif;
 import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
  * per finding with its file, line, column and fingerprint. Built as the typed model of {@link Sarif}
  * and serialised by databind (loaded only for this format), never from text templates.
  */
-public final class SarifReportWriter implements ReportWriter {
+final class SarifReportWriter implements ReportWriter {
     /** GitHub code scanning accepts at most this many results per run. */
     static final int MAX_RESULTS = 25_000;
     static final String INFORMATION_URI = "https://github.com/retry-audit/retry-audit";
@@ -37,7 +38,7 @@ public final class SarifReportWriter implements ReportWriter {
 
     private final int maxResults;
 
-    public SarifReportWriter() {
+    SarifReportWriter() {
         this(MAX_RESULTS);
     }
 

@@ -18,14 +18,14 @@ import java.util.Map;
  * source), a count per rule, then the verdict. Every string from the input is printed with its
  * control characters escaped; ANSI colour only when asked for.
  */
-public final class TextReportWriter implements ReportWriter {
+final class TextReportWriter implements ReportWriter {
     private static final String RESET = "\u001b[0m";
     private static final String BOLD = "1";
     private static final String DIM = "2";
 
     private final boolean color;
 
-    public TextReportWriter(boolean color) {
+    TextReportWriter(boolean color) {
         this.color = color;
     }
 

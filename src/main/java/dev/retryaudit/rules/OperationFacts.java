@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * Facts about one operation that several rules need, computed at most once per operation and handed
- * to every rule through {@link RuleContext#facts}: whether it writes, its adjacent pairs of attempts,
- * and for a write its retries with the commit-gate row of each.
+ * to every rule through {@link RuleContext#facts}: whether it writes, its adjacent pairs of attempts
+ * (which {@link PairRule} judges), and for a write its retries with the commit-gate row of each
+ * (which {@link RetryRule} judges).
  */
 public final class OperationFacts {
     private final Operation op;
@@ -25,7 +26,7 @@ public final class OperationFacts {
     }
 
     /** Two adjacent attempts: {@code next} at list position {@code position}, {@code prior} just before it. */
-    public record Pair(int position, Attempt prior, Attempt next) {
+    record Pair(int position, Attempt prior, Attempt next) {
     }
 
     public Operation operation() {
@@ -37,8 +38,8 @@ public final class OperationFacts {
         return write;
     }
 
-    /** Every pair of adjacent attempts, in attempt order; none for a single attempt. */
-    public List<Pair> pairs() {
+    /** Every pair of adjacent attempts, in attempt order; none for a single attempt ({@link PairRule} judges them). */
+    List<Pair> pairs() {
         if (pairs == null && op.attempts().size() < 2) {
             pairs = List.of();
         }

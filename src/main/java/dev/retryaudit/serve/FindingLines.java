@@ -1,9 +1,8 @@
 package dev.retryaudit.serve;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.report.Json;
-import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.JsonFindings;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.function.Consumer;
@@ -27,11 +26,7 @@ public final class FindingLines implements Consumer<Finding> {
             return;
         }
         try {
-            JsonGenerator g = Json.generator(out);
-            // One finding a line: the report's fields without its indentation.
-            g.setPrettyPrinter(null);
-            JsonReportWriter.writeFinding(g, f);
-            g.flush();
+            out.write(JsonFindings.line(f).getBytes(StandardCharsets.UTF_8));
             out.write('\n');
             out.flush();
         } catch (IOException e) {

@@ -3,6 +3,8 @@ package dev.retryaudit.serve;
 import dev.retryaudit.api.AuditPart;
 import dev.retryaudit.api.AuditPieces;
 import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.http.RetryAfterValue;
@@ -205,7 +207,7 @@ final class Receiver {
     Receipt zipkin(byte[] body, long spans) throws FullException {
         admit(spans);
         try {
-            zipkinReader.read(new ByteArrayInputStream(body), ZIPKIN_SOURCE);
+            zipkinReader.read(AuditInput.stream(new ByteArrayInputStream(body), ZIPKIN_SOURCE));
         } catch (RetryAuditException e) {
             metrics.rejected(spans);
             return new Receipt(0, spans, e.error().diagnostic());
@@ -224,7 +226,7 @@ final class Receiver {
     /** A reader of Zipkin v2 JSON within the receiver's limits (its rules are not used: it only reads). */
     private static RetryAudit zipkinReader(Limits limits) {
         try {
-            return RetryAudit.builder().limits(limits).inputFormat(InputFormat.ZIPKIN).build();
+            return RetryAudit.of(AuditSettings.builder().limits(limits).inputFormat(InputFormat.ZIPKIN).build());
         } catch (RetryAuditException e) {
             throw new IllegalStateException("an auditor with no file to read failed", e);
         }
@@ -417,7 +419,7 @@ final class Receiver {
             return;
         }
         try {
-            auditOperations(zipkinReader.read(new ByteArrayInputStream(spans), ZIPKIN_SOURCE), zipkinCounts);
+            auditOperations(zipkinReader.read(AuditInput.stream(new ByteArrayInputStream(spans), ZIPKIN_SOURCE)), zipkinCounts);
         } catch (RetryAuditException e) {
             synchronized (this) {
                 zipkinNotes.note(0, 0, "spans left out: " + e.error().diagnostic());

@@ -1,7 +1,7 @@
 package dev.retryaudit.http;
 
 import dev.retryaudit.http.RetryAfterValue.Form;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,6 @@
 package dev.retryaudit.model;
 
+import dev.retryaudit.text.Times;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

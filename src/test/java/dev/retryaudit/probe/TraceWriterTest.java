@@ -1,5 +1,6 @@
 package dev.retryaudit.probe;
 
+import dev.retryaudit.model.internal.Millis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
@@ -130,7 +131,7 @@ class TraceWriterTest {
         assertThat(op.method()).isEqualTo("GET");
         assertThat(op.impliedEffect()).isEqualTo(Effect.READ);
         assertThat(op.attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
-        assertThat(op.attempts()).extracting(Attempt::startedAt)
+        assertThat(op.attempts()).extracting(Millis::startedAt)
                 .containsExactlyElementsOf(t.attempts().stream().map(RecordedRequest::receivedMillis).toList());
         assertThat(op.attempts()).extracting(Attempt::status).containsExactly(429, 429, 200);
         assertThat(op.attempts()).extracting(Attempt::retryAfter)

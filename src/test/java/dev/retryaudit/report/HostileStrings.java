@@ -1,5 +1,6 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
@@ -30,7 +31,7 @@ final class HostileStrings {
     }
 
     private static Finding finding(String message, Location at) {
-        return Finding.of(ReportContractTest.GAP.id(), Severity.ERROR, "op\u001b", 1, "t", null, message,
+        return Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op\u001b", 1, "t", null, message,
                 Evidence.of(), at);
     }
 

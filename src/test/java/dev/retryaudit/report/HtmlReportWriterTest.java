@@ -1,5 +1,6 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
@@ -49,9 +50,9 @@ class HtmlReportWriterTest {
     @Test
     void hostileStringsStayText() throws IOException {
         Report r = new Report("retry-audit", "0.1.0", List.of(new InputSummary(MARKUP, "spans", 1, 2)),
-                List.of(Finding.of(ReportContractTest.GAP.id(), Severity.ERROR, MARKUP, 1, MARKUP, MARKUP,
+                List.of(Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, MARKUP, 1, MARKUP, MARKUP,
                                 HostileStrings.MESSAGE + MARKUP, Evidence.of(), new Location(MARKUP, 0, 1, 1, null)),
-                        Finding.of(ReportContractTest.GAP.id(), Severity.ERROR, "op\u001b", null, "t", MARKUP,
+                        Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op\u001b", null, "t", MARKUP,
                                 HostileStrings.LONG, Evidence.of(), new Location("plain.json", 0, 2, 1, null))),
                 FailOn.ERROR, ReportContractTest.RULES, MARKUP, 1);
         String html = render(r);
@@ -99,7 +100,7 @@ class HtmlReportWriterTest {
             doc.append(i == 0 ? "" : ",").append("{\"id\": \"op-").append(i).append("\", \"tool\": \"t\", \"attempts\": [")
                     .append("{\"attempt_id\": 1, \"started_at\": \"2026-09-07T10:00:00.000Z\", \"duration_ms\": 10},")
                     .append("{\"attempt_id\": 2, \"started_at\": \"2026-09-07T10:00:01.000Z\", \"duration_ms\": 10}]}");
-            findings.add(Finding.of(ReportContractTest.GAP.id(), Severity.ERROR, "op-" + i, 2, "t", null, "finding " + i,
+            findings.add(Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op-" + i, 2, "t", null, "finding " + i,
                     Evidence.of(), new Location("a.json", 0, i + 1, 1, null)));
         }
         List<Operation> ops = read(doc.append("]}").toString());
@@ -122,7 +123,7 @@ class HtmlReportWriterTest {
                     .append(", \"started_at\": \"2026-09-07T10:00:00.000Z\", \"duration_ms\": ").append(i).append("}");
         }
         List<Operation> ops = read(doc.append("]}]}").toString());
-        Finding f = Finding.of(ReportContractTest.GAP.id(), Severity.ERROR, "long", 3, "t", null, "m", Evidence.of(),
+        Finding f = Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "long", 3, "t", null, "m", Evidence.of(),
                 new Location("a.json", 0, 1, 1, null));
         String svg = Timeline.svg(ops.get(0), List.of(f));
         assertThat(svg).contains(">50 more attempts not drawn (at most 200 are)</text>");
@@ -172,7 +173,7 @@ class HtmlReportWriterTest {
     }
 
     private static Finding finding(String rule, int attempt) {
-        return new Finding(rule, Severity.ERROR, rule.equals("contract/attempt-gap") ? "x" : "pay-77", attempt, "t", null,
+        return Models.finding(rule, Severity.ERROR, rule.equals("contract/attempt-gap") ? "x" : "pay-77", attempt, "t", null,
                 rule + " on " + attempt, Evidence.of(), new Location("a.json", 0, 1, 1, null), "sha256:0");
     }
 

@@ -1,5 +1,6 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,7 +64,7 @@ class ReportFindingsTest {
     }
 
     private static Finding finding(String rule, Severity severity) {
-        return Finding.of(rule, severity, "op", 1, "t", null, rule + " found", Evidence.of(),
+        return Models.finding(rule, severity, "op", 1, "t", null, rule + " found", Evidence.of(),
                 new Location("a.jsonl", 0, 1, 1, null));
     }
 }

@@ -1,5 +1,6 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
@@ -14,7 +15,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportedOutcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.rules.engine.RuleSelection;
@@ -66,7 +67,7 @@ class CommitGateTest {
 
     @Test
     void unverifiedSuccessNeedsAFormatThatCarriesCommitState() {
-        Operation otlp = new Operation("op", "charge", Effect.WRITE, "POST", null, "k", null, null, null,
+        Operation otlp = Models.operation("op", "charge", Effect.WRITE, "POST", null, "k", null, null, null,
                 ReportedOutcome.SUCCESS, null, List.of(attempt(1, Outcome.SUCCESS, null, "k")), List.of(), null,
                 at(1), Set.copyOf(NO_COMMIT_STATE));
         assertThat(run(Policy.DEFAULTS, otlp)).isEmpty();
@@ -102,7 +103,7 @@ class CommitGateTest {
 
     @Test
     void aCommitFactAnywhereBeforeARetryOutranksThePreviousAttemptsState() {
-        Check committed = new Check(1, Times.NONE, "ledger_read", CheckResult.COMMITTED, 1L, at(9));
+        Check committed = new Check(1, null, "ledger_read", CheckResult.COMMITTED, 1L, at(9));
         Operation op = write("op", "k", Field.ALL, List.of(committed),
                 attempt(1, Outcome.TIMEOUT, CommitState.UNKNOWN, "k"), attempt(2, Outcome.ERROR, CommitState.REJECTED, "k"),
                 attempt(3, Outcome.SUCCESS, CommitState.NOT_SENT, "k"));
@@ -146,9 +147,9 @@ class CommitGateTest {
     }
 
     private static Attempt grpc(int id, GrpcStatus status, CommitState state) {
-        return new Attempt(id, "s" + id, "k", Times.NONE, Times.NONE, Double.NaN, status.outcome(), null,
-                status.errorClass(), null, null, state, null, id > 1 ? "retry" : null, null, null, at(id))
-                .withGrpc(status, null);
+        return Models.withGrpc(Models.attempt(id, "s" + id, "k", Times.NONE, Times.NONE, Double.NaN, status.outcome(),
+                null, status.errorClass(), null, null, state, null, id > 1 ? "retry" : null, null, null, at(id)),
+                status, null);
     }
 
     private static List<String> run(Policy policy, Operation op) {
@@ -169,12 +170,12 @@ class CommitGateTest {
     }
 
     private static Operation write(String id, String key, Set<Field> carried, List<Check> checks, Attempt... attempts) {
-        return new Operation(id, "charge", Effect.WRITE, "POST", null, key, null, null, null, null, null,
+        return Models.operation(id, "charge", Effect.WRITE, "POST", null, key, null, null, null, null, null,
                 List.of(attempts), checks, null, at(1), carried);
     }
 
     private static Attempt attempt(int id, Outcome outcome, CommitState state, String key) {
-        return new Attempt(id, null, key, Times.NONE, Times.NONE, Double.NaN, outcome, null, null, null, null,
+        return Models.attempt(id, null, key, Times.NONE, Times.NONE, Double.NaN, outcome, null, null, null, null,
                 state, null, id == 1 ? "" : "retry", null, null, at(id + 1));
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
@@ -127,7 +128,7 @@ class ServeTest {
                 }
                 // The spans in one file, with their resources: the file audit sends them all at once.
                 byte[] one = JSON.writeValueAsBytes(export(spans));
-                expected = AUDIT.audit(new ByteArrayInputStream(one), Receiver.OTLP_SOURCE);
+                expected = AUDIT.audit(AuditInput.stream(new ByteArrayInputStream(one), Receiver.OTLP_SOURCE));
             } catch (RetryAuditException | RuntimeException | IOException e) {
                 continue;
             }
@@ -174,7 +175,7 @@ class ServeTest {
     @Test
     void zipkinSpansSplitOverRequestsGiveTheFindingsOfOneFile() throws Exception {
         Path file = Path.of("src/test/resources/input/zipkin/retry-429-early.json");
-        AuditResult expected = AUDIT.audit(Files.newInputStream(file), Receiver.ZIPKIN_SOURCE);
+        AuditResult expected = AUDIT.audit(AuditInput.stream(Files.newInputStream(file), Receiver.ZIPKIN_SOURCE));
         assertThat(expected.findings()).isNotEmpty();
         JsonNode spans = JSON.readTree(file.toFile());
         List<Finding> lines = new CopyOnWriteArrayList<>();

@@ -1,15 +1,8 @@
 package dev.retryaudit.spark;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.report.Json;
-import dev.retryaudit.report.JsonReportWriter;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.retryaudit.report.JsonFindings;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -22,7 +15,6 @@ import org.apache.spark.sql.types.StructType;
  * binary sort key that orders rows as the report orders findings.
  */
 final class FindingRows {
-    private static final JsonFactory COMPACT = JsonFactory.builder().build();
 
     static final String ORDER = "order";
     static final String JSON = "json";
@@ -57,23 +49,8 @@ final class FindingRows {
     static Row row(Finding f) {
         Location l = f.location();
         return RowFactory.create(OrderKey.of(f), f.rule(), f.severity().id(), f.operation(), f.attempt(), f.tool(),
-                f.run(), f.message(), json(g -> Json.value(g, f.evidence().asMap())),
+                f.run(), f.message(), JsonFindings.evidence(f),
                 RowFactory.create(l.source(), l.line(), l.column(), l.pointer()), f.fingerprint(),
-                json(g -> JsonReportWriter.writeFinding(g, f)));
-    }
-
-    private interface Writing {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    /** Compact JSON on one line, as JSON Lines hold it. */
-    private static String json(Writing w) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator g = COMPACT.createGenerator(out)) {
-            w.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString(StandardCharsets.UTF_8);
+                JsonFindings.line(f));
     }
 }

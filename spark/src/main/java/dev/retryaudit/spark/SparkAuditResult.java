@@ -4,7 +4,7 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.JsonFindings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -116,7 +116,7 @@ public final class SparkAuditResult implements AutoCloseable {
         Map<String, String> findingsAt = new LinkedHashMap<>();
         findingsAt.put("path", "findings");
         findingsAt.put("format", format == OutputFormat.PARQUET ? "parquet" : "jsonl");
-        JsonReportWriter.writeSummary(out, RetryAudit.NAME, RetryAudit.version(), inputs, counts(), failOn, findingsAt);
+        JsonFindings.writeSummary(out, RetryAudit.NAME, RetryAudit.version(), inputs, counts(), failOn, findingsAt);
     }
 
     /** Lets go of the audit's intermediate results on the executors. */

@@ -6,7 +6,7 @@ import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.model.InputException;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import java.io.IOException;
 
 /**

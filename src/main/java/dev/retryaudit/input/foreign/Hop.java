@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
@@ -7,7 +8,7 @@ import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -106,9 +107,9 @@ public final class Hop {
             reason = or(reason, h.retryReason);
             hash = or(hash, h.requestHash);
         }
-        return new Attempt(number, first.spanId, key, first.startedAt, last.endedAt, duration, last.outcome,
+        return Models.withGrpc(Models.attempt(number, first.spanId, key, first.startedAt, last.endedAt, duration, last.outcome,
                 last.status, last.errorClass, last.retryAfter, last.responseDate, state, source, reason, hash, null,
-                first.location).withGrpc(last.grpcStatus, last.retryPushback);
+                first.location), last.grpcStatus, last.retryPushback);
     }
 
     private static <T> T or(T value, T fallback) {

@@ -3,7 +3,7 @@ package dev.retryaudit.input.foreign;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;

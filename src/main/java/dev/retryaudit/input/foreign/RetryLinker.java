@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
@@ -378,7 +379,7 @@ public final class RetryLinker {
     }
 
     private static Operation withParent(Operation op, ParentRef parent) {
-        return new Operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
+        return Models.operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
                 op.runId(), parent, op.deadlineMs(), op.reportedOutcome(), op.clock(), op.attempts(), op.checks(),
                 op.attributes(), op.location(), op.carried(), op.groupedBy());
     }
@@ -434,7 +435,7 @@ public final class RetryLinker {
         for (Attempt a : attempts) {
             key = key != null ? key : a.idempotencyKey();
         }
-        return new Operation(id, toolName, effect, first.method, first.url, key,
+        return Models.operation(id, toolName, effect, first.method, first.url, key,
                 runId != null ? runId : first.traceId.isEmpty() ? null : first.traceId, null, null, null,
                 first.server ? Clock.SERVER : Clock.CLIENT, attempts, List.of(), null, first.hop.location,
                 CarriedFields.of(carried), groupedBy);

@@ -8,7 +8,7 @@ import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;

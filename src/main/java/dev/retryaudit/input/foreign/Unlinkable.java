@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.reader.ReadContext;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.util.Collection;
 import java.util.List;
 

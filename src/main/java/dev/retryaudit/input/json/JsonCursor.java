@@ -14,7 +14,7 @@ import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.RawJson;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
 import java.io.IOException;
@@ -300,10 +300,10 @@ public final class JsonCursor {
         return t == JsonToken.VALUE_TRUE;
     }
 
-    /** An RFC 3339 timestamp with an offset, as epoch milliseconds, or {@link dev.retryaudit.model.Times#NONE} for null. */
+    /** An RFC 3339 timestamp with an offset, as epoch milliseconds, or {@link dev.retryaudit.text.Times#NONE} for null. */
     public long optTimestamp() throws IOException, InputException {
         if (!isString()) {
-            return dev.retryaudit.model.Times.NONE;
+            return dev.retryaudit.text.Times.NONE;
         }
         CharSequence s = p.getTextLength() > limits.stringLength() ? checkedText()
                 : view.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.model.internal.Models;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.GrpcStatusValue;
@@ -15,7 +16,7 @@ import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.RawJson;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.util.List;
 
@@ -133,9 +134,9 @@ final class AttemptDraft {
     /** Builds the attempt found at {@code at}, or says which field is wrong. */
     Attempt build(Location at) throws InputException {
         check(at);
-        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
+        return Models.withGrpc(Models.attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
                 errorClass(), retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, at).withGrpc(grpcStatus, retryPushback);
+                attributes, at), grpcStatus, retryPushback);
     }
 
     /**
@@ -148,10 +149,9 @@ final class AttemptDraft {
         if (attemptId == null || endsBeforeStart()) {
             check(ctx.location(line, column, prefix + outer + nested + index));
         }
-        return new Attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
+        return Models.withGrpc(Models.attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
                 errorClass(), retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index)
-                .withGrpc(grpcStatus, retryPushback);
+                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index), grpcStatus, retryPushback);
     }
 
     /** The outcome given, else the one a gRPC status implies. */

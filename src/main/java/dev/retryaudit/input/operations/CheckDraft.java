@@ -7,7 +7,8 @@ import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
+import java.time.Instant;
 import java.io.IOException;
 import java.util.List;
 
@@ -62,6 +63,6 @@ final class CheckDraft {
         if (result == null) {
             throw Drafts.missing(location, "result");
         }
-        return new Check(afterAttempt, at, kind, result, count, location);
+        return new Check(afterAttempt, Times.present(at) ? Instant.ofEpochMilli(at) : null, kind, result, count, location);
     }
 }

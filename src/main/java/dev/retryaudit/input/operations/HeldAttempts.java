@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
@@ -172,13 +173,12 @@ final class HeldAttempts {
         int i = row & MASK;
         int e = p.enums[i];
         Rare r = p.rare[i];
-        return new Attempt(p.attemptId[i], spanId(p, i, row), key(p.key[i]), p.startedAt[i], p.endedAt[i], p.durationMs[i],
+        return Models.withGrpc(Models.attempt(p.attemptId[i], spanId(p, i, row), key(p.key[i]), p.startedAt[i], p.endedAt[i], p.durationMs[i],
                 decode(OUTCOMES, e), p.status[i] == 0 ? null : AttemptDraft.status(p.status[i]),
                 decode(ERROR_CLASSES, e >>> 8), r == null ? null : r.retryAfter, r == null ? null : r.responseDate,
                 decode(COMMIT_STATES, e >>> 16), decode(COMMIT_SOURCES, e >>> 24), p.retryReason[i],
                 r == null ? null : r.requestHash, r == null ? null : r.attributes,
-                new Location(source, sourceIndex, p.line[i], p.column[i], null))
-                .withGrpc(r == null ? null : r.grpcStatus, r == null ? null : r.retryPushback);
+                new Location(source, sourceIndex, p.line[i], p.column[i], null)), r == null ? null : r.grpcStatus, r == null ? null : r.retryPushback);
     }
 
     private static int code(Enum<?> e) {

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
@@ -231,7 +232,7 @@ final class HeldOperations {
             list.add(attempts.build(row, source, sourceIndex));
         }
         list.sort(Attempt.BY_ID);
-        return new Operation(id(g), op.tool(), op.effect(), op.method(), op.target(),
+        return Models.operation(id(g), op.tool(), op.effect(), op.method(), op.target(),
                 list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : attempts.key(p.key[k]), p.runId[k], op.parent(),
                 op.deadlineMs(), op.reportedOutcome(), op.clock(), list,
                 p.rare[k] == null ? List.of() : p.rare[k].checks, null,

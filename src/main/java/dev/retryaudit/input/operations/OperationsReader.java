@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.model.internal.Models;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
@@ -116,7 +117,7 @@ public final class OperationsReader implements TraceReader {
             throw InputException.rejected(at.source(), at.line(), at.column(), Drafts.pathOf(at) + ".attempts",
                     "an operation needs at least one attempt");
         }
-        return new Operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
+        return Models.operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
                 common.parent(), common.deadlineMs(), common.reportedOutcome(), common.clock(), attempts, checks,
                 attributes, ctx.source(), ctx.sourceIndex(), line, column, OPERATIONS, index, Field.ALL, null);
     }

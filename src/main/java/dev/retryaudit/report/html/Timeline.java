@@ -1,12 +1,13 @@
 package dev.retryaudit.report.html;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -64,9 +65,9 @@ public final class Timeline {
     /** Finds the time range to draw; false when there is nothing to place. */
     private boolean scale() {
         for (Attempt a : attempts) {
-            if (Times.present(a.startedAt())) {
-                t0 = Math.min(t0, a.startedAt());
-                end = Math.max(end, Math.max(a.startedAt(), a.responseTime()));
+            if (Times.present(Millis.startedAt(a))) {
+                t0 = Math.min(t0, Millis.startedAt(a));
+                end = Math.max(end, Math.max(Millis.startedAt(a), Millis.responseAt(a)));
             }
         }
         if (t0 == Long.MAX_VALUE) {
@@ -88,7 +89,7 @@ public final class Timeline {
 
     /** The Retry-After window after {@code a}, cut at {@code limit}; null when it carried none in the future. */
     private static Window window(Attempt a, double limit) {
-        long from = a.responseTime();
+        long from = Millis.responseAt(a);
         if (a.retryAfter() == null || !Times.present(from)) {
             return null;
         }
@@ -178,9 +179,9 @@ public final class Timeline {
         }
         double barStart = LEFT;
         double barEnd = LEFT;
-        if (Times.present(a.startedAt())) {
-            double x1 = x(a.startedAt());
-            double width = Math.max(2.0, x(Math.max(a.startedAt(), a.responseTime())) - x1);
+        if (Times.present(Millis.startedAt(a))) {
+            double x1 = x(Millis.startedAt(a));
+            double width = Math.max(2.0, x(Math.max(Millis.startedAt(a), Millis.responseAt(a))) - x1);
             barStart = x1;
             barEnd = x1 + width;
             b.append("<rect class=\"o-").append(outcome(a)).append(early ? " early" : "")
@@ -258,10 +259,10 @@ public final class Timeline {
     /** The bar's tooltip: every time and state the attempt carried. */
     private static String describe(Attempt a) {
         StringBuilder s = new StringBuilder("attempt ").append(a.attemptId()).append(": started ")
-                .append(Times.format(a.startedAt()));
-        if (a.responseTime() != a.startedAt()) {
-            s.append(", response ").append(Times.format(a.responseTime())).append(" (")
-                    .append(duration((double) a.responseTime() - a.startedAt())).append(')');
+                .append(Times.format(Millis.startedAt(a)));
+        if (Millis.responseAt(a) != Millis.startedAt(a)) {
+            s.append(", response ").append(Times.format(Millis.responseAt(a))).append(" (")
+                    .append(duration((double) Millis.responseAt(a) - Millis.startedAt(a))).append(')');
         }
         if (a.outcome() != null) {
             s.append(", ").append(Wire.name(a.outcome(), '_'));

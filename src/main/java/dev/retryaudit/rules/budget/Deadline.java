@@ -1,10 +1,11 @@
 package dev.retryaudit.rules.budget;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -24,7 +25,7 @@ public final class Deadline extends OperationRule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         List<Attempt> attempts = op.attempts();
-        long first = attempts.get(0).startedAt();
+        long first = Millis.startedAt(attempts.get(0));
         if (op.deadlineMs() == null || !Times.present(first)) {
             return;
         }
@@ -32,7 +33,7 @@ public final class Deadline extends OperationRule {
         Attempt late = null;
         int lateCount = 0;
         for (Attempt a : attempts.subList(1, attempts.size())) {
-            if (Times.present(a.startedAt()) && a.startedAt() > deadline) {
+            if (Times.present(Millis.startedAt(a)) && Millis.startedAt(a) > deadline) {
                 late = late == null ? a : late;
                 lateCount++;
             }
@@ -41,14 +42,14 @@ public final class Deadline extends OperationRule {
             return;
         }
         ctx.report(op, late, "attempt " + late.attemptId() + " of " + op.id() + " started "
-                + (late.startedAt() - deadline) + " ms after its deadline of " + op.deadlineMs()
+                + (Millis.startedAt(late) - deadline) + " ms after its deadline of " + op.deadlineMs()
                 + " ms from the first attempt: the caller had already given up"
                 + (lateCount > 1 ? " (" + lateCount + " attempts started late)" : ""),
                 Evidence.of().put("deadline_ms", op.deadlineMs())
                         .put("first_started_at", Times.format(first))
                         .put("deadline_at", Times.format(deadline))
-                        .put("started_at", Times.format(late.startedAt()))
-                        .put("late_ms", late.startedAt() - deadline)
+                        .put("started_at", Times.format(Millis.startedAt(late)))
+                        .put("late_ms", Millis.startedAt(late) - deadline)
                         .put("late_attempts", lateCount));
     }
 }

@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.budget;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.ErrorClass;
@@ -7,13 +8,11 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.model.Wire;
-import dev.retryaudit.rules.OperationFacts;
-import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.text.Wire;
+import dev.retryaudit.rules.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /**
  * A retry sent straight after a transient failure hits a server that is already struggling. A
@@ -21,39 +20,33 @@ import java.util.List;
  * the wait the server asked for; a retry that started before the previous response is an overlap
  * (a hedge), not a reaction to the failure.
  */
-public final class NoBackoff extends OperationRule {
+public final class NoBackoff extends PairRule {
     public NoBackoff() {
         super(new RuleInfo("budget/no-backoff", Severity.WARNING,
                 "a retry after a transient failure started less than min_backoff_ms after the previous response"));
     }
 
     @Override
-    public void check(Operation op, RuleContext ctx) {
+    protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         long min = ctx.policy().minBackoffMs();
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt prev = pair.prior();
-            Attempt next = pair.next();
-            long responseAt = prev.responseTime();
-            String failure = transientFailure(prev);
-            if (failure == null || !Times.present(responseAt) || !Times.present(next.startedAt())) {
-                continue;
-            }
-            long gap = next.startedAt() - responseAt;
-            if (gap < 0 || gap >= min) {
-                continue;
-            }
-            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started " + gap
-                    + " ms after attempt " + prev.attemptId() + " failed with " + failure + ", less than the "
-                    + min + " ms minimum backoff: an immediate retry hits a server that is already failing",
-                    Evidence.of().put("prior_attempt", prev.attemptId())
-                            .put("prior_failure", failure)
-                            .put("prior_response_at", Times.format(responseAt))
-                            .put("started_at", Times.format(next.startedAt()))
-                            .put("gap_ms", gap)
-                            .put("min_backoff_ms", min));
+        long responseAt = Millis.responseAt(prev);
+        String failure = transientFailure(prev);
+        if (failure == null || !Times.present(responseAt) || !Times.present(Millis.startedAt(next))) {
+            return;
         }
+        long gap = Millis.startedAt(next) - responseAt;
+        if (gap < 0 || gap >= min) {
+            return;
+        }
+        ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started " + gap
+                + " ms after attempt " + prev.attemptId() + " failed with " + failure + ", less than the "
+                + min + " ms minimum backoff: an immediate retry hits a server that is already failing",
+                Evidence.of().put("prior_attempt", prev.attemptId())
+                        .put("prior_failure", failure)
+                        .put("prior_response_at", Times.format(responseAt))
+                        .put("started_at", Times.format(Millis.startedAt(next)))
+                        .put("gap_ms", gap)
+                        .put("min_backoff_ms", min));
     }
 
     /**

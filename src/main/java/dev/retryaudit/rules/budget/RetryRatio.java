@@ -11,8 +11,6 @@ import dev.retryaudit.rules.RuleInfo;
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * A run that spends more than its retry budget (retries per operation, above a floor of retries)
@@ -50,20 +48,9 @@ public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run>
         }
     }
 
-    /**
-     * The keys of the last operation, kept for the next one of the same run (most operations follow one
-     * of theirs); shared by threads without harm, as the list is immutable and its element final.
-     */
-    private List<String> lastKeys = Collections.singletonList(null);
-
     @Override
     public Collection<String> keys(Operation op, Policy policy) {
-        List<String> keys = lastKeys;
-        if (!Objects.equals(keys.get(0), op.runId())) {
-            keys = Collections.singletonList(op.runId());
-            lastKeys = keys;
-        }
-        return keys;
+        return Collections.singletonList(op.runId());
     }
 
     @Override
@@ -99,7 +86,7 @@ public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run>
             return;
         }
         String name = id == null ? "the operations without a run_id" : "run " + id;
-        ctx.reportAt(run.first(), null, null, null, id, name + " made " + run.retries() + " retries for "
+        ctx.at(run.first()).run(id).report(name + " made " + run.retries() + " retries for "
                 + run.operations() + " operations (" + Math.round(ratio * 100) + "%), over its retry budget of "
                 + Math.round(policy.retryBudgetRatio() * 100) + "%: retries at this rate turn an outage into"
                 + " a retry storm",

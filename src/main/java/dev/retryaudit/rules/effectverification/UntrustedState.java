@@ -5,7 +5,7 @@ import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;

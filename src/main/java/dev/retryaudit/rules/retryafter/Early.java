@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.retryafter;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
@@ -8,14 +9,12 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.OperationFacts;
-import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.rules.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.grpc.RetryPushback;
 import dev.retryaudit.text.Escaping;
-import java.util.List;
 
 /**
  * A client that comes back before the server's Retry-After adds load exactly when the server asked
@@ -24,7 +23,7 @@ import java.util.List;
  * is one, and on a client clock without one it gets the policy's clock-skew allowance. A gRPC
  * server's {@code grpc-retry-pushback-ms} is judged the same way, in milliseconds.
  */
-public final class Early extends OperationRule {
+public final class Early extends PairRule {
     /**
      * A Date header names whole seconds, so the server's clock at the response may have been up to this
      * much later than it says: a client that waited for the date itself may have waited this much less
@@ -38,18 +37,12 @@ public final class Early extends OperationRule {
     }
 
     @Override
-    public void check(Operation op, RuleContext ctx) {
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt prev = pair.prior();
-            Attempt next = pair.next();
-            if (prev.retryAfter() != null && Times.present(next.startedAt())) {
-                judge(op, prev, next, ctx);
-            }
-            if (prev.retryPushback() != null && Times.present(next.startedAt())) {
-                judgePushback(op, prev, next, ctx);
-            }
+    protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        if (prev.retryAfter() != null && Times.present(Millis.startedAt(next))) {
+            judgeRetryAfter(op, prev, next, ctx);
+        }
+        if (prev.retryPushback() != null && Times.present(Millis.startedAt(next))) {
+            judgePushback(op, prev, next, ctx);
         }
     }
 
@@ -59,21 +52,21 @@ public final class Early extends OperationRule {
      */
     private static void judgePushback(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         long delay = RetryPushback.delayMs(prev.retryPushback());
-        long responseAt = prev.responseTime();
+        long responseAt = Millis.responseAt(prev);
         if (delay == RetryPushback.STOP || !Times.present(responseAt)) {
             return;
         }
         long tolerance = ctx.policy().retryAfterToleranceMs();
         long until = delay > Long.MAX_VALUE - responseAt ? Long.MAX_VALUE : responseAt + delay;
         long allowed = until - tolerance;
-        if (next.startedAt() >= allowed) {
+        if (Millis.startedAt(next) >= allowed) {
             return;
         }
         boolean forever = until == Long.MAX_VALUE;
         String header = "grpc-retry-pushback-ms: " + prev.retryPushback().strip() + " on attempt " + prev.attemptId();
         ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + (forever
                 ? " came back although the server asked for a wait too long to count (" + header + ")"
-                : " came back " + (until - next.startedAt()) + " ms before the server's pushback allowed (" + header
+                : " came back " + (until - Millis.startedAt(next)) + " ms before the server's pushback allowed (" + header
                         + ")"),
                 Evidence.of()
                         .put("retry_pushback_ms", prev.retryPushback())
@@ -81,13 +74,13 @@ public final class Early extends OperationRule {
                         .put("retry_pushback_until", forever ? null : Times.format(until))
                         .put("tolerance_ms", tolerance)
                         .put("allowed_at", forever ? null : Times.format(allowed))
-                        .put("started_at", Times.format(next.startedAt()))
-                        .put("early_ms", forever ? null : until - next.startedAt()));
+                        .put("started_at", Times.format(Millis.startedAt(next)))
+                        .put("early_ms", forever ? null : until - Millis.startedAt(next)));
     }
 
-    private static void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+    private static void judgeRetryAfter(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         Policy policy = ctx.policy();
-        long responseAt = prev.responseTime();
+        long responseAt = Millis.responseAt(prev);
         RetryAfterValue value = RetryAfterValue.parse(prev.retryAfter(), responseAt);
         if (value == null || value.form() == RetryAfterValue.Form.DELAY_SECONDS && !Times.present(responseAt)) {
             return;
@@ -100,12 +93,12 @@ public final class Early extends OperationRule {
         long until = value.waitUntil(responseAt, responseDate);
         long allowed = until - policy.retryAfterToleranceMs() - (skewed ? policy.httpDateSkewMs() : 0)
                 - (corrected ? DATE_RESOLUTION_MS : 0);
-        if (next.startedAt() >= allowed) {
+        if (Millis.startedAt(next) >= allowed) {
             return;
         }
         // a delay beyond 64 bits saturated: there is no time to print, only the fact that the client came back
         boolean forever = until == Long.MAX_VALUE;
-        Long early = forever ? null : until - next.startedAt();
+        Long early = forever ? null : until - Millis.startedAt(next);
         Evidence evidence = Evidence.of()
                 .put("retry_after", prev.retryAfter())
                 .put("retry_after_form", value.form().id())
@@ -119,7 +112,7 @@ public final class Early extends OperationRule {
             evidence.put("http_date_skew_ms", policy.httpDateSkewMs());
         }
         evidence.put("allowed_at", forever ? null : Times.format(allowed))
-                .put("started_at", Times.format(next.startedAt()))
+                .put("started_at", Times.format(Millis.startedAt(next)))
                 .put("early_ms", early);
         String header = "Retry-After: " + Escaping.shortened(HttpDate.stripOws(prev.retryAfter()), 40) + " on attempt "
                 + prev.attemptId();

@@ -1,12 +1,13 @@
 package dev.retryaudit.rules.retryafter;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -33,7 +34,7 @@ public final class Excessive extends OperationRule {
             if (a.retryAfter() == null) {
                 continue;
             }
-            long responseAt = a.responseTime();
+            long responseAt = Millis.responseAt(a);
             RetryAfterValue value = RetryAfterValue.parse(a.retryAfter(), responseAt);
             long seconds = value == null ? -1 : delaySeconds(value, a, responseAt);
             if (seconds > max) {

@@ -2,7 +2,7 @@ package dev.retryaudit.rules.timeoutreplay;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
-import dev.retryaudit.model.Wire;
+import dev.retryaudit.text.Wire;
 
 /** The evidence every timeout-replay finding starts with: the attempt whose fate was unknown and how it ended (with its gRPC status, for a gRPC call). */
 final class Timeouts {

@@ -5,7 +5,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.CommitGate;
 import dev.retryaudit.rules.OperationRule;
-import dev.retryaudit.rules.Requests;
+import dev.retryaudit.rules.shared.Requests;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.List;

@@ -1,39 +1,32 @@
 package dev.retryaudit.rules.trace;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.OperationFacts;
-import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.rules.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /** A later attempt that started before an earlier one shows clocks that disagree or ids assigned out of order. */
-public final class ClockOrder extends OperationRule {
+public final class ClockOrder extends PairRule {
     public ClockOrder() {
         super(new RuleInfo("trace/clock-order", Severity.NOTE,
                 "attempt n+1 started before attempt n started: sort by attempt_id, not by wall clock"));
     }
 
     @Override
-    public void check(Operation op, RuleContext ctx) {
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt prev = pair.prior();
-            Attempt next = pair.next();
-            if (Times.present(prev.startedAt()) && Times.present(next.startedAt()) && next.startedAt() < prev.startedAt()) {
-                ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started "
-                        + (prev.startedAt() - next.startedAt()) + " ms before attempt " + prev.attemptId()
-                        + " started: attempts are ordered by attempt_id, so a clock or the numbering is wrong",
-                        Evidence.of().put("previous_attempt", prev.attemptId())
-                                .put("previous_started_at", Times.format(prev.startedAt()))
-                                .put("started_at", Times.format(next.startedAt()))
-                                .put("earlier_by_ms", prev.startedAt() - next.startedAt()));
-            }
+    protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        if (Times.present(Millis.startedAt(prev)) && Times.present(Millis.startedAt(next)) && Millis.startedAt(next) < Millis.startedAt(prev)) {
+            ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started "
+                    + (Millis.startedAt(prev) - Millis.startedAt(next)) + " ms before attempt " + prev.attemptId()
+                    + " started: attempts are ordered by attempt_id, so a clock or the numbering is wrong",
+                    Evidence.of().put("previous_attempt", prev.attemptId())
+                            .put("previous_started_at", Times.format(Millis.startedAt(prev)))
+                            .put("started_at", Times.format(Millis.startedAt(next)))
+                            .put("earlier_by_ms", Millis.startedAt(prev) - Millis.startedAt(next)));
         }
     }
 }

@@ -1,45 +1,40 @@
 package dev.retryaudit.rules.trace;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
-import dev.retryaudit.rules.OperationFacts;
-import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.text.Times;
+import dev.retryaudit.rules.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.List;
 
 /** A write retried before the previous attempt answered had two copies in flight at once. */
-public final class Overlap extends OperationRule {
+public final class Overlap extends PairRule {
     public Overlap() {
         super(new RuleInfo("trace/overlap", Severity.WARNING,
                 "attempt n+1 of a write started before attempt n's response time: two copies of a write were in flight"));
     }
 
     @Override
-    public void check(Operation op, RuleContext ctx) {
-        if (!ctx.facts(op).isWrite()) {
+    protected boolean concerns(Operation op, RuleContext ctx) {
+        return ctx.facts(op).isWrite();
+    }
+
+    @Override
+    protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        long prevEnd = Millis.responseAt(prev);
+        if (!Times.present(Millis.startedAt(prev)) || !Times.present(Millis.startedAt(next))
+                || Millis.startedAt(next) < Millis.startedAt(prev) || Millis.startedAt(next) >= prevEnd) {
             return;
         }
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt prev = pair.prior();
-            Attempt next = pair.next();
-            long prevEnd = prev.responseTime();
-            if (!Times.present(prev.startedAt()) || !Times.present(next.startedAt())
-                    || next.startedAt() < prev.startedAt() || next.startedAt() >= prevEnd) {
-                continue;
-            }
-            ctx.report(op, next, new Message(next.attemptId(), op.id(), prevEnd - next.startedAt(), prev.attemptId()),
-                    Evidence.of().put("previous_attempt", prev.attemptId())
-                            .putTime("previous_response_at", prevEnd)
-                            .putTime("started_at", next.startedAt())
-                            .put("overlap_ms", prevEnd - next.startedAt()));
-        }
+        ctx.report(op, next, new Message(next.attemptId(), op.id(), prevEnd - Millis.startedAt(next), prev.attemptId()),
+                Evidence.of().put("previous_attempt", prev.attemptId())
+                        .putTime("previous_response_at", prevEnd)
+                        .putTime("started_at", Millis.startedAt(next))
+                        .put("overlap_ms", prevEnd - Millis.startedAt(next)));
     }
 
     /** The message of an overlap, held as its values: a large input may overlap on most of its writes. */

@@ -5,7 +5,6 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -29,10 +28,9 @@ public final class RetryReason extends OperationRule {
                     + " is the first attempt but has a retry_reason: an earlier attempt may be missing from the trace",
                     Evidence.of().put("retry_reason", first.retryReason()));
         }
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt a = pair.next();
+        List<Attempt> attempts = op.attempts();
+        for (int i = 1; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
             if (!a.hasRetryReason()) {
                 ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " is a retry with "
                         + (a.retryReason() == null ? "no" : "an empty") + " retry_reason: a retry must record why it was made",

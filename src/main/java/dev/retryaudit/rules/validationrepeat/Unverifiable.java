@@ -5,9 +5,8 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.NonRetryableFailure;
-import dev.retryaudit.rules.OperationFacts;
-import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.rules.shared.NonRetryableFailure;
+import dev.retryaudit.rules.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.ArrayList;
@@ -18,41 +17,37 @@ import java.util.List;
  * corrected. An error for writes, where an uncorrected repeat may land a bad side effect; silent
  * where the format cannot carry request_hash at all.
  */
-public final class Unverifiable extends OperationRule {
+public final class Unverifiable extends PairRule {
     public Unverifiable() {
         super(new RuleInfo("validation-repeat/unverifiable", Severity.WARNING,
                 "attempt n failed non-retryably and request_hash is missing on attempt n or n+1, so no correction shows"));
     }
 
     @Override
-    public void check(Operation op, RuleContext ctx) {
-        if (!op.carries(Field.REQUEST_HASH)) {
+    protected boolean concerns(Operation op, RuleContext ctx) {
+        return op.carries(Field.REQUEST_HASH);
+    }
+
+    @Override
+    protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
+        boolean write = ctx.facts(op).isWrite();
+        if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
             return;
         }
-        boolean write = ctx.facts(op).isWrite();
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            Attempt prev = pair.prior();
-            Attempt next = pair.next();
-            if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
-                continue;
+        List<Integer> missing = new ArrayList<>();
+        for (Attempt a : List.of(prev, next)) {
+            if (a.requestHash() == null) {
+                missing.add(a.attemptId());
             }
-            List<Integer> missing = new ArrayList<>();
-            for (Attempt a : List.of(prev, next)) {
-                if (a.requestHash() == null) {
-                    missing.add(a.attemptId());
-                }
-            }
-            String failure = NonRetryableFailure.describe(prev, ctx.policy());
-            String where = missing.size() == 2 ? "either attempt" : "attempt " + missing.get(0);
-            ctx.report(write ? Severity.ERROR : null, op, next, "attempt " + next.attemptId() + " of "
-                    + (write ? "write " : "") + op.id() + " retries attempt " + prev.attemptId() + ", which failed with "
-                    + failure + ", and " + where + " has no request_hash: nothing shows the request was corrected",
-                    Evidence.of().put("prior_attempt", prev.attemptId())
-                            .put("prior_failure", failure)
-                            .put("request_hash_missing_on", missing)
-                            .put("write", write));
         }
+        String failure = NonRetryableFailure.describe(prev, ctx.policy());
+        String where = missing.size() == 2 ? "either attempt" : "attempt " + missing.get(0);
+        ctx.report(write ? Severity.ERROR : null, op, next, "attempt " + next.attemptId() + " of "
+                + (write ? "write " : "") + op.id() + " retries attempt " + prev.attemptId() + ", which failed with "
+                + failure + ", and " + where + " has no request_hash: nothing shows the request was corrected",
+                Evidence.of().put("prior_attempt", prev.attemptId())
+                        .put("prior_failure", failure)
+                        .put("request_hash_missing_on", missing)
+                        .put("write", write));
     }
 }

@@ -8,7 +8,7 @@ import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;

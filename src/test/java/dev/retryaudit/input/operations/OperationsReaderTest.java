@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CheckResult;
@@ -12,7 +13,7 @@ import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -64,14 +65,14 @@ class OperationsReaderTest {
         Attempt first = op.attempts().get(0);
         assertThat(first.outcome()).isEqualTo(Outcome.TIMEOUT);
         assertThat(first.commitState()).isEqualTo(CommitState.UNKNOWN);
-        assertThat(first.responseTime()).isEqualTo(first.startedAt() + 8001);
+        assertThat(Millis.responseAt(first)).isEqualTo(Millis.startedAt(first) + 8001);
         assertThat(first.attributes().json()).isEqualTo("{\"b\":[1,{\"c\":null}],\"a\":\"x\"}");
         assertThat(first.location().pointer()).isEqualTo("/operations/0/attempts/1");
         assertThat(first.location().line()).isEqualTo(11);
         Attempt second = op.attempts().get(1);
-        assertThat(second.endedAt() - second.startedAt()).isEqualTo(500);
+        assertThat(Millis.endedAt(second) - Millis.startedAt(second)).isEqualTo(500);
         assertThat(second.retryAfter()).isEqualTo("3");
-        assertThat(Times.format(second.startedAt())).isEqualTo("2026-09-07T14:02:12.400Z");
+        assertThat(Times.format(Millis.startedAt(second))).isEqualTo("2026-09-07T14:02:12.400Z");
         assertThat(op.checks()).singleElement().satisfies(c -> {
             assertThat(c.result()).isEqualTo(CheckResult.NOT_FOUND);
             assertThat(c.count()).isZero();
@@ -86,7 +87,7 @@ class OperationsReaderTest {
                 + " \"attempts\": [{\"attempt_id\": 1, \"status\": null, \"started_at\": null}]}")).get(0);
         assertThat(op.effect()).isNull();
         assertThat(op.attempts().get(0).status()).isNull();
-        assertThat(op.attempts().get(0).startedAt()).isEqualTo(Times.NONE);
+        assertThat(Millis.startedAt(op.attempts().get(0))).isEqualTo(Times.NONE);
     }
 
     @Test

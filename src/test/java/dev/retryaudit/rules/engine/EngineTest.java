@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -49,7 +50,7 @@ class EngineTest {
     @Test
     void theEvidenceOfAReturnedFindingCannotChange() {
         Evidence evidence = Evidence.of().put("list", new ArrayList<>(List.of(1)));
-        Finding f = Finding.of("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
+        Finding f = Models.finding("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
                 Locations.line("in", 1));
         assertThatThrownBy(() -> f.evidence().put("more", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> ((List<?>) f.evidence().asMap().get("list")).clear())
@@ -156,7 +157,7 @@ class EngineTest {
 
         @Override
         public void check(Operation op, RuleContext ctx) {
-            if (!ctx.facts(op).pairs().isEmpty()) {
+            if (ctx.facts(op).operation().retries() > 0) {
                 ctx.report(op, null, op.id() + " retried", Evidence.of());
             }
         }
@@ -192,7 +193,7 @@ class EngineTest {
 
         @Override
         public void finish(String key, long[] count, RuleContext ctx) {
-            ctx.reportAt(Locations.line("in.jsonl", 1), null, null, null, key, count[0] + " retries in run " + key,
+            ctx.at(Locations.line("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
                     Evidence.of().put("retries", count[0]));
         }
     }

@@ -1,5 +1,7 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.model.internal.Millis;
+import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.api.Locations;
@@ -18,7 +20,7 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.JsonReportWriter;
+import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleFixtures;
@@ -109,7 +111,7 @@ class SplitMergeTest {
         Report report = new Report("retry-audit", "test", List.of(new InputSummary("x", "operations", 1, 1)),
                 findings, FailOn.ERROR, ALL.configured(), null, 0);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new JsonReportWriter().write(report, out);
+        ReportFormat.JSON.writer(false).write(report, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
@@ -140,14 +142,14 @@ class SplitMergeTest {
 
     /** {@code op} with its ids prefixed and its sources counted from {@code offset}, as if read with other sources. */
     private static Operation moved(Operation op, String prefix, int offset) {
-        List<Attempt> attempts = op.attempts().stream().map(a -> new Attempt(a.attemptId(), a.spanId(),
-                a.idempotencyKey(), a.startedAt(), a.endedAt(), a.durationMs(), a.outcome(), a.status(), a.errorClass(),
+        List<Attempt> attempts = op.attempts().stream().map(a -> Models.withGrpc(Models.attempt(a.attemptId(), a.spanId(),
+                a.idempotencyKey(), Millis.startedAt(a), Millis.endedAt(a), Millis.durationMs(a), a.outcome(), a.status(), a.errorClass(),
                 a.retryAfter(), a.responseDate(), a.commitState(), a.commitStateSource(), a.retryReason(),
-                a.requestHash(), a.attributes(), moved(a.location(), offset))
-                .withGrpc(a.grpcStatus(), a.retryPushback())).toList();
+                a.requestHash(), a.attributes(), moved(a.location(), offset)),
+                a.grpcStatus(), a.retryPushback())).toList();
         List<Check> checks = op.checks().stream().map(c -> new Check(c.afterAttempt(), c.at(), c.kind(), c.result(),
                 c.count(), moved(c.location(), offset))).toList();
-        return new Operation(prefix + op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
+        return Models.operation(prefix + op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
                 op.runId(), op.parent() == null ? null : new ParentRef(prefix + op.parent().operation(),
                         op.parent().attempt()), op.deadlineMs(), op.reportedOutcome(), op.clock(), attempts, checks,
                 op.attributes(), moved(op.location(), offset), op.carried());

@@ -1,5 +1,6 @@
 package dev.retryaudit.rules.validationrepeat;
 
+import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.model.Attempt;
@@ -11,7 +12,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleFixtures;
@@ -81,9 +82,8 @@ class ValidationRepeatFindingsTest {
             }
 
             @Override
-            public void reportAt(Location location, String operation, Integer attempt, String tool, String run,
-                    String message, Evidence evidence) {
-                reported.add(message);
+            public FindingBuilder at(Location location) {
+                throw new AssertionError("the rule reports about attempts, not at a location of its own");
             }
         };
         EnumSet<Field> withoutHash = EnumSet.allOf(Field.class);
@@ -97,12 +97,12 @@ class ValidationRepeatFindingsTest {
     private static Operation operation(EnumSet<Field> carried) {
         Location at = new Location("x", 0, 1, 1, null);
         List<Attempt> attempts = List.of(attempt(1, at), attempt(2, at));
-        return new Operation("op", "t", null, "GET", null, null, null, null, null, null, null, attempts, null, null,
+        return Models.operation("op", "t", null, "GET", null, null, null, null, null, null, null, attempts, null, null,
                 at, carried);
     }
 
     private static Attempt attempt(int id, Location at) {
-        return new Attempt(id, null, null, Times.NONE, Times.NONE, Double.NaN, Outcome.ERROR, 422, null, null, null,
+        return Models.attempt(id, null, null, Times.NONE, Times.NONE, Double.NaN, Outcome.ERROR, 422, null, null, null,
                 null, null, null, null, null, at);
     }
 }

@@ -16,7 +16,7 @@ import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
+import dev.retryaudit.model.internal.Models;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
@@ -12,7 +13,7 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -99,11 +100,11 @@ public final class CurlDiagnostic {
                         : Long.toString(delay);
                 responseDate = date ? IMF_FIXDATE.format(Instant.ofEpochMilli(at / 1000 * 1000)) : null;
             }
-            attempts.add(new Attempt(i + 1, null, null, at, Times.NONE, Double.NaN,
+            attempts.add(Models.attempt(i + 1, null, null, at, Times.NONE, Double.NaN,
                     s < 400 ? Outcome.SUCCESS : Outcome.ERROR, s, null, retryAfter, responseDate, null, null, null,
                     null, null, k.at()));
         }
-        return new Operation(k.id(), RetryTraceDraft.TOOL, Effect.READ, "GET", null, null, null, null, null, null,
+        return Models.operation(k.id(), RetryTraceDraft.TOOL, Effect.READ, "GET", null, null, null, null, null, null,
                 Clock.SERVER, attempts, List.of(), null, k.at(), Set.of());
     }
 

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
+import dev.retryaudit.model.internal.Models;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
@@ -14,7 +15,7 @@ import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +83,7 @@ final class RetryTraceDraft {
         sorted.sort(Attempt.BY_ID);
         Set<Field> carried = keyHeader == null ? Set.of()
                 : Set.of(Field.IDEMPOTENCY_KEY, Field.REQUEST_HASH, Field.COMMIT_STATE);
-        return new Operation(id, client == null ? TOOL : client, method == null ? Effect.READ : null,
+        return Models.operation(id, client == null ? TOOL : client, method == null ? Effect.READ : null,
                 method == null ? "GET" : method, null, null, runId, null, null, null, Clock.SERVER, sorted, List.of(),
                 null, at, carried);
     }
@@ -159,7 +160,7 @@ final class RetryTraceDraft {
         if (outcome == null) {
             outcome = status < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         }
-        return new Attempt(sequence, null, key, received, Times.NONE, Double.NaN, outcome, status, null,
+        return Models.attempt(sequence, null, key, received, Times.NONE, Double.NaN, outcome, status, null,
                 RetryTraceReader.wait(retryAfter, retryAfterMs), null, commit, commit == null ? null : source, null, hash, null, at);
     }
 

@@ -3,6 +3,7 @@ package dev.retryaudit.input.foreign.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
@@ -43,7 +44,7 @@ class OtlpProtobufReaderTest {
             AuditResult json;
             List<ExportTraceServiceRequest> exports;
             try {
-                json = AUDIT.audit(Files.newInputStream(file), "spans");
+                json = AUDIT.audit(AuditInput.stream(Files.newInputStream(file), "spans"));
                 exports = OtlpProtoFixtures.exports(file);
             } catch (RetryAuditException | RuntimeException | IOException e) {
                 continue;
@@ -51,7 +52,7 @@ class OtlpProtobufReaderTest {
             byte[] framed = OtlpProtoFixtures.framed(exports);
             AuditResult proto;
             try {
-                proto = AUDIT.audit(new ByteArrayInputStream(framed), "spans");
+                proto = AUDIT.audit(AuditInput.stream(new ByteArrayInputStream(framed), "spans"));
             } catch (RetryAuditException e) {
                 throw new AssertionError(file + ": " + e.getMessage(), e);
             }
@@ -76,8 +77,8 @@ class OtlpProtobufReaderTest {
     void idsAsBytesBecomeTheHexIdsOfOtlpJson() throws Exception {
         Path file = Path.of("examples").resolve(example());
         byte[] framed = OtlpProtoFixtures.framed(OtlpProtoFixtures.exports(file));
-        List<String> proto = AUDIT.read(new ByteArrayInputStream(framed), "s").stream().map(o -> o.id()).sorted().toList();
-        List<String> json = AUDIT.read(Files.newInputStream(file), "s").stream().map(o -> o.id()).sorted().toList();
+        List<String> proto = AUDIT.read(AuditInput.stream(new ByteArrayInputStream(framed), "s")).stream().map(o -> o.id()).sorted().toList();
+        List<String> json = AUDIT.read(AuditInput.stream(Files.newInputStream(file), "s")).stream().map(o -> o.id()).sorted().toList();
         assertThat(proto).isEqualTo(json).isNotEmpty();
     }
 
@@ -87,14 +88,14 @@ class OtlpProtobufReaderTest {
         List<ExportTraceServiceRequest> two = List.of(exports.get(0), exports.get(0));
         byte[] framed = OtlpProtoFixtures.framed(two);
         byte[] cut = Arrays.copyOf(framed, framed.length - 3);
-        assertThatThrownBy(() -> AUDIT.audit(new ByteArrayInputStream(cut), "t.bin"))
+        assertThatThrownBy(() -> AUDIT.audit(AuditInput.stream(new ByteArrayInputStream(cut), "t.bin")))
                 .isInstanceOf(RetryAuditException.class)
                 .hasMessageContaining("t.bin:2:1: error: $: the input ends within message 2");
         byte[] header = Arrays.copyOf(framed, framed.length / 2 + 2);
         header = Arrays.copyOf(framed, (framed.length / 2) + 2);
         byte[] one = OtlpProtoFixtures.framed(List.of(exports.get(0)));
         byte[] shortHeader = Arrays.copyOf(framed, one.length + 2);
-        assertThatThrownBy(() -> AUDIT.audit(new ByteArrayInputStream(shortHeader), "t.bin"))
+        assertThatThrownBy(() -> AUDIT.audit(AuditInput.stream(new ByteArrayInputStream(shortHeader), "t.bin")))
                 .hasMessageContaining("t.bin:2:1: error: $: the input ends within the length of message 2");
     }
 
@@ -102,14 +103,14 @@ class OtlpProtobufReaderTest {
     void bytesThatAreNoExportAreMalformedProtobuf() {
         // A frame of 3 bytes: resource_spans, said to be 5 bytes long, but 1 follows.
         byte[] bad = {0, 0, 0, 3, 0x0A, 0x05, 0x0A};
-        assertThatThrownBy(() -> AUDIT.audit(new ByteArrayInputStream(bad), "t.bin"))
+        assertThatThrownBy(() -> AUDIT.audit(AuditInput.stream(new ByteArrayInputStream(bad), "t.bin")))
                 .hasMessageStartingWith("t.bin:1:1: error: $: malformed protobuf: ");
     }
 
     @Test
     void aZstdCompressedMessageSaysWhatToDo() {
         byte[] zstd = {0, 0, 0, 5, 0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0};
-        assertThatThrownBy(() -> AUDIT.audit(new ByteArrayInputStream(zstd), "t.bin"))
+        assertThatThrownBy(() -> AUDIT.audit(AuditInput.stream(new ByteArrayInputStream(zstd), "t.bin")))
                 .isInstanceOf(RetryAuditException.class);
     }
 

@@ -1,5 +1,7 @@
 package dev.retryaudit.input.foreign.otlp;
 
+import dev.retryaudit.model.internal.Millis;
+import dev.retryaudit.text.Times;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
@@ -107,8 +109,8 @@ class OtlpReaderTest {
         Attempt toolCall = tool.attempts().get(0);
         assertThat(toolCall.spanId()).isEqualTo(TOOL);
         assertThat(toolCall.outcome()).isEqualTo(Outcome.SUCCESS);
-        assertThat(toolCall.startedAt()).isEqualTo(BASE_MS);
-        assertThat(toolCall.endedAt()).isEqualTo(BASE_MS + 10_000);
+        assertThat(Millis.startedAt(toolCall)).isEqualTo(BASE_MS);
+        assertThat(Millis.endedAt(toolCall)).isEqualTo(BASE_MS + 10_000);
 
         Operation charge = ops.get(1);
         assertThat(charge.tool()).isEqualTo("POST pay.example");
@@ -123,9 +125,9 @@ class OtlpReaderTest {
         assertThat(timedOut.attemptId()).isEqualTo(1);
         assertThat(timedOut.outcome()).isEqualTo(Outcome.TIMEOUT);
         assertThat(timedOut.status()).isNull();
-        assertThat(timedOut.startedAt()).isEqualTo(at("2026-09-07T14:02:00.100Z"));
+        assertThat(Millis.startedAt(timedOut)).isEqualTo(at("2026-09-07T14:02:00.100Z"));
         // 1788789728101000000 as a double would be ...100999936, a millisecond early.
-        assertThat(timedOut.endedAt()).isEqualTo(at("2026-09-07T14:02:08.101Z"));
+        assertThat(Millis.endedAt(timedOut)).isEqualTo(at("2026-09-07T14:02:08.101Z"));
         Attempt committed = charge.attempts().get(1);
         assertThat(committed.attemptId()).isEqualTo(2);
         assertThat(committed.status()).isEqualTo(201);
@@ -141,15 +143,15 @@ class OtlpReaderTest {
         assertThat(inventory.attempts()).extracting(Attempt::outcome).containsExactly(Outcome.ERROR, Outcome.SUCCESS);
         assertThat(inventory.attempts().get(0).retryAfter()).isEqualTo("2");
         assertThat(inventory.attempts().get(0).responseDate()).isEqualTo("Mon, 07 Sep 2026 14:02:09 GMT");
-        assertThat(inventory.attempts().get(1).startedAt() - inventory.attempts().get(0).responseTime()).isEqualTo(300);
+        assertThat(Millis.startedAt(inventory.attempts().get(1)) - Millis.responseAt(inventory.attempts().get(0))).isEqualTo(300);
         assertThat(inventory.carried()).containsExactly(Field.SPAN_ID);
 
         Operation redirected = ops.get(3);
         assertThat(redirected.attempts()).hasSize(1);
         Attempt followed = redirected.attempts().get(0);
         assertThat(followed.spanId()).isEqualTo("1111aaaa2222bb07");
-        assertThat(followed.startedAt()).isEqualTo(BASE_MS + 9500);
-        assertThat(followed.endedAt()).isEqualTo(BASE_MS + 9560);
+        assertThat(Millis.startedAt(followed)).isEqualTo(BASE_MS + 9500);
+        assertThat(Millis.endedAt(followed)).isEqualTo(BASE_MS + 9560);
         assertThat(followed.status()).isEqualTo(200);
         assertThat(redirected.target()).isEqualTo("https://shop.example/a");
         assertThat(redirected.location().pointer()).isEqualTo("/resourceSpans/0/scopeSpans/1/spans/0");
@@ -161,7 +163,7 @@ class OtlpReaderTest {
         assertThat(legacy.attempts()).singleElement().satisfies(a -> {
             assertThat(a.attemptId()).isEqualTo(1);
             assertThat(a.status()).isEqualTo(204);
-            assertThat(a.startedAt()).isEqualTo(BASE_MS + 11_000);
+            assertThat(Millis.startedAt(a)).isEqualTo(BASE_MS + 11_000);
         });
         assertThat(legacy.location().pointer()).isEqualTo("/resourceSpans/1/instrumentationLibrarySpans/0/spans/0");
     }
@@ -297,8 +299,8 @@ class OtlpReaderTest {
         assertThat(op.attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
         Attempt second = op.attempts().get(1);
         assertThat(second.spanId()).isEqualTo("1111aaaa2222bb02");
-        assertThat(second.startedAt()).isEqualTo(BASE_MS + 100);
-        assertThat(second.endedAt()).isEqualTo(BASE_MS + 150);
+        assertThat(Millis.startedAt(second)).isEqualTo(BASE_MS + 100);
+        assertThat(Millis.endedAt(second)).isEqualTo(BASE_MS + 150);
         assertThat(second.status()).isEqualTo(401);
         assertThat(op.attempts().get(2).status()).isEqualTo(200);
     }
@@ -435,12 +437,12 @@ class OtlpReaderTest {
         String s = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"startTimeUnixNano\":1788789720123999999,"
                 + "\"endTimeUnixNano\":\"0\",\"attributes\":[" + str("http.request.method", "GET") + "]}";
         Attempt a = read(export(s)).get(0).attempts().get(0);
-        assertThat(a.startedAt()).isEqualTo(BASE_MS + 123);
-        assertThat(a.endedAt()).isEqualTo(dev.retryaudit.model.Times.NONE);
+        assertThat(Millis.startedAt(a)).isEqualTo(BASE_MS + 123);
+        assertThat(Millis.endedAt(a)).isEqualTo(dev.retryaudit.text.Times.NONE);
         assertThat(a.outcome()).as("a span that did not end is not one the client stopped waiting for").isNull();
         String max = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"startTimeUnixNano\":18446744073709551615,"
                 + "\"attributes\":[" + str("http.request.method", "GET") + "]}";
-        assertThat(read(export(max)).get(0).attempts().get(0).startedAt()).isEqualTo(18_446_744_073_709L);
+        assertThat(Millis.startedAt(read(export(max)).get(0).attempts().get(0))).isEqualTo(18_446_744_073_709L);
     }
 
     @Test

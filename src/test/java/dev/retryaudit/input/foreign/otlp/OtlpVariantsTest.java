@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign.otlp;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.InputException;
@@ -119,8 +120,8 @@ class OtlpVariantsTest {
         assertThat(op.id()).isEqualTo(T + "/1111aaaa2222bb01");
         assertThat(op.idempotencyKey()).isEqualTo("k-1");
         Attempt a = op.attempts().get(0);
-        assertThat(a.startedAt()).isEqualTo(1788789720000L);
-        assertThat(a.endedAt()).isEqualTo(1788789720040L);
+        assertThat(Millis.startedAt(a)).isEqualTo(1788789720000L);
+        assertThat(Millis.endedAt(a)).isEqualTo(1788789720040L);
         assertThat(a.outcome()).isEqualTo(dev.retryaudit.model.Outcome.TIMEOUT);
     }
 }

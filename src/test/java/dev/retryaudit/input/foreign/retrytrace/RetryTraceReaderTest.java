@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Clock;
@@ -11,7 +12,7 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.Times;
+import dev.retryaudit.text.Times;
 import java.io.ByteArrayInputStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -44,8 +45,8 @@ class RetryTraceReaderTest {
         assertThat(op.attempts()).extracting(Attempt::outcome)
                 .containsExactly(Outcome.ERROR, Outcome.ERROR, Outcome.SUCCESS);
         Attempt second = op.attempts().get(1);
-        assertThat(Times.format(second.startedAt())).isEqualTo("2026-09-07T10:05:00.412Z");
-        assertThat(second.responseTime()).isEqualTo(second.startedAt());
+        assertThat(Times.format(Millis.startedAt(second))).isEqualTo("2026-09-07T10:05:00.412Z");
+        assertThat(Millis.responseAt(second)).isEqualTo(Millis.startedAt(second));
         assertThat(second.location().line()).isEqualTo(1);
         assertThat(second.location().pointer()).isEqualTo("/attempts/1");
         assertThat(op.location().pointer()).isEmpty();

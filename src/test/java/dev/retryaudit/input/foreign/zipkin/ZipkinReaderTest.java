@@ -1,5 +1,6 @@
 package dev.retryaudit.input.foreign.zipkin;
 
+import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.InputException;
@@ -47,10 +48,10 @@ class ZipkinReaderTest {
         Attempt first = op.attempts().get(0);
         assertThat(first.retryAfter()).isEqualTo("2");
         assertThat(first.outcome()).isEqualTo(Outcome.ERROR);
-        assertThat(first.startedAt()).isEqualTo(1788789720000L);
-        assertThat(first.durationMs()).isNaN();
-        assertThat(first.endedAt()).isEqualTo(1788789720040L);
-        assertThat(op.attempts().get(1).startedAt()).isEqualTo(1788789720340L);
+        assertThat(Millis.startedAt(first)).isEqualTo(1788789720000L);
+        assertThat(Millis.durationMs(first)).isNaN();
+        assertThat(Millis.endedAt(first)).isEqualTo(1788789720040L);
+        assertThat(Millis.startedAt(op.attempts().get(1))).isEqualTo(1788789720340L);
         assertThat(first.location().pointer()).isEqualTo("/1");
         assertThat(first.location().line()).isEqualTo(18);
         assertThat(ops.get(1).target()).isEqualTo("https://cdn.example/logo.png");

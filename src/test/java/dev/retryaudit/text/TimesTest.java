@@ -1,4 +1,4 @@
-package dev.retryaudit.model;
+package dev.retryaudit.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

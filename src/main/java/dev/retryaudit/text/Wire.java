@@ -1,4 +1,4 @@
-package dev.retryaudit.model;
+package dev.retryaudit.text;
 
 import java.util.Arrays;
 import java.util.HashMap;

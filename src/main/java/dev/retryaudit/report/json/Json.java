@@ -1,4 +1,4 @@
-package dev.retryaudit.report;
+package dev.retryaudit.report.json;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
