@@ -31,9 +31,9 @@ class PublicSurfaceTest {
      * The ceiling on public types (nested ones counted) in the exported packages; lower it as types
      * become internal, never raise it without a reason a caller gives (the last rise: the settings value,
      * the sealed input and the exit codes for every surface, the line readers and rejections the Spark job
-     * reads through, and one finding written alone).
+     * reads through, one finding written alone, and the --limit-* options the Spark job's command line mixes in).
      */
-    private static final int MOST_PUBLIC_TYPES = 80;
+    private static final int MOST_PUBLIC_TYPES = 81;
 
     /**
      * Members over the limit that remain, each constructed outside the packages that own them: records

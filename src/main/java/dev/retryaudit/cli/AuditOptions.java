@@ -1,16 +1,17 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditSettings;
-import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.LimitOptions;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.Limits;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,8 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.LimitOptions;
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -44,7 +46,7 @@ final class Failures {
      */
     static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
         err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; "
-                + LimitOptions.MORE_MEMORY);
+                + LimitOptions.hint(Limit.MEMORY));
         if (java.util.Arrays.asList(args).contains("--debug")) {
             writeTrace(err, ex);
         }

@@ -3,6 +3,7 @@ package dev.retryaudit.cli;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
@@ -106,7 +107,10 @@ final class ServeCommand implements Callable<Integer> {
         FindingLines findings = new FindingLines(lines);
         Serve serve;
         try {
-            serve = Serve.start(auditor, settings, findings);
+            serve = Serve.start(auditor, settings, findings, line -> {
+                io.err().println(line);
+                io.err().flush();
+            });
         } catch (BindException e) {
             throw options.usage("invalid value for option '--listen': cannot listen on " + listen + ": "
                     + Escaping.controls(String.valueOf(e.getMessage())));

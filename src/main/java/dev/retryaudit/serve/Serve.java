@@ -54,15 +54,19 @@ public final class Serve implements AutoCloseable {
         this.lastPost = lastPost;
     }
 
-    /** Starts listening; every finding goes to {@code findings} as it is made. */
-    public static Serve start(RetryAudit auditor, Settings settings, Consumer<Finding> findings) throws IOException {
+    /**
+     * Starts listening; every finding goes to {@code findings} as it is made, and an internal error answering a
+     * request to {@code log} as one line.
+     */
+    public static Serve start(RetryAudit auditor, Settings settings, Consumer<Finding> findings, Consumer<String> log)
+            throws IOException {
         Metrics metrics = new Metrics(settings.maxHeldSpans());
         Receiver receiver = new Receiver(auditor, settings.limits(), settings.idle().toNanos(),
                 settings.maxHeldSpans(), System::nanoTime, findings, metrics);
         AtomicLong lastPost = new AtomicLong(System.nanoTime());
         long retryAfter = Math.max(1, (settings.idle().toMillis() + 999) / 1000);
         TraceServer server = TraceServer.start(settings.listen(), THREADS, receiver, metrics,
-                settings.limits().bytes(), settings.limits().depth(), retryAfter, lastPost, System::nanoTime);
+                settings.limits().bytes(), settings.limits().depth(), retryAfter, lastPost, System::nanoTime, log);
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "retry-audit-serve-sweep");
             t.setDaemon(true);

@@ -7,6 +7,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.retryaudit.input.foreign.otlp.OtlpProtobuf;
+import dev.retryaudit.text.Escaping;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -22,6 +23,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
@@ -43,6 +45,7 @@ final class TraceServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService pool;
     private final Receiver receiver;
+    private final Consumer<String> log;
     private final Metrics metrics;
     private final long limitBytes;
     private final int depth;
@@ -64,8 +67,9 @@ final class TraceServer implements AutoCloseable {
     }
 
     private TraceServer(HttpServer server, ExecutorService pool, Receiver receiver, Metrics metrics, long limitBytes,
-            int depth, long retryAfterSeconds, AtomicLong lastPost) {
+            int depth, long retryAfterSeconds, AtomicLong lastPost, Consumer<String> log) {
         this.server = server;
+        this.log = log;
         this.pool = pool;
         this.receiver = receiver;
         this.metrics = metrics;
@@ -77,11 +81,12 @@ final class TraceServer implements AutoCloseable {
 
     /**
      * Listens on {@code address} and serves on {@code threads} threads; {@code lastPost} is set to the
-     * clock's time at each POST, {@code retryAfterSeconds} is what a 503 asks a client to wait.
+     * clock's time at each POST, {@code retryAfterSeconds} is what a 503 asks a client to wait; an internal
+     * error answering a request is told to {@code log}, a line each.
      */
     static TraceServer start(InetSocketAddress address, int threads, Receiver receiver, Metrics metrics,
-            long limitBytes, int depth, long retryAfterSeconds, AtomicLong lastPost, java.util.function.LongSupplier clock)
-            throws IOException {
+            long limitBytes, int depth, long retryAfterSeconds, AtomicLong lastPost, java.util.function.LongSupplier clock,
+            Consumer<String> log) throws IOException {
         HttpServer server = HttpServer.create(address, 1024);
         AtomicLong n = new AtomicLong();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
@@ -90,7 +95,8 @@ final class TraceServer implements AutoCloseable {
                     t.setDaemon(true);
                     return t;
                 });
-        TraceServer s = new TraceServer(server, pool, receiver, metrics, limitBytes, depth, retryAfterSeconds, lastPost);
+        TraceServer s = new TraceServer(server, pool, receiver, metrics, limitBytes, depth, retryAfterSeconds, lastPost,
+                log);
         server.createContext("/", exchange -> s.handle(exchange, clock));
         server.setExecutor(pool);
         server.start();
@@ -228,8 +234,8 @@ final class TraceServer implements AutoCloseable {
     }
 
     private void internal(HttpExchange x, Throwable e) {
-        System.err.println("retry-audit: error: internal error answering " + x.getRequestMethod() + " "
-                + x.getRequestURI().getRawPath() + ": " + e);
+        log.accept("retry-audit: error: internal error answering " + Escaping.controls(x.getRequestMethod()) + " "
+                + Escaping.controls(x.getRequestURI().getRawPath()) + ": " + Escaping.controls(String.valueOf(e)));
         try {
             send(x, 500, Exchanges.JSON, Exchanges.status(false, Exchanges.INTERNAL, "internal error: " + e));
         } catch (IOException | RuntimeException ignored) {

@@ -1,8 +1,8 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.cli.LimitOptions;
 import dev.retryaudit.report.FailOn;
 import java.io.IOException;
 import java.io.PrintWriter;

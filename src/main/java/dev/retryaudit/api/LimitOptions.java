@@ -1,4 +1,4 @@
-package dev.retryaudit.cli;
+package dev.retryaudit.api;
 
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
@@ -13,7 +13,7 @@ import picocli.CommandLine;
  */
 public final class LimitOptions {
     /** What to do when the Java heap is too small for the input. */
-    static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+    private static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
             + "lower --limit-bytes, or split the input";
 
     @Spec(Spec.Target.MIXEE)
