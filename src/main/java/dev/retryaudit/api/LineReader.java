@@ -134,6 +134,20 @@ public final class LineReader {
     }
 
     /**
+     * The key that {@link #read} would give spans line {@code line} of source {@code source}, told from
+     * its top-level fields without checking the line, for an engine that brings the lines of a key
+     * together and reads each line once there: null for a blank line, empty when the line shows no key
+     * that reading would give (reading it rejects it). A line that reading rejects may have any key:
+     * it is rejected, at its place, wherever it is read.
+     */
+    public String key(String source, int sourceIndex, long line, byte[] bytes) {
+        if (spans == null) {
+            throw new IllegalStateException("an OTLP line belongs to linking contexts: read(...).contexts()");
+        }
+        return spans.key(new SpanLines.Text(Objects.requireNonNull(source, "source"), sourceIndex, line, bytes));
+    }
+
+    /**
      * The operation of spans lines of one {@link Line#key}, read by a reader of these settings, in line
      * order: merged and checked as the command line merges them (fields that disagree, the attempts
      * limit, no attempt, no tool); the lines are not parsed again.

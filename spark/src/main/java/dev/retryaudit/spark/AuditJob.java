@@ -24,16 +24,17 @@ import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
- * The distributed audit of numbered span lines. Each line is parsed where it is read and keyed by its
- * operation (source and operation_id, else idempotency key); a repartition on the key, sorted within
- * partitions, brings an operation's lines together, where they are built into the operation and
+ * The distributed audit of numbered span lines. Each line is keyed where it is read by its operation
+ * (source and operation_id, else idempotency key), from its top-level fields; a repartition on the
+ * key, sorted within partitions, brings an operation's lines together, where each is read (checked and
+ * parsed, once) and they are built into the operation and
  * audited by the per-operation rules, one auditor per partition. What the cross-operation rules aggregated leaves as one piece per rule and
  * key, the input notes one piece per source; a second {@code groupByKey} merges the pieces of each key and judges them. Input errors travel
  * as items beside the findings; the input-wide checks (unique ids, the operations limit, empty
  * sources) run over one small fact per operation.
  */
 final class AuditJob {
-    /** The key of a line the reader rejects: its own group, where the error is raised again. */
+    /** The key of a line that shows no key (the reader rejects it): its own group, where it is read. */
     private static final String REJECTED = "!";
 
     private AuditJob() {
@@ -54,21 +55,16 @@ final class AuditJob {
      */
     static JavaRDD<Item> items(SparkSession spark, JavaRDD<SpanLine> lines, Broadcast<List<String>> sources,
             AuditSettings settings) {
+        // Keyed from its top-level fields without checking it: each line is read once, where its key's lines meet.
         JavaRDD<Row> keyed = lines.mapPartitions(it -> {
             LineReader reader = LineReader.spans(settings.limits());
             List<Row> out = new ArrayList<>();
             while (it.hasNext()) {
                 SpanLine l = it.next();
-                try {
-                    LineReader.Line read = reader.read(sources.value().get(l.sourceIndex()), l.sourceIndex(), l.line(),
-                            l.bytes());
-                    if (read != null) {
-                        out.add(RowFactory.create(l.sourceIndex() + "\u0000" + read.key(), l.sourceIndex(), l.line(),
-                                l.bytes()));
-                    }
-                } catch (RetryAuditException e) {
-                    out.add(RowFactory.create(REJECTED + l.sourceIndex() + ":" + l.line(), l.sourceIndex(), l.line(),
-                            l.bytes()));
+                String key = reader.key(sources.value().get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes());
+                if (key != null) {
+                    out.add(RowFactory.create(key.isEmpty() ? REJECTED + l.sourceIndex() + ":" + l.line()
+                            : l.sourceIndex() + "\u0000" + key, l.sourceIndex(), l.line(), l.bytes()));
                 }
             }
             return out.iterator();
@@ -170,18 +166,22 @@ final class AuditJob {
         }
 
         private Operation build(String key) {
-            SpanLine first = lines.get(0);
-            String source = sources.get(first.sourceIndex());
+            String source = sources.get(lines.get(0).sourceIndex());
             List<LineReader.Line> read = new ArrayList<>(lines.size());
-            try {
-                for (SpanLine l : lines) {
+            SpanLine first = null;
+            for (SpanLine l : lines) {
+                try {
                     read.add(reader.read(source, l.sourceIndex(), l.line(), l.bytes()));
+                    first = first == null ? l : first;
+                } catch (RetryAuditException e) {
+                    // A line the reader rejects is no line of the operation: the rest are, as when read alone.
+                    side.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
                 }
-                if (key.startsWith(REJECTED)) {
-                    throw new IllegalStateException("a line rejected once was accepted the second time");
-                }
-            } catch (RetryAuditException e) {
-                side.add(Item.of(InputRejection.reading(first.sourceIndex(), e)));
+            }
+            if (key.startsWith(REJECTED) && !read.isEmpty()) {
+                throw new IllegalStateException("a line that shows no key was read");
+            }
+            if (first == null) {
                 return null;
             }
             try {

@@ -75,6 +75,56 @@ public final class SpanLines {
     }
 
     /**
+     * The key {@link #read} gives line {@code t}, told from its top-level fields without checking the
+     * line, for an engine that brings the lines of a key together first and reads each line once there:
+     * null for a blank line, empty when the line shows no key that reading it would give (reading it
+     * rejects it). A line that reading rejects may have any key.
+     */
+    public String key(Text t) {
+        try (JsonParser p = json.parser(t.bytes(), 0, t.bytes().length)) {
+            p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            JsonToken first = p.nextToken();
+            if (first == null) {
+                return null;
+            }
+            if (first != JsonToken.START_OBJECT) {
+                return "";
+            }
+            String operationId = null;
+            String idempotencyKey = null;
+            int seen = 0;
+            JsonToken token;
+            while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                int field = name.equals("operation_id") ? 1 : name.equals("idempotency_key") ? 2 : 0;
+                if (field == 0) {
+                    p.skipChildren();
+                    continue;
+                }
+                if ((seen & field) != 0 || value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
+                    return "";
+                }
+                seen |= field;
+                String text = value == JsonToken.VALUE_NULL ? null : p.getText();
+                if (field == 1) {
+                    operationId = text;
+                } else {
+                    idempotencyKey = text;
+                }
+            }
+            if (token != JsonToken.END_OBJECT) {
+                return "";
+            }
+            return operationId != null ? "operation_id:" + operationId
+                    : idempotencyKey != null ? "idempotency_key:" + idempotencyKey : "";
+        } catch (IOException | RuntimeException e) {
+            // Reading the line rejects it, with the reader's own message, where its key's lines meet.
+            return "";
+        }
+    }
+
+    /**
      * The operation whose lines, all with one key, are {@code lines} read ({@link #read}) in line order:
      * merged and checked as the reader merges them (fields that disagree, the attempts limit, an
      * operation with no attempt or no tool).

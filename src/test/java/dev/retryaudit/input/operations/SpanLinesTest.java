@@ -52,6 +52,26 @@ class SpanLinesTest {
     }
 
     @Test
+    void aLineIsKeyedWithoutReadingItAsReadingKeysIt() throws InputException {
+        SpanLines lines = new SpanLines(Limits.DEFAULTS);
+        for (SpanLines.Text t : texts()) {
+            SpanLines.Read read = lines.read(t);
+            assertThat(lines.key(t)).isEqualTo(read == null ? null : read.key());
+        }
+        SpanLines.Text byKey = new SpanLines.Text("s.jsonl", 0, 1,
+                "{\"attributes\":{\"operation_id\":\"x\"},\"operation_id\":null,\"idempotency_key\":\"k\",\"tool\":\"t\"}"
+                        .getBytes(StandardCharsets.UTF_8));
+        assertThat(lines.key(byKey)).isEqualTo(lines.read(byKey).key()).isEqualTo("idempotency_key:k");
+        // Lines that show no key: reading them rejects them.
+        for (String bad : List.of("[1]", "{\"tool\":\"t\"}", "{\"operation_id\":1}", "{\"operation_id\":\"a\",\"operation_id\":\"b\"}",
+                "{\"operation_id\":\"a\"")) {
+            SpanLines.Text t = new SpanLines.Text("s.jsonl", 0, 1, bad.getBytes(StandardCharsets.UTF_8));
+            assertThat(lines.key(t)).as(bad).isEmpty();
+            assertThatThrownBy(() -> lines.read(t)).as(bad).isInstanceOf(InputException.class);
+        }
+    }
+
+    @Test
     void rejectsFieldsThatDisagreeAsTheReaderDoes() {
         List<SpanLines.Text> texts = texts();
         texts.add(new SpanLines.Text("s.jsonl", 0, 5,
