@@ -1,14 +1,29 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.input.foreign.NoteParts;
+import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.rules.engine.Engine;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One part of an audit split across threads, processes or machines: what {@link RetryAudit#auditPart}
- * found in its operations and what the cross-operation rules aggregated, not yet judged. Parts of one
- * input, in any split and any order, {@link RetryAudit#merge merge} into the findings of one pass, by an
- * auditor with the same policy, rules and limits. Immutable and serializable.
+ * found in its operations, what the cross-operation rules aggregated, not yet judged, and the input
+ * notes of what it read. Parts of one input, in any split and any order, {@link RetryAudit#merge merge}
+ * into the findings and notes of one pass, by an auditor with the same policy, rules and limits. For an
+ * engine that merges by key across machines (a Spark shuffle), a part comes apart into its
+ * {@link #findings}, final as they are, and its {@link #pieces}, each to merge with the pieces of its
+ * {@link #group} from every part. Immutable and serializable.
  */
 public final class AuditPart implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -17,12 +32,16 @@ public final class AuditPart implements Serializable {
     private final Limits limits;
     private final long operations;
     private final long attempts;
+    private final NoteParts notes;
+    private final String group;
 
-    AuditPart(Engine.Partial state, Limits limits, long operations, long attempts) {
+    AuditPart(Engine.Partial state, Limits limits, long operations, long attempts, NoteParts notes, String group) {
         this.state = state;
         this.limits = limits;
         this.operations = operations;
         this.attempts = attempts;
+        this.notes = notes;
+        this.group = group;
     }
 
     Engine.Partial state() {
@@ -34,6 +53,10 @@ public final class AuditPart implements Serializable {
         return limits;
     }
 
+    NoteParts notes() {
+        return notes;
+    }
+
     /** The operations audited in this part. */
     public long operations() {
         return operations;
@@ -42,5 +65,60 @@ public final class AuditPart implements Serializable {
     /** Their attempts. */
     public long attempts() {
         return attempts;
+    }
+
+    /** What a piece of a part holds (one rule and key, or one source's notes), the same in every part; null for a whole part. */
+    public String group() {
+        return group;
+    }
+
+    /** The findings of the part's per-operation rules; they need no merge. */
+    public List<Finding> findings() {
+        return state.findings();
+    }
+
+    /**
+     * The part's cross-operation aggregates, one piece per rule and key, and its notes, one piece per
+     * source: the pieces of one {@link #group}, from all parts of one input, merge into that key's
+     * findings or that source's notes.
+     */
+    public List<AuditPart> pieces() {
+        Map<String, Map<Object, Object>> aggregates = state.aggregates();
+        List<AuditPart> out = new ArrayList<>();
+        aggregates.forEach((rule, byKey) -> byKey.forEach((key, aggregate) -> {
+            Map<String, Map<Object, Object>> only = new LinkedHashMap<>();
+            aggregates.keySet().forEach(id -> only.put(id, Map.of()));
+            Map<Object, Object> one = new HashMap<>();
+            one.put(key, aggregate);
+            only.put(rule, one);
+            out.add(new AuditPart(new Engine.Partial(state.setup(), List.of(), only), limits, 0, 0, new NoteParts(),
+                    rule + "\u0000" + group(key)));
+        }));
+        notes.bySource().forEach((source, its) -> out.add(new AuditPart(new Engine.Partial(state.setup(), List.of(),
+                empty(aggregates)), limits, 0, 0, its, "\u0001notes\u0000" + source)));
+        return out;
+    }
+
+    private static Map<String, Map<Object, Object>> empty(Map<String, Map<Object, Object>> aggregates) {
+        Map<String, Map<Object, Object>> none = new LinkedHashMap<>();
+        aggregates.keySet().forEach(id -> none.put(id, Map.of()));
+        return none;
+    }
+
+    /** A key as text that is equal exactly when the keys are: strings as they are, other keys by their serial form. */
+    private static String group(Object key) {
+        if (key == null) {
+            return "n";
+        }
+        if (key instanceof String s) {
+            return "s" + s;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(key);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a cross-operation key must be serializable", e);
+        }
+        return "o" + Base64.getEncoder().encodeToString(bytes.toByteArray());
     }
 }

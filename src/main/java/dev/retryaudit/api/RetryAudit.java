@@ -3,9 +3,11 @@ package dev.retryaudit.api;
 import dev.retryaudit.config.BaselineReader;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
@@ -117,19 +119,36 @@ public final class RetryAudit {
     public AuditPart auditPart(Iterable<Operation> operations) {
         Engine engine = new Engine(policy, selection);
         InputSummary fed = feed(engine, operations, OperationsInput.SOURCE, OperationsInput.FORMAT);
-        return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts());
+        return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts(), new NoteParts(),
+                null);
+    }
+
+    /**
+     * Audits one part of a larger input as {@link #auditPart(Iterable)} does, {@code operations} built by
+     * {@code reader}, with the input notes {@code reader} made while it read their lines (or others) and
+     * linked them, which it forgets. Call it once {@code operations} have been iterated.
+     */
+    public AuditPart auditPart(Iterable<Operation> operations, LineReader reader) {
+        Engine engine = new Engine(policy, selection);
+        InputSummary fed = feed(engine, operations, OperationsInput.SOURCE, OperationsInput.FORMAT);
+        return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts(), reader.takeNotes(),
+                null);
     }
 
     /**
      * The findings of the whole input whose parts, audited by auditors with this one's policy,
      * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
-     * A part audited otherwise is an {@link IllegalArgumentException} that says what differs.
+     * The one input summary holds the parts' notes, each source's as its reader gives a whole source, in
+     * the order of the sources. A part audited otherwise is an {@link IllegalArgumentException} that
+     * says what differs.
      */
     public AuditResult merge(Collection<AuditPart> parts) {
         Engine engine = new Engine(policy, selection);
         long ops = 0;
         long attempts = 0;
+        NoteParts notes = new NoteParts();
         for (AuditPart p : parts) {
+            notes.merge(p.notes());
             if (!p.limits().equals(settings.limits())) {
                 throw new IllegalArgumentException("a part audited with other limits cannot merge: " + p.limits()
                         + " is not " + settings.limits());
@@ -138,7 +157,10 @@ public final class RetryAudit {
             ops += p.operations();
             attempts += p.attempts();
         }
-        return result(List.of(new InputSummary(OperationsInput.SOURCE, OperationsInput.FORMAT, ops, attempts)), engine);
+        List<InputNote> noted = new ArrayList<>();
+        notes.finish().values().forEach(noted::addAll);
+        return result(List.of(new InputSummary(OperationsInput.SOURCE, OperationsInput.FORMAT, ops, attempts, noted)),
+                engine);
     }
 
     /** Every operation of {@code input}, read (or taken) as {@link #audit(AuditInput)} would, for a caller that audits later or elsewhere. */

@@ -4,7 +4,7 @@ import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.api.InputRejections;
+import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
@@ -79,7 +79,7 @@ final class AuditCommand implements Callable<Integer> {
         try {
             auditor = RetryAudit.of(checked);
             if (baselineSource != null && baselineSource.path() == null) {
-                throw InputRejections.of(InputException.unreadable(baseline, baselineSource.unusable()));
+                throw InputRejection.of(InputException.unreadable(baseline, baselineSource.unusable()));
             }
             result = auditor.audit(input(sources));
         } catch (RetryAuditException e) {
@@ -98,7 +98,7 @@ final class AuditCommand implements Callable<Integer> {
         List<AuditInput> inputs = new ArrayList<>();
         for (InputSet.Source s : sources) {
             if (s.unusable() != null) {
-                throw InputRejections.of(InputException.unreadable(s.name(), s.unusable()));
+                throw InputRejection.of(InputException.unreadable(s.name(), s.unusable()));
             }
             inputs.add(s.path() == null ? AuditInput.stream(io.stdin(), s.name()) : AuditInput.file(s.path(), s.name()));
         }

@@ -1,7 +1,6 @@
 package dev.retryaudit.serve;
 
 import dev.retryaudit.api.AuditPart;
-import dev.retryaudit.api.AuditPieces;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditSettings;
@@ -437,7 +436,7 @@ final class Receiver {
         counts[0] += part.operations();
         counts[1] += part.attempts();
         metrics.audited(part.operations());
-        for (Finding f : AuditPieces.findings(part)) {
+        for (Finding f : part.findings()) {
             if (emitted.add(f)) {
                 findings.accept(f);
                 metrics.finding(f);

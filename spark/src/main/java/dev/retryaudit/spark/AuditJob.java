@@ -1,13 +1,11 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.AuditPart;
-import dev.retryaudit.api.AuditPieces;
-import dev.retryaudit.api.OrderedRejection;
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.InputRejection;
+import dev.retryaudit.api.LineReader;
 import dev.retryaudit.api.RetryAudit;
-import dev.retryaudit.api.SourceLine;
-import dev.retryaudit.api.SpansLineReader;
-import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,16 +24,17 @@ import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
- * The distributed audit of numbered span lines. Each line is parsed where it is read and keyed by its
- * operation (source and operation_id, else idempotency key); a repartition on the key, sorted within
- * partitions, brings an operation's lines together, where they are built into the operation and
+ * The distributed audit of numbered span lines. Each line is keyed where it is read by its operation
+ * (source and operation_id, else idempotency key), from its top-level fields; a repartition on the
+ * key, sorted within partitions, brings an operation's lines together, where each is read (checked and
+ * parsed, once) and they are built into the operation and
  * audited by the per-operation rules, one auditor per partition. What the cross-operation rules aggregated leaves as one piece per rule and
- * key; a second {@code groupByKey} merges the pieces of each key and judges them. Input errors travel
+ * key, the input notes one piece per source; a second {@code groupByKey} merges the pieces of each key and judges them. Input errors travel
  * as items beside the findings; the input-wide checks (unique ids, the operations limit, empty
  * sources) run over one small fact per operation.
  */
 final class AuditJob {
-    /** The key of a line the reader rejects: its own group, where the error is raised again. */
+    /** The key of a line that shows no key (the reader rejects it): its own group, where it is read. */
     private static final String REJECTED = "!";
 
     private AuditJob() {
@@ -56,19 +55,16 @@ final class AuditJob {
      */
     static JavaRDD<Item> items(SparkSession spark, JavaRDD<SpanLine> lines, Broadcast<List<String>> sources,
             AuditSettings settings) {
+        // Keyed from its top-level fields without checking it: each line is read once, where its key's lines meet.
         JavaRDD<Row> keyed = lines.mapPartitions(it -> {
-            SpansLineReader reader = new SpansLineReader(settings.limits());
+            LineReader reader = LineReader.spans(settings.limits());
             List<Row> out = new ArrayList<>();
             while (it.hasNext()) {
                 SpanLine l = it.next();
-                try {
-                    String key = reader.key(l.text(sources.value()));
-                    if (key != null) {
-                        out.add(RowFactory.create(l.sourceIndex() + "\u0000" + key, l.sourceIndex(), l.line(), l.bytes()));
-                    }
-                } catch (InputException e) {
-                    out.add(RowFactory.create(REJECTED + l.sourceIndex() + ":" + l.line(), l.sourceIndex(), l.line(),
-                            l.bytes()));
+                String key = reader.key(sources.value().get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes());
+                if (key != null) {
+                    out.add(RowFactory.create(key.isEmpty() ? REJECTED + l.sourceIndex() + ":" + l.line()
+                            : l.sourceIndex() + "\u0000" + key, l.sourceIndex(), l.line(), l.bytes()));
                 }
             }
             return out.iterator();
@@ -82,31 +78,35 @@ final class AuditJob {
         return items.persist(StorageLevel.MEMORY_AND_DISK());
     }
 
-    /** The findings of the cross-operation rules: the pieces of each rule and key merged and judged. */
-    static JavaRDD<Finding> crossFindings(JavaRDD<Item> items, AuditSettings settings) {
+    /**
+     * The pieces of each group merged: the findings of the cross-operation rules (each rule and key judged)
+     * and the notes of each source; kept (memory, else disk) for the actions that follow.
+     */
+    static JavaRDD<AuditResult> merged(JavaRDD<Item> items, AuditSettings settings) {
         return items.filter(i -> i.piece() != null)
-                .mapToPair(i -> new Tuple2<>(i.piece().group(), i.piece().part()))
+                .mapToPair(i -> new Tuple2<>(i.piece().group(), i.piece()))
                 .groupByKey()
                 .mapPartitions(groups -> {
                     RetryAudit audit = settings.auditor();
-                    List<Finding> out = new ArrayList<>();
+                    List<AuditResult> out = new ArrayList<>();
                     while (groups.hasNext()) {
                         List<AuditPart> parts = new ArrayList<>();
                         groups.next()._2().forEach(parts::add);
-                        out.addAll(audit.merge(parts).findings());
+                        out.add(audit.merge(parts));
                     }
                     return out.iterator();
-                });
+                })
+                .persist(StorageLevel.MEMORY_AND_DISK());
     }
 
     private static Iterator<Item> auditPartition(Iterator<Row> rows, List<String> sources, AuditSettings settings) {
         RetryAudit audit = settings.auditor();
-        SpansLineReader reader = new SpansLineReader(settings.limits());
+        LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
         Iterable<Operation> operations = () -> new Built(rows, sources, reader, out);
-        AuditPart part = audit.auditPart(operations);
-        AuditPieces.findings(part).forEach(f -> out.add(Item.of(f)));
-        AuditPieces.pieces(part).forEach(p -> out.add(Item.of(p)));
+        AuditPart part = audit.auditPart(operations, reader);
+        part.findings().forEach(f -> out.add(Item.of(f)));
+        part.pieces().forEach(p -> out.add(Item.of(p)));
         return out.iterator();
     }
 
@@ -117,13 +117,13 @@ final class AuditJob {
     private static final class Built implements Iterator<Operation> {
         private final Iterator<Row> rows;
         private final List<String> sources;
-        private final SpansLineReader reader;
+        private final LineReader reader;
         private final List<Item> side;
         private final List<SpanLine> lines = new ArrayList<>();
         private Row ahead;
         private Operation next;
 
-        Built(Iterator<Row> rows, List<String> sources, SpansLineReader reader, List<Item> side) {
+        Built(Iterator<Row> rows, List<String> sources, LineReader reader, List<Item> side) {
             this.rows = rows;
             this.sources = sources;
             this.reader = reader;
@@ -166,24 +166,30 @@ final class AuditJob {
         }
 
         private Operation build(String key) {
-            SpanLine first = lines.get(0);
-            List<SourceLine> texts = new ArrayList<>(lines.size());
-            lines.forEach(l -> texts.add(l.text(sources)));
-            if (key.startsWith(REJECTED)) {
+            String source = sources.get(lines.get(0).sourceIndex());
+            List<LineReader.Line> read = new ArrayList<>(lines.size());
+            SpanLine first = null;
+            for (SpanLine l : lines) {
                 try {
-                    reader.key(texts.get(0));
-                    throw new IllegalStateException("a line rejected once was accepted the second time");
-                } catch (InputException e) {
-                    side.add(Item.of(OrderedRejection.reading(first.sourceIndex(), e)));
-                    return null;
+                    read.add(reader.read(source, l.sourceIndex(), l.line(), l.bytes()));
+                    first = first == null ? l : first;
+                } catch (RetryAuditException e) {
+                    // A line the reader rejects is no line of the operation: the rest are, as when read alone.
+                    side.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
                 }
             }
+            if (key.startsWith(REJECTED) && !read.isEmpty()) {
+                throw new IllegalStateException("a line that shows no key was read");
+            }
+            if (first == null) {
+                return null;
+            }
             try {
-                Operation op = reader.operation(texts);
+                Operation op = reader.operation(read);
                 side.add(Item.of(new Item.Stat(first.sourceIndex(), op.location().line(), op.location().column(),
                         first.line(), op.id(), op.location(), op.attempts().size())));
                 return op;
-            } catch (InputException e) {
+            } catch (RetryAuditException e) {
                 side.add(Item.of(rejection(first, e)));
                 side.add(Item.of(new Item.Stat(first.sourceIndex(), first.line(), 1, first.line(), null, null, 0)));
                 return null;
@@ -194,11 +200,11 @@ final class AuditJob {
          * An error on a later line of the operation is met while reading; one at its first line (no
          * attempt, no tool) at the end of the source.
          */
-        private static OrderedRejection rejection(SpanLine first, InputException e) {
-            if (e.line() == first.line()) {
-                return OrderedRejection.atEnd(first.sourceIndex(), e.line(), e.column(), e);
+        private static InputRejection rejection(SpanLine first, RetryAuditException e) {
+            if (e.error().line() == first.line()) {
+                return InputRejection.atEnd(first.sourceIndex(), e.error().line(), e.error().column(), e);
             }
-            return OrderedRejection.reading(first.sourceIndex(), e);
+            return InputRejection.reading(first.sourceIndex(), e);
         }
     }
 }

@@ -1,8 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.InputRejections;
-import dev.retryaudit.api.OrderedRejection;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.api.InputRejection;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
@@ -53,17 +52,17 @@ final class InputChecks {
      * The first error, of those found here and {@code empty} (sources with nothing to read, found by the
      * caller); {@code operationsAtEnd}: a source hands its operations on at its end (linked), not as it is read.
      */
-    static Optional<OrderedRejection> first(SparkSession spark, JavaRDD<Item> items, long[][] counts, Sources sources,
+    static Optional<InputRejection> first(SparkSession spark, JavaRDD<Item> items, long[][] counts, Sources sources,
             Limits limits,
-            Configuration conf, List<OrderedRejection> empty, boolean operationsAtEnd) throws InputException {
-        List<OrderedRejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
+            Configuration conf, List<InputRejection> empty, boolean operationsAtEnd) throws RetryAuditException {
+        List<InputRejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
                 .mapPartitions(it -> {
-                    OrderedRejection min = null;
+                    InputRejection min = null;
                     while (it.hasNext()) {
-                        OrderedRejection r = it.next().rejection();
-                        min = min == null ? r : OrderedRejection.first(min, r);
+                        InputRejection r = it.next().rejection();
+                        min = min == null ? r : InputRejection.first(min, r);
                     }
-                    return min == null ? List.<OrderedRejection>of().iterator() : List.of(min).iterator();
+                    return min == null ? List.<InputRejection>of().iterator() : List.of(min).iterator();
                 }).collect());
         found.addAll(empty);
         duplicate(spark, items).ifPresent(found::add);
@@ -80,7 +79,7 @@ final class InputChecks {
         if (sources.bytes() > limits.bytes()) {
             found.add(overBytes(sources, limits, conf));
         }
-        return OrderedRejection.first(found);
+        return InputRejection.first(found);
     }
 
     /** A stat's place in the order the reader hands operations on, as a sort key. */
@@ -106,7 +105,7 @@ final class InputChecks {
      * The second operation (in input order) of an id that two have: the one the command line rejects
      * first. A Spark aggregation over the ids and places finds it; only its facts are then looked up.
      */
-    private static Optional<OrderedRejection> duplicate(SparkSession spark, JavaRDD<Item> items) {
+    private static Optional<InputRejection> duplicate(SparkSession spark, JavaRDD<Item> items) {
         JavaRDD<Row> ids = items.filter(i -> i.stat() != null && i.stat().built())
                 .map(i -> RowFactory.create(i.stat().id(), i.stat().source(), i.stat().order()));
         WindowSpec byId = Window.partitionBy("id").orderBy("source", "order");
@@ -124,7 +123,7 @@ final class InputChecks {
         long order = second.get(0).getLong(1);
         Item.Stat s = items.filter(i -> i.stat() != null && i.stat().built() && i.stat().source() == source
                 && i.stat().order() == order).first().stat();
-        return Optional.of(OrderedRejection.duplicateId(s.at()));
+        return Optional.of(InputRejection.duplicateId(s.at()));
     }
 
     /**
@@ -132,7 +131,7 @@ final class InputChecks {
      * while reading, or, {@code atEnd}, its operations as they are handed on at its end), or over the
      * input set (the operations, at the end of their source).
      */
-    private static OrderedRejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
+    private static InputRejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
             boolean inSource, boolean atEnd) {
         long limit = limits.operations();
         Item.Stat at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
@@ -142,11 +141,11 @@ final class InputChecks {
                 .filter(t -> t._2() == limit)
                 .first()._1();
         Location l = new Location(names.get(at.source()), at.source(), at.line(), at.column(), null);
-        return OrderedRejection.overOperations(limits, l, inSource, atEnd);
+        return InputRejection.overOperations(limits, l, inSource, atEnd);
     }
 
     /** The first byte past the byte limit, found by counting lines up to it in its source. */
-    private static OrderedRejection overBytes(Sources sources, Limits limits, Configuration conf) throws InputException {
+    private static InputRejection overBytes(Sources sources, Limits limits, Configuration conf) throws RetryAuditException {
         long left = limits.bytes();
         int s = 0;
         while (s < sources.files().size() - 1 && left >= fileLength(sources, s, conf)) {
@@ -174,18 +173,18 @@ final class InputChecks {
                 pos += n;
             }
         } catch (IOException e) {
-            throw InputRejections.unreadable(name, e);
+            throw InputRejection.unreadable(name, e);
         }
         long column = left - lineStart + 1;
-        return OrderedRejection.overBytes(s, name, line, column, limits);
+        return InputRejection.overBytes(s, name, line, column, limits);
     }
 
-    private static long fileLength(Sources sources, int s, Configuration conf) throws InputException {
+    private static long fileLength(Sources sources, int s, Configuration conf) throws RetryAuditException {
         Path file = sources.files().get(s);
         try {
             return file.getFileSystem(conf).getFileStatus(file).getLen();
         } catch (IOException e) {
-            throw InputRejections.unreadable(sources.names().get(s), e);
+            throw InputRejection.unreadable(sources.names().get(s), e);
         }
     }
 }

@@ -1,17 +1,17 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.AuditPieces;
-import dev.retryaudit.api.OrderedRejection;
+import dev.retryaudit.api.AuditPart;
+import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import java.io.Serializable;
 
 /**
  * What auditing one partition of operations yields: a finding of a per-operation rule, a piece of a
- * cross-operation aggregate to merge by key, an input error, or the facts of one operation (or of a
+ * cross-operation aggregate or of a source's notes to merge by key, an input error, or the facts of one operation (or of a
  * group of lines that failed to become one) that the input-wide checks and the summary need.
  */
-record Item(Finding finding, AuditPieces.Piece piece, OrderedRejection rejection, Stat stat) implements Serializable {
+record Item(Finding finding, AuditPart piece, InputRejection rejection, Stat stat) implements Serializable {
     /**
      * One group of lines: its source, where its first line is, its place among the operations of its
      * source in the order the reader hands them on, and, when it built into an operation, the
@@ -28,11 +28,11 @@ record Item(Finding finding, AuditPieces.Piece piece, OrderedRejection rejection
         return new Item(f, null, null, null);
     }
 
-    static Item of(AuditPieces.Piece p) {
+    static Item of(AuditPart p) {
         return new Item(null, p, null, null);
     }
 
-    static Item of(OrderedRejection r) {
+    static Item of(InputRejection r) {
         return new Item(null, null, r, null);
     }
 

@@ -1,7 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.OtlpLineReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.api.LineReader;
+import dev.retryaudit.api.RetryAuditException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,21 +9,22 @@ import java.util.Map;
 /**
  * The OTLP lines a task has read lately, so that a line is read once for the several linking contexts
  * it feeds, not once per context: the task links its contexts in the order of their first lines, and
- * a context's lines stand close together, so a few dozen lines held are enough.
+ * a context's lines stand close together, so a few dozen lines held are enough. The notes of reading
+ * are the routing's: those of the reader here are never taken.
  */
 final class ReadLines {
     private static final int HELD = 64;
 
-    private final OtlpLineReader reader;
+    private final LineReader reader;
     private final List<String> sources;
-    private final Map<Long, OtlpLineReader.Line> held = new LinkedHashMap<>(2 * HELD, 0.75f, true) {
+    private final Map<Long, LineReader.Line> held = new LinkedHashMap<>(2 * HELD, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, OtlpLineReader.Line> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Long, LineReader.Line> eldest) {
             return size() > HELD;
         }
     };
 
-    ReadLines(OtlpLineReader reader, List<String> sources) {
+    ReadLines(LineReader reader, List<String> sources) {
         this.reader = reader;
         this.sources = sources;
     }
@@ -34,16 +35,12 @@ final class ReadLines {
         return (long) l.sourceIndex() << 31 | l.line();
     }
 
-    OtlpLineReader reader() {
-        return reader;
-    }
-
     /** The line read, or null when it is blank; rejects a line the reader rejects. */
-    OtlpLineReader.Line get(SpanLine l) throws InputException {
+    LineReader.Line get(SpanLine l) throws RetryAuditException {
         long key = key(l);
-        OtlpLineReader.Line read = held.get(key);
+        LineReader.Line read = held.get(key);
         if (read == null) {
-            read = reader.read(l.text(sources));
+            read = reader.read(sources.get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes());
             if (read != null) {
                 held.put(key, read);
             }

@@ -1,6 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.api.InputRejection;
+import dev.retryaudit.api.RetryAuditException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import org.apache.hadoop.fs.RemoteIterator;
  * rest of its path. Any file system Hadoop can reach (local, HDFS, S3 through the cluster's connector).
  */
 record Sources(List<String> names, List<Path> files, long bytes) {
-    static Sources of(List<String> inputs, Configuration conf) throws InputException {
+    static Sources of(List<String> inputs, Configuration conf) throws RetryAuditException {
         List<String> names = new ArrayList<>();
         List<Path> files = new ArrayList<>();
         long bytes = 0;
@@ -31,7 +32,7 @@ record Sources(List<String> names, List<Path> files, long bytes) {
                 FileSystem fs = p.getFileSystem(conf);
                 FileStatus[] matched = fs.globStatus(p);
                 if (matched == null || matched.length == 0) {
-                    throw InputException.unreadable(input, "no such file");
+                    throw InputRejection.unreadable(input, "no such file");
                 }
                 Arrays.sort(matched, Comparator.comparing(FileStatus::getPath));
                 boolean single = matched.length == 1 && matched[0].isFile() && !hasGlob(input);
@@ -43,19 +44,19 @@ record Sources(List<String> names, List<Path> files, long bytes) {
                     }
                 }
             } catch (IOException e) {
-                throw InputException.unreadable(input, "cannot be read: " + e.getMessage());
+                throw InputRejection.unreadable(input, "cannot be read: " + e.getMessage());
             }
         }
         return new Sources(List.copyOf(names), List.copyOf(files), bytes);
     }
 
     /** Up to {@code n} first bytes of source {@code s}, fewer at its end. */
-    byte[] head(int s, int n, Configuration conf) throws InputException {
+    byte[] head(int s, int n, Configuration conf) throws RetryAuditException {
         Path file = files.get(s);
         try (InputStream in = file.getFileSystem(conf).open(file)) {
             return in.readNBytes(n);
         } catch (IOException e) {
-            throw InputException.unreadable(names.get(s), "cannot be read: " + e.getMessage());
+            throw InputRejection.unreadable(names.get(s), "cannot be read: " + e.getMessage());
         }
     }
 

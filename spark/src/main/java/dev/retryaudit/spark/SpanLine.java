@@ -1,8 +1,6 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.SourceLine;
 import java.io.Serializable;
-import java.util.List;
 
 /**
  * One line (or Parquet record, as JSON) of one source: the source's position among the inputs, its
@@ -10,8 +8,4 @@ import java.util.List;
  * its UTF-8 bytes without the line break.
  */
 record SpanLine(int sourceIndex, long line, byte[] bytes) implements Serializable {
-    /** The line as the library's line readers take it, with its source's name. */
-    SourceLine text(List<String> sources) {
-        return new SourceLine(sources.get(sourceIndex), sourceIndex, line, bytes);
-    }
 }

@@ -1,12 +1,11 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.InputRejections;
-import dev.retryaudit.api.OrderedRejection;
-import dev.retryaudit.api.OtlpLineReader;
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.InputRejection;
+import dev.retryaudit.api.LineReader;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.SpansLineReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import java.nio.charset.StandardCharsets;
@@ -80,36 +79,33 @@ public final class SparkAudit {
     public SparkAuditResult otlp(List<String> paths) throws RetryAuditException {
         Sources sources = sources(paths);
         Set<Integer> logs = new HashSet<>();
-        try {
-            for (int s = 0; s < sources.files().size(); s++) {
-                if (OtlpLineReader.isLog(sources.head(s, 1 << 16, jsc().hadoopConfiguration()))) {
-                    logs.add(s);
-                }
+        for (int s = 0; s < sources.files().size(); s++) {
+            if (LineReader.isLog(sources.head(s, 1 << 16, jsc().hadoopConfiguration()))) {
+                logs.add(s);
             }
-        } catch (InputException e) {
-            throw failure(e);
         }
         JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files(), sources.bytes());
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         Limits limits = settings.limits();
         Map<Integer, Long> records = lines.mapPartitions(it -> {
-            OtlpLineReader reader = new OtlpLineReader(limits, logs);
+            LineReader reader = LineReader.otlp(limits, logs);
             List<Integer> out = new ArrayList<>();
             it.forEachRemaining(l -> {
-                if (reader.holdsExport(l.text(names.value()))) {
+                if (reader.holdsExport(names.value().get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes())) {
                     out.add(l.sourceIndex());
                 }
             });
             return out.iterator();
         }).countByValue();
         Set<Integer> single = new HashSet<>();
-        List<OrderedRejection> empty = new ArrayList<>();
+        List<InputRejection> empty = new ArrayList<>();
+        LineReader reader = LineReader.otlp(limits, logs);
         for (int s = 0; s < sources.names().size(); s++) {
             long n = records.getOrDefault(s, 0L);
             if (n == 1) {
                 single.add(s);
             } else if (n == 0) {
-                empty.add(OrderedRejection.empty(s, OtlpLineReader.empty(sources.names().get(s), logs.contains(s))));
+                empty.add(InputRejection.empty(s, reader.empty(sources.names().get(s), s)));
             }
         }
         JavaRDD<Item> items = OtlpJob.items(lines, names, jsc().broadcast(new OtlpSources(single, logs)), settings);
@@ -166,10 +162,11 @@ public final class SparkAudit {
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         JavaRDD<Item> items = AuditJob.items(spark, lines, names, settings);
         long[][] counts = InputChecks.counts(items, sources.names().size());
-        List<OrderedRejection> empty = new ArrayList<>();
+        List<InputRejection> empty = new ArrayList<>();
+        LineReader reader = LineReader.spans(settings.limits());
         for (int s = 0; s < counts.length; s++) {
             if (counts[s][0] == 0) {
-                empty.add(OrderedRejection.empty(s, SpansLineReader.empty(sources.names().get(s))));
+                empty.add(InputRejection.empty(s, reader.empty(sources.names().get(s), s)));
             }
         }
         return audit(items, sources, format, counts, empty);
@@ -177,42 +174,40 @@ public final class SparkAudit {
 
     /** The input-wide checks over audited {@code items} and, when they pass, the result. */
     private SparkAuditResult audit(JavaRDD<Item> items, Sources sources, String format, long[][] counts,
-            List<OrderedRejection> empty) throws RetryAuditException {
+            List<InputRejection> empty) throws RetryAuditException {
         try {
-            Optional<OrderedRejection> rejected = InputChecks.first(spark, items, counts, sources, settings.limits(),
+            Optional<InputRejection> rejected = InputChecks.first(spark, items, counts, sources, settings.limits(),
                     jsc().hadoopConfiguration(), empty, format.equals(OTLP));
             if (rejected.isPresent()) {
-                items.unpersist(false);
-                throw failure(rejected.get().error());
+                throw rejected.get().error();
             }
-            List<InputSummary> inputs = new ArrayList<>();
-            for (int s = 0; s < counts.length; s++) {
-                inputs.add(new InputSummary(sources.names().get(s), format, counts[s][1], counts[s][2]));
-            }
-            JavaRDD<Row> rows = items.filter(i -> i.finding() != null).map(Item::finding)
-                    .union(AuditJob.crossFindings(items, settings))
-                    .map(FindingRows::row);
-            Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA).orderBy(FindingRows.ORDER);
-            return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items);
-        } catch (InputException e) {
+        } catch (RetryAuditException e) {
             items.unpersist(false);
-            throw failure(e);
+            throw e;
         }
+        JavaRDD<AuditResult> merged = AuditJob.merged(items, settings);
+        // The notes of each source: at most the reader's hundred and one, merged on the executors.
+        Map<String, List<InputNote>> notes = new HashMap<>();
+        for (InputNote n : merged.flatMap(r -> r.inputs().get(0).notes().iterator()).collect()) {
+            notes.computeIfAbsent(n.source(), k -> new ArrayList<>()).add(n);
+        }
+        List<InputSummary> inputs = new ArrayList<>();
+        for (int s = 0; s < counts.length; s++) {
+            String name = sources.names().get(s);
+            inputs.add(new InputSummary(name, format, counts[s][1], counts[s][2], notes.remove(name)));
+        }
+        JavaRDD<Row> rows = items.filter(i -> i.finding() != null).map(Item::finding)
+                .union(merged.flatMap(r -> r.findings().iterator()))
+                .map(FindingRows::row);
+        Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA).orderBy(FindingRows.ORDER);
+        return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items, merged);
     }
 
     private Sources sources(List<String> paths) throws RetryAuditException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no input path");
         }
-        try {
-            return Sources.of(paths, jsc().hadoopConfiguration());
-        } catch (InputException e) {
-            throw failure(e);
-        }
-    }
-
-    private static RetryAuditException failure(InputException e) {
-        return InputRejections.of(e);
+        return Sources.of(paths, jsc().hadoopConfiguration());
     }
 
     private JavaSparkContext jsc() {

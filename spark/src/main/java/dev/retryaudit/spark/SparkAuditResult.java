@@ -40,15 +40,17 @@ public final class SparkAuditResult implements AutoCloseable {
     private final Dataset<Row> rows;
     private final FailOn failOn;
     private final JavaRDD<Item> items;
+    private final JavaRDD<?> merged;
     private Map<Severity, Long> counts;
 
     SparkAuditResult(RetryAudit auditor, List<InputSummary> inputs, Dataset<Row> rows, FailOn failOn,
-            JavaRDD<Item> items) {
+            JavaRDD<Item> items, JavaRDD<?> merged) {
         this.auditor = auditor;
         this.inputs = List.copyOf(inputs);
         this.rows = rows;
         this.failOn = failOn;
         this.items = items;
+        this.merged = merged;
     }
 
     /** The findings in report order, with the JSON report's fields as columns. */
@@ -61,7 +63,7 @@ public final class SparkAuditResult implements AutoCloseable {
         return rows.select(FindingRows.JSON).as(org.apache.spark.sql.Encoders.STRING());
     }
 
-    /** What each source held, in source order. */
+    /** What each source held, in source order, with the reader's notes on how it read it (as the command line gives them). */
     public List<InputSummary> inputs() {
         return inputs;
     }
@@ -123,6 +125,7 @@ public final class SparkAuditResult implements AutoCloseable {
     @Override
     public void close() {
         items.unpersist(false);
+        merged.unpersist(false);
     }
 
     /** The rules that ran, as the auditor configured them. */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
@@ -100,6 +102,79 @@ class OtlpParityTest {
         assertThat(rules).contains("retry-after/early", "timeout-replay/unreconciled", "budget/amplification",
                 "budget/retry-ratio");
         cli.report().get("inputs").forEach(in -> assertThat(in.get("operations").asLong()).isGreaterThanOrEqualTo(200));
+    }
+
+    /**
+     * Input notes made while reading lines (an attribute skipped), counted over a source (spans of a
+     * protocol not read, requests that ended with nothing recorded) and made while linking (a root resend
+     * with no earlier send), in two files, the first with more notes than a report keeps: the job's notes
+     * are the command line's, text, places and order.
+     */
+    @Test
+    void notesAsTheCommandLineGivesThem() throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (int f = 0; f < 2; f++) {
+            StringBuilder text = new StringBuilder();
+            int lines = f == 0 ? 130 : 7;
+            for (int i = 0; i < lines; i++) {
+                String trace = String.format(java.util.Locale.ROOT, "%016x%016x", f + 1, i + 1);
+                text.append("{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\","
+                        + "\"value\":{\"stringValue\":\"svc\"}}]},\"scopeSpans\":[{\"scope\":{\"name\":\"gen\"},"
+                        + "\"spans\":[")
+                        .append(span(trace, "a" + i, 3, "{\"key\":\"rpc.system\",\"value\":{\"intValue\":\"5\"}}"))
+                        .append(',').append(span(trace, "b" + i, 3,
+                                "{\"key\":\"rpc.system\",\"value\":{\"stringValue\":\"dubbo\"}}"))
+                        .append(',').append(span(trace, "c" + i, 3,
+                                "{\"key\":\"http.request.method\",\"value\":{\"stringValue\":\"GET\"}},"
+                                        + "{\"key\":\"url.full\",\"value\":{\"stringValue\":\"https://api.example/"
+                                        + (i % 3) + "\"}}" + (i % 4 == 1 ? ",{\"key\":\"http.request.resend_count\","
+                                        + "\"value\":{\"intValue\":\"1\"}}" : "")))
+                        .append("]}]}]}").append(i % 5 == 2 ? "\r\n" : "\n");
+            }
+            files.add(Files.writeString(dir.resolve("notes-" + f + ".jsonl"), text));
+        }
+        Parity.CliAnswer cli = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, files);
+        JsonNode first = cli.report().get("inputs").get(0).get("notes");
+        assertThat(first).hasSize(101);
+        assertThat(first.get(100).get("message").asText()).endsWith("more notes like these are left out");
+        assertThat(cli.report().get("inputs").get(1).get("notes").size()).isGreaterThan(7);
+    }
+
+    private static String span(String trace, String id, int kind, String attributes) {
+        long start = 1_788_000_000_000_000_000L + Math.abs(id.hashCode()) * 1_000_000L;
+        return "{\"traceId\":\"" + trace + "\",\"spanId\":\"" + String.format(java.util.Locale.ROOT, "%016x",
+                Math.abs((long) id.hashCode())) + "\",\"name\":\"" + id + "\",\"kind\":" + kind
+                + ",\"startTimeUnixNano\":\"" + start + "\",\"endTimeUnixNano\":\"" + (start + 1_000_000L)
+                + "\",\"attributes\":[" + attributes + "]}";
+    }
+
+    /**
+     * Recorded exports of {@code @anthropic-ai/sdk}, whose call span ends after its sends and so may be
+     * exported on a later line: each scope's spans on a line of its own, the call span's line after its
+     * sends' (as recorded) and before them. The job links the sends under their call span, as the command
+     * line does, and gives its findings and notes.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"anthropic-honoured-429-root.json, false",
+        "anthropic-honoured-429-root.json, true", "anthropic-exhausted-503-root.json, false",
+        "anthropic-timeout-keyless.json, false", "anthropic-timeout-keyless.json, true"})
+    void anSdkCallSpanOnAnotherLineThanItsSends(String export, boolean reversed) throws IOException {
+        JsonNode doc = Parity.JSON.readTree(Path.of("../src/test/resources/real/recorded/otel-js", export).toFile());
+        List<String> lines = new ArrayList<>();
+        for (JsonNode rs : doc.get("resourceSpans")) {
+            for (JsonNode ss : rs.get("scopeSpans")) {
+                ObjectNode one = rs.deepCopy();
+                one.set("scopeSpans", Parity.JSON.createArrayNode().add(ss));
+                lines.add(Parity.JSON.createObjectNode().set("resourceSpans", Parity.JSON.createArrayNode().add(one))
+                        .toString());
+            }
+        }
+        if (reversed) {
+            java.util.Collections.reverse(lines);
+        }
+        Path f = Files.writeString(dir.resolve(export.replace(".json", ".jsonl")), String.join("\n", lines) + "\n");
+        Parity.CliAnswer cli = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, List.of(f));
+        assertThat(cli.report().get("inputs").get(0).get("operations").asLong()).isEqualTo(1);
     }
 
     static Stream<Arguments> malformed() {

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limits;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +18,8 @@ import java.util.List;
 
 /**
  * One input audited by the root project's command line in-process and by the Spark job, and the
- * comparison: the same findings (every field, in order) and summary counts, or the same rejection.
+ * comparison: the same findings (every field, in order), summary counts and input notes, or the same
+ * rejection.
  */
 final class Parity {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -74,12 +77,20 @@ final class Parity {
             assertThat(spark).as("findings of %s", files).containsExactlyElementsOf(expected);
             assertThat(r.exitCode()).isEqualTo(cli.exit());
             JsonNode inputs = cli.report().get("inputs");
+            ByteArrayOutputStream summary = new ByteArrayOutputStream();
+            r.writeSummary(summary, SparkAuditResult.OutputFormat.JSON);
+            JsonNode sparkInputs = read(summary.toString(StandardCharsets.UTF_8)).get("inputs");
             for (int i = 0; i < r.inputs().size(); i++) {
                 assertThat(r.inputs().get(i).operations()).isEqualTo(inputs.get(i).get("operations").asLong());
                 assertThat(r.inputs().get(i).attempts()).isEqualTo(inputs.get(i).get("attempts").asLong());
+                // The notes as the summary writes them: the same text, places and order as the command line's.
+                assertThat(sparkInputs.get(i).get("notes")).as("notes of %s", inputs.get(i).get("source"))
+                        .isEqualTo(inputs.get(i).get("notes"));
             }
             JsonNode counts = cli.report().get("summary").get("findings");
             r.counts().forEach((s, n) -> assertThat(n).isEqualTo(counts.get(s.id()).asLong()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (RetryAuditException e) {
             assertThat(cli.exit()).as("Spark rejected %s with %s", files, e.getMessage()).isIn(65, 66);
             assertThat(SparkMain.diagnostic(e)).isEqualTo(cli.error());

@@ -24,8 +24,11 @@ final class Abandoned {
                 && statusCode == 0 && exception == null;
     }
 
-    /** Notes how many of the requests were read so, at the first of them; nothing when none was. */
-    static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests) {
+    /**
+     * Notes how many of the requests were read so, at the first of them; nothing when none was. With
+     * {@code parts}, counts them there instead, for a source linked in parts.
+     */
+    static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests, NoteParts parts) {
         int count = 0;
         ForeignSpan first = null;
         for (List<ForeignSpan> spans : requests) {
@@ -39,11 +42,21 @@ final class Abandoned {
         if (first == null) {
             return;
         }
-        ctx.note(first.line, first.column, count + (count == 1 ? " HTTP span" : " HTTP spans") + " ended with no "
+        if (parts != null) {
+            parts.count(ctx, NoteParts.ABANDONED, "", first, new long[] {count},
+                    first.spanId, first.method, first.url);
+            return;
+        }
+        ctx.note(first.line, first.column, text(count, first.spanId, first.method, first.url));
+    }
+
+    /** The note on {@code count} spans read so, the first of them {@code spanId}, a request of {@code method} to {@code url}. */
+    static String text(long count, String spanId, String method, String url) {
+        return count + (count == 1 ? " HTTP span" : " HTTP spans") + " ended with no "
                 + "status code, no error.type, span status unset and no exception event, the first span "
-                + first.spanId + " (" + first.method + " " + first.url + "): read as "
+                + spanId + " (" + method + " " + url + "): read as "
                 + (count == 1 ? "a timeout" : "timeouts") + ", since the client stopped waiting before a response "
                 + "came (as an SDK that aborts a request on its own timer leaves it), so whether a write "
-                + "sent so landed is unknown");
+                + "sent so landed is unknown";
     }
 }

@@ -88,6 +88,13 @@ public final class RetryLinker {
         }
     }
 
+    /** Adds {@code s} unless its {@code trace/span} key is one of {@code leftOut}. */
+    public void add(ForeignSpan s, Set<String> leftOut) {
+        if (leftOut.isEmpty() || !leftOut.contains(s.traceId + "/" + s.spanId)) {
+            add(s);
+        }
+    }
+
     public void add(ForeignSpan s) {
         if (s.operationId != null) {
             bucket(explicit, s.operationId).add(s);
@@ -181,6 +188,73 @@ public final class RetryLinker {
     }
 
     /**
+     * The spans added by the key of their linking context ({@link #contexts}), in the order first seen,
+     * for a caller that links each context apart; the gRPC context's list is empty (its linking reads its
+     * spans anew). An HTTP request that may be an SDK call span is also in the context its sends would
+     * form ({@link CallSpans}), where its sends, wherever they stand, find it.
+     */
+    public Map<String, List<ForeignSpan>> byContext() {
+        Map<String, List<ForeignSpan>> out = new LinkedHashMap<>();
+        explicit.forEach((k, v) -> out.put("e" + k, new ArrayList<>(v)));
+        tools.forEach((k, v) -> out.put("t" + k, new ArrayList<>(v)));
+        http.forEach((k, v) -> out.put("h" + k, new ArrayList<>(v)));
+        other.forEach((k, v) -> out.put("o" + k, new ArrayList<>(v)));
+        http.values().forEach(spans -> spans.forEach(s -> {
+            if (s.method != null) {
+                out.computeIfAbsent("h" + sendsKey(s), k -> new ArrayList<>(1)).add(s);
+            }
+        }));
+        if (!grpc.isEmpty()) {
+            out.put(GRPC_CONTEXT, List.of());
+        }
+        return out;
+    }
+
+    /**
+     * What tells the SDK call spans among the HTTP requests added, as pairs of a span's {@code trace/span}
+     * key and a fact about that span: {@code c} with its method and the key of its own context for each
+     * request that may be a call span, {@code s} with its method for each request sent under another span.
+     * Gathered by key from a whole source, the facts of one span say whether it is a call span
+     * ({@link #callSpan}).
+     */
+    public List<String[]> callFacts() {
+        List<String[]> out = new ArrayList<>();
+        http.forEach((key, spans) -> spans.forEach(s -> {
+            if (s.method != null) {
+                out.add(new String[] {s.traceId + "/" + s.spanId, "c" + s.method + '\0' + "h" + key});
+                if (!s.parentSpanId.isEmpty()) {
+                    out.add(new String[] {s.traceId + "/" + s.parentSpanId, "s" + s.method});
+                }
+            }
+        }));
+        return out;
+    }
+
+    /**
+     * The key of the own linking context of the span whose {@link #callFacts} are {@code facts}, when it
+     * is an SDK call span (a request sent under it has its method): that context must leave it out, since
+     * it is linked with its sends. Null when it is no call span.
+     */
+    public static String callSpan(Iterable<String> facts) {
+        Set<String> sent = new HashSet<>();
+        List<String> calls = new ArrayList<>(1);
+        for (String f : facts) {
+            if (f.charAt(0) == 's') {
+                sent.add(f.substring(1));
+            } else {
+                calls.add(f.substring(1));
+            }
+        }
+        for (String c : calls) {
+            int end = c.indexOf('\0');
+            if (sent.contains(c.substring(0, end))) {
+                return c.substring(end + 1);
+            }
+        }
+        return null;
+    }
+
+    /**
      * Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). An SDK
      * call span held with its sends ({@link CallSpans}) goes with their context, not its own, so that
      * the context is linked as it is when every span is held.
@@ -217,7 +291,7 @@ public final class RetryLinker {
      * place). The operations whose spans are parents of others are numbered first, for their children.
      */
     public void emit(ReadContext ctx, boolean pointers) throws InputException {
-        List<Group> groups = groups(ctx);
+        List<Group> groups = groups(ctx, null);
         Map<String, Set<String>> parents = parents(groups);
         Map<String, ParentRef> attemptsBySpan = new HashMap<>();
         if (!parents.isEmpty()) {
@@ -232,7 +306,7 @@ public final class RetryLinker {
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            Linked l = linked(groups.set(i, null), ctx, pointers, parents, false);
+            Linked l = linked(groups.set(i, null), ctx, pointers, parents, false, null);
             ctx.sink().accept(l.withParent(l.parentKey() == null ? null : attemptsBySpan.get(l.parentKey())));
         }
     }
@@ -244,18 +318,41 @@ public final class RetryLinker {
      * operation (true), for a caller that links the spans of one source in parts.
      */
     public List<Linked> link(ReadContext ctx, boolean pointers, boolean allOffers) throws InputException {
-        List<Group> groups = groups(ctx);
+        return link(ctx, pointers, allOffers, null);
+    }
+
+    /**
+     * The operations as {@link #link(ReadContext, boolean, boolean)} gives them; with {@code parts}, for a
+     * source linked in parts, the linking's notes go there, each at its place in the order the reader
+     * makes them, and the counts over the source's requests are counted there.
+     */
+    public List<Linked> link(ReadContext ctx, boolean pointers, boolean allOffers, NoteParts parts)
+            throws InputException {
+        List<Group> groups = groups(ctx, parts);
         Map<String, Set<String>> parents = parents(groups);
         // Operations are built without their parents, dropping spans as they go.
         List<Linked> out = new ArrayList<>(groups.size());
         for (int i = 0; i < groups.size(); i++) {
-            out.add(linked(groups.set(i, null), ctx, pointers, parents, allOffers));
+            out.add(linked(groups.set(i, null), ctx, pointers, parents, allOffers, parts));
         }
         return out;
     }
 
+    /** A context that keeps the notes made in it apart, to be placed in {@code parts}; {@code ctx} when there are none. */
+    private static ReadContext notes(ReadContext ctx, NoteParts parts) {
+        return parts == null ? ctx : new ReadContext(ctx.source(), ctx.sourceIndex(), java.io.InputStream.nullInputStream(),
+                null, ctx.limits(), null);
+    }
+
+    /** Moves the notes made in {@code scratch} to {@code parts}, at {@code phase} and {@code order}. */
+    private static void place(ReadContext scratch, NoteParts parts, int phase, long order) {
+        if (parts != null) {
+            parts.add(scratch, phase, order);
+        }
+    }
+
     /** The groups of the spans added, each ordered by start, in the order of their first spans; forgets the spans. */
-    private List<Group> groups(ReadContext ctx) {
+    private List<Group> groups(ReadContext ctx, NoteParts parts) {
         List<Group> groups = new ArrayList<>();
         for (List<ForeignSpan> spans : explicit.values()) {
             groups.add(new Group(spans, false, "retry_audit.operation_id"));
@@ -265,8 +362,8 @@ public final class RetryLinker {
                     spans.get(0).toolCallId != null ? "tool_call_id" : "same parent and tool name"));
         }
         Map<String, ForeignSpan> calls = CallSpans.take(http);
-        Abandoned.note(ctx, http.values());
-        Unlinkable.note(ctx, http.values());
+        Abandoned.note(ctx, http.values(), parts);
+        Unlinkable.note(ctx, http.values(), parts);
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
             ForeignSpan call = calls.get(bucket.getKey());
             if (call != null) {
@@ -274,14 +371,20 @@ public final class RetryLinker {
                 groups.add(new Group(bucket.getValue(), false, "sends under call span " + call.name, call));
                 continue;
             }
-            for (RequestChains.Chain chain : RequestChains.split(bucket.getValue(), ctx)) {
+            // The reader meets a context's requests in the order of the first one it read.
+            long first = Group.firstOrder(bucket.getValue());
+            ReadContext notes = notes(ctx, parts);
+            for (RequestChains.Chain chain : RequestChains.split(bucket.getValue(), notes)) {
                 groups.add(new Group(chain.spans, !chain.unlinkedResend,
                         chain.reasons == null ? null : String.join("; ", chain.reasons)));
             }
+            place(notes, parts, NoteParts.CHAINS, first);
         }
-        for (GrpcCalls.Chain chain : grpc.chains(ctx)) {
+        ReadContext grpcNotes = notes(ctx, parts);
+        for (GrpcCalls.Chain chain : grpc.chains(grpcNotes)) {
             groups.add(new Group(chain.spans(), false, chain.groupedBy()));
         }
+        place(grpcNotes, parts, NoteParts.GRPC, 0);
         for (List<ForeignSpan> spans : other.values()) {
             groups.add(new Group(spans, false,
                     spans.get(0).hop.idempotencyKey != null ? "idempotency key" : "same parent and span name"));
@@ -359,7 +462,7 @@ public final class RetryLinker {
 
     /** One group's operation, without its parent. */
     private static Linked linked(Group g, ReadContext ctx, boolean pointers, Map<String, Set<String>> parents,
-            boolean allOffers)
+            boolean allOffers, NoteParts parts)
             throws InputException {
         List<ForeignSpan> spans = g.spans();
         List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
@@ -369,7 +472,9 @@ public final class RetryLinker {
             return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
         });
         if (g.call() != null) {
-            CallSpans.check(ctx, g.call(), attempts.size());
+            ReadContext notes = notes(ctx, parts);
+            CallSpans.check(notes, g.call(), attempts.size());
+            place(notes, parts, NoteParts.CALLS, g.firstOrder());
         }
         ForeignSpan under = g.under();
         String id = id(g, ctx);

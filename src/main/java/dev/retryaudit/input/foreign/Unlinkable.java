@@ -16,8 +16,11 @@ final class Unlinkable {
     private Unlinkable() {
     }
 
-    /** Notes the spans of the requests (by context) that are read alone for want of a URL or a start time. */
-    static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests) {
+    /**
+     * Notes the spans of the requests (by context) that are read alone for want of a URL or a start time;
+     * with {@code parts}, counts them there instead, for a source linked in parts.
+     */
+    static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests, NoteParts parts) {
         int noUrl = 0;
         int noStart = 0;
         ForeignSpan first = null;
@@ -41,13 +44,22 @@ final class Unlinkable {
         if (first == null) {
             return;
         }
+        if (parts != null) {
+            parts.count(ctx, NoteParts.UNLINKABLE, "", first, new long[] {noUrl, noStart}, first.spanId);
+            return;
+        }
+        ctx.note(first.line, first.column, text(noUrl, noStart, first.spanId));
+    }
+
+    /** The note on the spans read alone: {@code noUrl} with no URL, {@code noStart} with a URL and no start time. */
+    static String text(long noUrl, long noStart, String spanId) {
         String what = noUrl > 0 && noStart > 0
                 ? "(" + noUrl + " with no URL, " + noStart + " with no start time)"
                 : noUrl > 0 ? "with no URL (url.full, http.url)" : "with no start time";
-        int count = noUrl + noStart;
-        ctx.note(first.line, first.column, count + (count == 1 ? " HTTP span " : " HTTP spans ") + what
-                + " among other requests of their context, the first span " + first.spanId + ": without a resend "
+        long count = noUrl + noStart;
+        return count + (count == 1 ? " HTTP span " : " HTTP spans ") + what
+                + " among other requests of their context, the first span " + spanId + ": without a resend "
                 + "count such a request cannot be told from another or placed after it, so each is read as an "
-                + "operation of its own and a retry among them is not seen");
+                + "operation of its own and a retry among them is not seen";
     }
 }

@@ -44,11 +44,29 @@ public final class UnusedSpans {
     /** Notes each protocol counted, at its first span, and forgets them. */
     public void note(ReadContext ctx) {
         for (Map.Entry<String, long[]> e : counts.entrySet()) {
-            long n = e.getValue()[0];
-            ctx.note(e.getValue()[1], e.getValue()[2], n + (n == 1 ? " span" : " spans") + " of " + e.getKey()
-                    + (n == 1 ? " was" : " were") + " not used: the audit reads the attempts of HTTP requests, "
-                    + "gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol");
+            ctx.note(e.getValue()[1], e.getValue()[2], text(e.getValue()[0], e.getKey()));
         }
         counts.clear();
+    }
+
+    /**
+     * Counts each protocol in {@code parts} instead, for a source read a line at a time: the spans were
+     * counted on line {@code line} of {@code source} (the parser counted it as line 1).
+     */
+    public void count(NoteParts parts, String source, int sourceIndex, long line) {
+        long seq = 0;
+        for (Map.Entry<String, long[]> e : counts.entrySet()) {
+            long[] c = e.getValue();
+            parts.count(source, sourceIndex, NoteParts.UNUSED, e.getKey(), line, c[2], (line << 16) + seq++,
+                    new long[] {c[0]});
+        }
+        counts.clear();
+    }
+
+    /** The note on {@code n} spans of {@code what} left out. */
+    static String text(long n, String what) {
+        return n + (n == 1 ? " span" : " spans") + " of " + what
+                + (n == 1 ? " was" : " were") + " not used: the audit reads the attempts of HTTP requests, "
+                + "gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol";
     }
 }

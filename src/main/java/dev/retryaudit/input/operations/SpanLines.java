@@ -41,41 +41,104 @@ public final class SpanLines {
     public record Text(String source, int sourceIndex, long line, byte[] bytes) {
     }
 
-    /** A line's span: the key of its operation within its source and where the line's object starts. */
-    public record Keyed(String key, Location at) {
+    /** A line read: the key of its operation within its source, where the line's object starts, and its fields. */
+    public static final class Read {
+        private final String key;
+        private final Parsed parsed;
+
+        private Read(String key, Parsed parsed) {
+            this.key = key;
+            this.parsed = parsed;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        public Location at() {
+            return parsed.at;
+        }
     }
 
     /**
-     * The key grouping {@code t} with the other lines of its operation in its source (by operation_id,
-     * else by idempotency key), or null for a blank line; rejects a line the reader would reject.
+     * The line {@code t} read, with the key grouping it with the other lines of its operation in its
+     * source (by operation_id, else by idempotency key), or null for a blank line; rejects a line the
+     * reader would reject.
      */
-    public Keyed key(Text t) throws InputException {
+    public Read read(Text t) throws InputException {
         Parsed p = parse(t);
         if (p == null) {
             return null;
         }
         String prefix = SpansReader.byOperationId(p.line, p.at) ? "operation_id:" : "idempotency_key:";
-        return new Keyed(prefix + SpansReader.groupId(p.line), p.at);
+        return new Read(prefix + SpansReader.groupId(p.line), p);
     }
 
     /**
-     * The operation whose lines, all with one {@link #key}, are {@code lines} in line order: merged and
-     * checked as the reader merges them (fields that disagree, the attempts limit, an operation with no
-     * attempt or no tool).
+     * The key {@link #read} gives line {@code t}, told from its top-level fields without checking the
+     * line, for an engine that brings the lines of a key together first and reads each line once there:
+     * null for a blank line, empty when the line shows no key that reading it would give (reading it
+     * rejects it). A line that reading rejects may have any key.
      */
-    public Operation operation(List<Text> lines) throws InputException {
-        HeldOperations groups = new HeldOperations();
-        Text first = null;
-        for (Text t : lines) {
-            Parsed p = parse(t);
-            if (p == null) {
-                continue;
+    public String key(Text t) {
+        try (JsonParser p = json.parser(t.bytes(), 0, t.bytes().length)) {
+            p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            JsonToken first = p.nextToken();
+            if (first == null) {
+                return null;
             }
+            if (first != JsonToken.START_OBJECT) {
+                return "";
+            }
+            String operationId = null;
+            String idempotencyKey = null;
+            int seen = 0;
+            JsonToken token;
+            while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                int field = name.equals("operation_id") ? 1 : name.equals("idempotency_key") ? 2 : 0;
+                if (field == 0) {
+                    p.skipChildren();
+                    continue;
+                }
+                if ((seen & field) != 0 || value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
+                    return "";
+                }
+                seen |= field;
+                String text = value == JsonToken.VALUE_NULL ? null : p.getText();
+                if (field == 1) {
+                    operationId = text;
+                } else {
+                    idempotencyKey = text;
+                }
+            }
+            if (token != JsonToken.END_OBJECT) {
+                return "";
+            }
+            return operationId != null ? "operation_id:" + operationId
+                    : idempotencyKey != null ? "idempotency_key:" + idempotencyKey : "";
+        } catch (IOException | RuntimeException e) {
+            // Reading the line rejects it, with the reader's own message, where its key's lines meet.
+            return "";
+        }
+    }
+
+    /**
+     * The operation whose lines, all with one key, are {@code lines} read ({@link #read}) in line order:
+     * merged and checked as the reader merges them (fields that disagree, the attempts limit, an
+     * operation with no attempt or no tool).
+     */
+    public Operation operation(List<Read> lines) throws InputException {
+        HeldOperations groups = new HeldOperations();
+        Location first = null;
+        for (Read r : lines) {
+            Parsed p = r.parsed;
             if (first == null) {
                 boolean byOperationId = SpansReader.byOperationId(p.line, p.at);
                 groups.add(byOperationId, SpansReader.find(groups, byOperationId, p.line), p.at.line(),
                         (int) p.at.column());
-                first = t;
+                first = p.at;
             }
             groups.merge(0, p.line, p.at.source(), p.at.sourceIndex(), p.at.line(), p.at.column(), limits);
         }

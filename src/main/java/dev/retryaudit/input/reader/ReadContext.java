@@ -27,7 +27,7 @@ public final class ReadContext {
     private long notesLeftOut;
 
     /** The most notes kept for one source; the rest are counted in a last note. */
-    static final int MAX_NOTES = 100;
+    public static final int MAX_NOTES = 100;
 
     public ReadContext(String source, int sourceIndex, InputStream in, StrictJson json, Limits limits, OperationSink sink) {
         this.source = source;
@@ -141,12 +141,27 @@ public final class ReadContext {
         }
     }
 
+    /** The notes kept so far, in the order they were made, without the one counting those left out. */
+    public List<InputNote> made() {
+        return List.copyOf(notes);
+    }
+
+    /** How many notes were made past {@link #MAX_NOTES} and left out. */
+    public long leftOut() {
+        return notesLeftOut;
+    }
+
+    /** The last note of a source that had more than {@link #MAX_NOTES}: how many were left out. */
+    public static InputNote leftOut(String source, long count) {
+        return new InputNote(source, 0, 0, count + " more notes like these are left out");
+    }
+
     /** The notes made so far, in source order, with a last one counting those left out. */
     public List<InputNote> notes() {
         List<InputNote> out = new ArrayList<>(notes);
         out.sort(Comparator.comparingLong(InputNote::line).thenComparingLong(InputNote::column));
         if (notesLeftOut > 0) {
-            out.add(new InputNote(source, 0, 0, notesLeftOut + " more notes like these are left out"));
+            out.add(leftOut(source, notesLeftOut));
         }
         return out;
     }

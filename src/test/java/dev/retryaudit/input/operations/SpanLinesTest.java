@@ -29,13 +29,46 @@ class SpanLinesTest {
         return out;
     }
 
+    /** Each line read once, blank ones left out, and the operation built from what was read. */
+    private static Operation read(SpanLines lines, List<SpanLines.Text> texts) throws InputException {
+        List<SpanLines.Read> read = new ArrayList<>();
+        for (SpanLines.Text t : texts) {
+            SpanLines.Read r = lines.read(t);
+            if (r != null) {
+                assertThat(r.key()).isEqualTo("operation_id:a");
+                read.add(r);
+            }
+        }
+        return lines.operation(read);
+    }
+
     @Test
     void buildsTheOperationTheReaderBuilds() throws InputException {
         Operation whole = Inputs.read("s.jsonl", String.join("\n", LINES) + "\n").get(0);
-        Operation fromLines = new SpanLines(Limits.DEFAULTS).operation(texts());
+        Operation fromLines = read(new SpanLines(Limits.DEFAULTS), texts());
         assertThat(fromLines).isEqualTo(whole);
         assertThat(fromLines.attempts()).extracting(a -> a.location().line()).containsExactly(3L, 1L);
         assertThat(fromLines.checks()).singleElement().satisfies(c -> assertThat(c.location().line()).isEqualTo(4));
+    }
+
+    @Test
+    void aLineIsKeyedWithoutReadingItAsReadingKeysIt() throws InputException {
+        SpanLines lines = new SpanLines(Limits.DEFAULTS);
+        for (SpanLines.Text t : texts()) {
+            SpanLines.Read read = lines.read(t);
+            assertThat(lines.key(t)).isEqualTo(read == null ? null : read.key());
+        }
+        SpanLines.Text byKey = new SpanLines.Text("s.jsonl", 0, 1,
+                "{\"attributes\":{\"operation_id\":\"x\"},\"operation_id\":null,\"idempotency_key\":\"k\",\"tool\":\"t\"}"
+                        .getBytes(StandardCharsets.UTF_8));
+        assertThat(lines.key(byKey)).isEqualTo(lines.read(byKey).key()).isEqualTo("idempotency_key:k");
+        // Lines that show no key: reading them rejects them.
+        for (String bad : List.of("[1]", "{\"tool\":\"t\"}", "{\"operation_id\":1}", "{\"operation_id\":\"a\",\"operation_id\":\"b\"}",
+                "{\"operation_id\":\"a\"")) {
+            SpanLines.Text t = new SpanLines.Text("s.jsonl", 0, 1, bad.getBytes(StandardCharsets.UTF_8));
+            assertThat(lines.key(t)).as(bad).isEmpty();
+            assertThatThrownBy(() -> lines.read(t)).as(bad).isInstanceOf(InputException.class);
+        }
     }
 
     @Test
@@ -43,7 +76,7 @@ class SpanLinesTest {
         List<SpanLines.Text> texts = texts();
         texts.add(new SpanLines.Text("s.jsonl", 0, 5,
                 "{\"operation_id\":\"a\",\"tool\":\"u\",\"attempt_id\":3}".getBytes(StandardCharsets.UTF_8)));
-        assertThatThrownBy(() -> new SpanLines(Limits.DEFAULTS).operation(texts)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> read(new SpanLines(Limits.DEFAULTS), texts)).isInstanceOf(InputException.class)
                 .hasMessageContaining("disagrees with line 3 of the same operation");
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The input-wide rejections an engine makes itself read as the library's own rejections of the same input. */
-class InputRejectionsTest {
+class InputRejectionTest {
     private static final String OK = "{\"operation_id\":\"%s\",\"tool\":\"t\",\"attempt_id\":1}\n";
 
     @TempDir
@@ -37,7 +37,7 @@ class InputRejectionsTest {
     void duplicateIdIsTheLibrarysRejection() throws IOException {
         RetryAuditException lib = libraryRejection(Limits.DEFAULTS, OK.formatted("a"), OK.formatted("b") + OK.formatted("a"));
         Location second = new Location(dir.resolve("in-1.jsonl").toString(), 1, 2, 1, null);
-        assertThat(InputRejections.of(InputRejections.duplicateId(second)).getMessage()).isEqualTo(lib.getMessage());
+        assertThat(InputRejection.duplicateId(second).error().getMessage()).isEqualTo(lib.getMessage());
     }
 
     @Test
@@ -46,19 +46,19 @@ class InputRejectionsTest {
         Limits two = new Limits(d.bytes(), 2, d.attemptsPerOperation(), d.stringLength(), d.depth());
         RetryAuditException lib = libraryRejection(two, OK.formatted("a") + OK.formatted("b") + OK.formatted("c"));
         Location third = new Location(dir.resolve("in-0.jsonl").toString(), 0, 3, 1, null);
-        RetryAuditException ours = InputRejections.of(InputRejections.overOperations(two, third));
+        RetryAuditException ours = InputRejection.overOperations(two, third, true, false).error();
         assertThat(ours.getMessage()).isEqualTo(lib.getMessage());
         assertThat(ours.limit()).isEqualTo(Limit.OPERATIONS);
 
         Limits bytes = new Limits(10, d.operations(), d.attemptsPerOperation(), d.stringLength(), d.depth());
-        RetryAuditException over = InputRejections.of(InputRejections.overBytes("in.jsonl", 1, 11, bytes));
+        RetryAuditException over = InputRejection.overBytes(0, "in.jsonl", 1, 11, bytes).error();
         assertThat(over.getMessage()).startsWith("in.jsonl:1:11: error: $: input exceeds the byte limit: more than 10 bytes read");
         assertThat(over.limit()).isEqualTo(Limit.BYTES);
     }
 
     @Test
     void unreadableSourceKeepsTheCause() {
-        RetryAuditException e = InputRejections.of(InputRejections.unreadable("gone.jsonl", new IOException("No such file")));
+        RetryAuditException e = InputRejection.unreadable("gone.jsonl", new IOException("No such file"));
         assertThat(e.getMessage()).startsWith("gone.jsonl: error: ").contains("cannot be read: No such file");
     }
 }
