@@ -1,4 +1,5 @@
 import com.sun.management.OperatingSystemMXBean;
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Operation;
 import java.lang.management.ManagementFactory;
@@ -25,7 +26,7 @@ public final class ReadRounds {
         for (int r = 1; r <= rounds; r++) {
             long cpu = os.getProcessCpuTime();
             long t0 = System.nanoTime();
-            List<Operation> ops = audit.read(file);
+            List<Operation> ops = audit.read(AuditInput.files(List.of(file)));
             double wall = (System.nanoTime() - t0) / 1e9;
             double used = (os.getProcessCpuTime() - cpu) / 1e9;
             System.out.printf(Locale.ROOT, "round %d: %.3f s wall, %.3f CPU s, %d operations%n", r, wall, used, ops.size());
