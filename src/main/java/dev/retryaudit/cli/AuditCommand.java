@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /** {@code retry-audit audit}: reads traces from files or stdin, runs the rules, prints the report, exits 0 or 2. */
-@Command(name = "audit", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+@Command(addMethodSubcommands = false, name = "audit", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = "Audit traces of tool calls and HTTP attempts for unsafe retries. "
                 + "Several FILEs are audited as one input set; no FILE or \"-\" reads standard input.")

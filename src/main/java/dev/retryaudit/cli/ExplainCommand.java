@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /** {@code retry-audit explain RULE}: prints a rule's markdown documentation, or the rules of a family. */
-@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+@Command(addMethodSubcommands = false, name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = "Print a rule's full documentation (markdown): what it catches, why it is unsafe, "
                 + "a failing and a passing example, how to fix it and the policy settings that affect it. "

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * {@code retry-audit mcp}: serves the audit, the rules and the probe to an MCP client over stdio. The MCP SDK is
  * loaded only here (through {@link RetryAuditMcp}), so the other commands start as fast as without it.
  */
-@Command(name = "mcp", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+@Command(addMethodSubcommands = false, name = "mcp", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
             "Serve retry-audit to an MCP client (Model Context Protocol, stdio transport): tools audit_trace, "

@@ -32,7 +32,7 @@ import picocli.CommandLine;
  * {@code retry-audit probe}: serves a local Retry-After fixture, runs the client under test against
  * it, and audits the trace it recorded like any retry-trace input.
  */
-@Command(name = "probe", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+@Command(addMethodSubcommands = false, name = "probe", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
             "Run a real HTTP client against a local fixture and judge what it did: honoured, violated or not tested.",

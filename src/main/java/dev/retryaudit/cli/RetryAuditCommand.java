@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** The top-level command: shows help when called without a subcommand. */
-@Command(name = VersionInfo.NAME, mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+@Command(addMethodSubcommands = false, name = VersionInfo.NAME, mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Audits exported traces of tool calls and HTTP attempts for unsafe retries: "
                 + "double writes after timeouts, retries before Retry-After, repeated invalid calls, retries beyond budget.")

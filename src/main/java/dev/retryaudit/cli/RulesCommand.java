@@ -16,7 +16,7 @@ import picocli.CommandLine;
  * {@code retry-audit rules}: lists every built-in rule with its family, default severity and summary, in catalogue
  * order, then the probe's verdicts, marked as reported by {@code probe} only.
  */
-@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+@Command(addMethodSubcommands = false, name = "rules", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = "List every rule: id, family, default severity and summary, in catalogue order. "
                 + "The probe family's rules, marked '(probe only)', are verdicts that only 'retry-audit probe' reports. "

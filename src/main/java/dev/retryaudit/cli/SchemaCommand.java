@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code retry-audit schema NAME}: prints the JSON Schema (2020-12) of one of our formats, shipped in the jar. */
-@Command(name = "schema", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+@Command(addMethodSubcommands = false, name = "schema", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         usageHelpAutoWidth = true,
         description = "Print the JSON Schema (draft 2020-12) of a format: operations and spans (inputs), "
                 + "policy (--policy), report (--format json). Without NAME, list the schemas.")

@@ -33,7 +33,7 @@ import picocli.CommandLine;
  * go idle, writes each finding as a JSON line, and at the end (a signal, or {@code --until-idle})
  * audits what is still open and exits 0 or 2 as {@code audit} does.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
+@Command(addMethodSubcommands = false, name = "serve", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class, sortOptions = false,
         usageHelpAutoWidth = true,
         description = {"Receive traces over OTLP/HTTP (POST /v1/traces, protobuf or JSON) and Zipkin v2 "
                 + "(POST /api/v2/spans), link their spans into operations as audit does, and audit each linking "

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * One try of an operation, built through {@code dev.retryaudit.api.AttemptBuilder}. Optional values are
@@ -18,7 +20,17 @@ public final class Attempt extends Placed {
     private static final long serialVersionUID = 1L;
 
     /** The order of an operation's attempts: by attempt_id, stable for equal ids. */
-    public static final Comparator<Attempt> BY_ID = Comparator.comparingInt(Attempt::attemptId);
+    public static final Comparator<Attempt> BY_ID = new ById();
+
+    /*
+     * The times as epoch milliseconds, for model.internal.Millis, which reads these four fields once by
+     * reflection: objects of classes compiled into this package, so that reaching the times spins no
+     * class at start-up and each read is a call the JIT inlines.
+     */
+    private static final ToLongFunction<Attempt> STARTED_AT = new StartedAt();
+    private static final ToLongFunction<Attempt> ENDED_AT = new EndedAt();
+    private static final ToLongFunction<Attempt> RESPONSE_AT = new ResponseAt();
+    private static final ToDoubleFunction<Attempt> DURATION_MS = new DurationMs();
 
     private final int attemptId;
     private final String spanId;
@@ -184,6 +196,46 @@ public final class Attempt extends Placed {
     /** The duration in milliseconds, or NaN. */
     double durationMillis() {
         return durationMs;
+    }
+
+    /** The order of {@link #BY_ID}. */
+    private static final class ById implements Comparator<Attempt> {
+        @Override
+        public int compare(Attempt a, Attempt b) {
+            return Integer.compare(a.attemptId, b.attemptId);
+        }
+    }
+
+    /** {@link #startedAtMillis()} for {@code Millis}. */
+    private static final class StartedAt implements ToLongFunction<Attempt> {
+        @Override
+        public long applyAsLong(Attempt a) {
+            return a.startedAt;
+        }
+    }
+
+    /** {@link #endedAtMillis()} for {@code Millis}. */
+    private static final class EndedAt implements ToLongFunction<Attempt> {
+        @Override
+        public long applyAsLong(Attempt a) {
+            return a.endedAt;
+        }
+    }
+
+    /** {@link #responseMillis()} for {@code Millis}. */
+    private static final class ResponseAt implements ToLongFunction<Attempt> {
+        @Override
+        public long applyAsLong(Attempt a) {
+            return a.responseMillis();
+        }
+    }
+
+    /** {@link #durationMillis()} for {@code Millis}. */
+    private static final class DurationMs implements ToDoubleFunction<Attempt> {
+        @Override
+        public double applyAsDouble(Attempt a) {
+            return a.durationMs;
+        }
     }
 
     private static Optional<Instant> instant(long millis) {

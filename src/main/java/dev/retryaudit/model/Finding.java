@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -20,7 +19,8 @@ import java.util.Objects;
  */
 public final class Finding implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] PREFIX = {'s', 'h', 'a', '2', '5', '6', ':'};
+    private static final byte[] HEX_DIGITS = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
     /** One digest a thread, reset by each {@code digest()}: fingerprints are computed for every finding. */
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
@@ -146,20 +146,65 @@ public final class Finding implements Serializable {
         return fingerprint(new String[] {rule, source, operation, attempt == null ? null : attempt.toString()});
     }
 
+    /** The parts' bytes go to the digest in one update, and its hex digits are written by hand: JSON and SARIF fingerprint every finding. */
     private static String fingerprint(String[] parts) {
-        MessageDigest md = SHA256.get();
+        int size = 0;
+        for (String part : parts) {
+            size += part == null ? 2 : 12 + 3 * part.length();
+        }
+        byte[] input = new byte[size];
+        int at = 0;
         for (String part : parts) {
             if (part == null) {
-                md.update((byte) '-');
+                input[at++] = '-';
             } else {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                md.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
-                md.update((byte) ':');
-                md.update(bytes);
+                byte[] bytes = ascii(part) ? null : part.getBytes(StandardCharsets.UTF_8);
+                int length = bytes == null ? part.length() : bytes.length;
+                at = digits(length, input, at);
+                input[at++] = ':';
+                if (bytes == null) {
+                    for (int i = 0; i < length; i++) {
+                        input[at++] = (byte) part.charAt(i);
+                    }
+                } else {
+                    System.arraycopy(bytes, 0, input, at, length);
+                    at += length;
+                }
             }
-            md.update((byte) 0);
+            input[at++] = 0;
         }
-        return "sha256:" + HEX.formatHex(md.digest());
+        MessageDigest md = SHA256.get();
+        md.update(input, 0, at);
+        byte[] digest = md.digest();
+        byte[] text = new byte[7 + 2 * digest.length];
+        System.arraycopy(PREFIX, 0, text, 0, PREFIX.length);
+        for (int i = 0; i < digest.length; i++) {
+            text[7 + 2 * i] = HEX_DIGITS[digest[i] >> 4 & 0xf];
+            text[8 + 2 * i] = HEX_DIGITS[digest[i] & 0xf];
+        }
+        return new String(text, StandardCharsets.ISO_8859_1);
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes the decimal digits of {@code n} (not negative) at {@code at}; returns where they end. */
+    private static int digits(int n, byte[] into, int at) {
+        int end = at + 1;
+        for (int rest = n / 10; rest != 0; rest /= 10) {
+            end++;
+        }
+        for (int i = end - 1; i >= at; i--) {
+            into[i] = (byte) ('0' + n % 10);
+            n /= 10;
+        }
+        return end;
     }
 
     @Override

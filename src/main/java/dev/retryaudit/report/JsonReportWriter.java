@@ -1,12 +1,14 @@
 package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.report.json.Json;
+import dev.retryaudit.report.json.PrettyBytes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -201,51 +203,65 @@ final class JsonReportWriter implements ReportWriter {
     }
 
     /**
-     * Findings {@code first..} of the array: its {@code [} for the first chunk, a {@code ,} before any other, its {@code ]} after the last.
-     * The generator opens an object and the array first, so that it indents as it would inside the
-     * report; those bytes, and the object's end when the generator closes, are held back; the rest go to {@code out} as the generator writes them.
+     * Findings {@code first..} of the array: its {@code [} for the first chunk, a {@code ,} before any other, its {@code ]} after the last,
+     * laid out as the report's generator lays out a value at the array's depth. Written straight into bytes, since past a few thousand
+     * findings they are most of the report: the field names and the finding's fixed parts are constant ASCII.
      */
     private static void writeChunk(List<Finding> chunk, int first, boolean last, OutputStream out) throws IOException {
-        Opening opened = new Opening(out);
-        try (JsonGenerator c = Json.generator(opened)) {
-            c.writeStartObject();
-            c.writeArrayFieldStart("findings");
-            c.flush();
-            out.write(first == 0 ? '[' : ',');
-            opened.open = true;
-            for (Finding f : chunk) {
-                writeFinding(c, f);
-            }
-            if (last) {
-                c.writeEndArray();
-            }
-            c.flush();
-            opened.open = false;
+        PrettyBytes b = new PrettyBytes(out);
+        for (int i = 0; i < chunk.size(); i++) {
+            b.ascii(first == 0 && i == 0 ? '[' : ',');
+            writeFinding(b, chunk.get(i));
         }
+        if (last) {
+            b.indent(1);
+            b.ascii(']');
+        }
+        b.flush();
     }
 
-    /** Passes bytes on to {@code out} once {@link #open}, dropping those written before. */
-    private static final class Opening extends OutputStream {
-        private final OutputStream out;
-        private boolean open;
-
-        Opening(OutputStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            if (open) {
-                out.write(b);
+    /** One finding of the findings array, as {@link #writeFinding(JsonGenerator, Finding)} writes it there. */
+    private static void writeFinding(PrettyBytes b, Finding f) throws IOException {
+        b.ascii("\n    {\n      \"rule\": ");
+        b.string(f.rule());
+        b.ascii(",\n      \"severity\": ");
+        b.string(f.severity().id());
+        b.ascii(",\n      \"operation\": ");
+        b.string(f.operation());
+        b.ascii(",\n      \"attempt\": ");
+        b.number(f.attempt());
+        b.ascii(",\n      \"tool\": ");
+        b.string(f.tool());
+        b.ascii(",\n      \"run\": ");
+        b.string(f.run());
+        b.ascii(",\n      \"message\": ");
+        b.string(f.message());
+        b.ascii(",\n      \"evidence\": {");
+        Evidence e = f.evidence();
+        for (int i = 0; i < e.size(); i++) {
+            if (i > 0) {
+                b.ascii(',');
             }
+            b.indent(4);
+            b.string(e.key(i));
+            b.ascii(": ");
+            b.value(e.value(i), 4);
         }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            if (open) {
-                out.write(b, off, len);
-            }
+        if (e.size() > 0) {
+            b.indent(3);
         }
+        Location l = f.location();
+        b.ascii("},\n      \"location\": {\n        \"source\": ");
+        b.string(l.source());
+        b.ascii(",\n        \"line\": ");
+        b.number(l.line());
+        b.ascii(",\n        \"column\": ");
+        b.number(l.column());
+        b.ascii(",\n        \"pointer\": ");
+        b.string(l.pointer());
+        b.ascii("\n      },\n      \"fingerprint\": ");
+        b.string(f.fingerprint());
+        b.ascii("\n    }");
     }
 
     /** One finding as the report writes it, for a caller that writes findings one by one (JSON Lines). */

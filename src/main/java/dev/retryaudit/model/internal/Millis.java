@@ -1,9 +1,7 @@
 package dev.retryaudit.model.internal;
 
 import dev.retryaudit.model.Attempt;
-import java.lang.invoke.LambdaConversionException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -11,6 +9,7 @@ import java.util.function.ToLongFunction;
  * An attempt's times as the model holds them, epoch milliseconds with {@code Times.NONE} for absent
  * (the duration in milliseconds, NaN for absent): what the rules compare, with no object made for a time.
  */
+@SuppressWarnings("unchecked") // the fields' declared types, read through reflection
 public final class Millis {
     private static final ToLongFunction<Attempt> STARTED;
     private static final ToLongFunction<Attempt> ENDED;
@@ -19,21 +18,26 @@ public final class Millis {
 
     static {
         try {
-            MethodHandles.Lookup lookup = Models.lookup(Attempt.class);
-            STARTED = Models.direct(ToLongFunction.class,
-                    lookup.findVirtual(Attempt.class, "startedAtMillis", MethodType.methodType(long.class)));
-            ENDED = Models.direct(ToLongFunction.class,
-                    lookup.findVirtual(Attempt.class, "endedAtMillis", MethodType.methodType(long.class)));
-            RESPONSE = Models.direct(ToLongFunction.class,
-                    lookup.findVirtual(Attempt.class, "responseMillis", MethodType.methodType(long.class)));
-            DURATION = Models.direct(ToDoubleFunction.class,
-                    lookup.findVirtual(Attempt.class, "durationMillis", MethodType.methodType(double.class)));
-        } catch (ReflectiveOperationException | LambdaConversionException e) {
+            STARTED = (ToLongFunction<Attempt>) times("STARTED_AT");
+            ENDED = (ToLongFunction<Attempt>) times("ENDED_AT");
+            RESPONSE = (ToLongFunction<Attempt>) times("RESPONSE_AT");
+            DURATION = (ToDoubleFunction<Attempt>) times("DURATION_MS");
+        } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private Millis() {
+    }
+
+    /**
+     * The accessor the model holds in its private field {@code name}: read once, with the module's access
+     * to itself, so that no class is spun for it (the model keeps no reference to this package).
+     */
+    private static Object times(String name) throws ReflectiveOperationException {
+        Field field = Attempt.class.getDeclaredField(name);
+        field.setAccessible(true);
+        return field.get(null);
     }
 
     /** When {@code a} started, or {@code Times.NONE}. */

@@ -25,7 +25,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -36,15 +35,6 @@ import java.util.Set;
  * on the way of an attempt), so that the model needs no reference back to this package.
  */
 public final class Models {
-    private static final AttemptParts ATTEMPT;
-    private static final PlacedAttemptParts ATTEMPT_PLACED;
-    private static final Grpc WITH_GRPC;
-    private static final OperationParts OPERATION;
-    private static final PlacedOperationParts OPERATION_PLACED;
-    private static final FindingParts<String> FINDING;
-    private static final FindingParts<Finding.Message> FINDING_MESSAGE;
-    private static final FingerprintedFindingParts FINDING_FINGERPRINT;
-
     /** The attempt constructor of a location. */
     public interface AttemptParts {
         Attempt make(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
@@ -95,38 +85,92 @@ public final class Models {
                 String message, Evidence evidence, Location location, String fingerprint);
     }
 
-    static {
+    /*
+     * Each factory is spun the first time it is used, in a holder class of its own: an audit of one format
+     * uses a few of them, and each costs a class spun at start-up.
+     */
+
+    /** {@link AttemptParts}, spun when first used. */
+    private static final class AttemptOfLocation {
+        static final AttemptParts MAKE = constructing(AttemptParts.class, Attempt.class, int.class,
+                String.class, String.class, long.class, long.class, double.class, Outcome.class, Integer.class,
+                ErrorClass.class, String.class, String.class, CommitState.class, CommitStateSource.class,
+                String.class, String.class, RawJson.class, Location.class);
+    }
+
+    /** {@link PlacedAttemptParts}, spun when first used. */
+    private static final class AttemptOfPlace {
+        static final PlacedAttemptParts MAKE = constructing(PlacedAttemptParts.class, Attempt.class,
+                int.class, String.class, String.class, long.class, long.class, double.class, Outcome.class,
+                Integer.class, ErrorClass.class, String.class, String.class, CommitState.class,
+                CommitStateSource.class, String.class, String.class, RawJson.class, String.class, int.class,
+                long.class, long.class, String.class, int.class, String.class, int.class);
+    }
+
+    /** {@link Grpc}, spun when first used. */
+    private static final class GrpcAttempt {
+        static final Grpc WITH = calling(Grpc.class, Attempt.class, "withGrpc",
+                MethodType.methodType(Attempt.class, GrpcStatus.class, String.class));
+    }
+
+    /** {@link OperationParts}, spun when first used. */
+    private static final class OperationOfLocation {
+        static final OperationParts MAKE = constructing(OperationParts.class, Operation.class,
+                String.class, String.class, Effect.class, String.class, String.class, String.class, String.class,
+                ParentRef.class, Long.class, ReportedOutcome.class, Clock.class, List.class, List.class,
+                RawJson.class, Location.class, Set.class, String.class);
+    }
+
+    /** {@link PlacedOperationParts}, spun when first used. */
+    private static final class OperationOfPlace {
+        static final PlacedOperationParts MAKE = constructing(PlacedOperationParts.class, Operation.class,
+                String.class, String.class, Effect.class, String.class, String.class, String.class, String.class,
+                ParentRef.class, Long.class, ReportedOutcome.class, Clock.class, List.class, List.class,
+                RawJson.class, String.class, int.class, long.class, long.class, String.class, int.class, Set.class,
+                String.class);
+    }
+
+    /** {@link FindingParts} of a message given as a string, spun when first used. */
+    private static final class FindingOfText {
+        static final FindingParts<String> MAKE = calling(FindingParts.class, Finding.class, "of",
+                MethodType.methodType(Finding.class, String.class, Severity.class, String.class, Integer.class,
+                        String.class, String.class, String.class, Evidence.class, Location.class));
+    }
+
+    /** {@link FindingParts} of a {@link Finding.Message}, spun when first used. */
+    private static final class FindingOfMessage {
+        static final FindingParts<Finding.Message> MAKE = calling(FindingParts.class, Finding.class, "of",
+                MethodType.methodType(Finding.class, String.class, Severity.class, String.class, Integer.class,
+                        String.class, String.class, Finding.Message.class, Evidence.class, Location.class));
+    }
+
+    /** {@link FingerprintedFindingParts}, spun when first used. */
+    private static final class FindingOfFingerprint {
+        static final FingerprintedFindingParts MAKE = constructing(FingerprintedFindingParts.class,
+                Finding.class, String.class, Severity.class, String.class, Integer.class, String.class, String.class,
+                String.class, Evidence.class, Location.class, String.class);
+    }
+
+    /** An instance of {@code type} whose method calls the constructor of {@code owner} that takes {@code parameters}. */
+    private static <T> T constructing(Class<?> type, Class<?> owner, Class<?>... parameters) {
         try {
-            ATTEMPT = direct(AttemptParts.class, constructor(Attempt.class, int.class, String.class, String.class,
-                    long.class, long.class, double.class, Outcome.class, Integer.class, ErrorClass.class, String.class,
-                    String.class, CommitState.class, CommitStateSource.class, String.class, String.class, RawJson.class,
-                    Location.class));
-            ATTEMPT_PLACED = direct(PlacedAttemptParts.class, constructor(Attempt.class, int.class, String.class,
-                    String.class, long.class, long.class, double.class, Outcome.class, Integer.class, ErrorClass.class,
-                    String.class, String.class, CommitState.class, CommitStateSource.class, String.class, String.class,
-                    RawJson.class, String.class, int.class, long.class, long.class, String.class, int.class,
-                    String.class, int.class));
-            WITH_GRPC = direct(Grpc.class, lookup(Attempt.class).findVirtual(Attempt.class, "withGrpc",
-                    MethodType.methodType(Attempt.class, GrpcStatus.class, String.class)));
-            OPERATION = direct(OperationParts.class, constructor(Operation.class, String.class, String.class,
-                    Effect.class, String.class, String.class, String.class, String.class, ParentRef.class, Long.class,
-                    ReportedOutcome.class, Clock.class, List.class, List.class, RawJson.class, Location.class,
-                    Set.class, String.class));
-            OPERATION_PLACED = direct(PlacedOperationParts.class, constructor(Operation.class, String.class,
-                    String.class, Effect.class, String.class, String.class, String.class, String.class,
-                    ParentRef.class, Long.class, ReportedOutcome.class, Clock.class, List.class, List.class,
-                    RawJson.class, String.class, int.class, long.class, long.class, String.class, int.class, Set.class,
-                    String.class));
-            MethodHandles.Lookup findings = lookup(Finding.class);
-            FINDING = direct(FindingParts.class, findings.findStatic(Finding.class, "of", MethodType.methodType(
-                    Finding.class, String.class, Severity.class, String.class, Integer.class, String.class,
-                    String.class, String.class, Evidence.class, Location.class)));
-            FINDING_MESSAGE = direct(FindingParts.class, findings.findStatic(Finding.class, "of",
-                    MethodType.methodType(Finding.class, String.class, Severity.class, String.class, Integer.class,
-                            String.class, String.class, Finding.Message.class, Evidence.class, Location.class)));
-            FINDING_FINGERPRINT = direct(FingerprintedFindingParts.class, constructor(Finding.class, String.class,
-                    Severity.class, String.class, Integer.class, String.class, String.class, String.class,
-                    Evidence.class, Location.class, String.class));
+            return direct(type, constructor(owner, parameters));
+        } catch (ReflectiveOperationException | LambdaConversionException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** An instance of {@code type} whose method calls {@code owner}'s method {@code name} (static, else virtual). */
+    private static <T> T calling(Class<?> type, Class<?> owner, String name, MethodType method) {
+        try {
+            MethodHandles.Lookup lookup = lookup(owner);
+            MethodHandle target;
+            try {
+                target = lookup.findStatic(owner, name, method);
+            } catch (IllegalAccessException | NoSuchMethodException notStatic) {
+                target = lookup.findVirtual(owner, name, method);
+            }
+            return direct(type, target);
         } catch (ReflectiveOperationException | LambdaConversionException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -147,8 +191,13 @@ public final class Models {
     @SuppressWarnings("unchecked")
     static <T> T direct(Class<?> type, MethodHandle target) throws ReflectiveOperationException,
             LambdaConversionException {
-        Method sam = Arrays.stream(type.getMethods())
-                .filter(m -> Modifier.isAbstract(m.getModifiers())).findFirst().orElseThrow();
+        Method sam = null;
+        for (Method m : type.getMethods()) {
+            if (Modifier.isAbstract(m.getModifiers())) {
+                sam = m;
+                break;
+            }
+        }
         MethodType erased = MethodType.methodType(sam.getReturnType(), sam.getParameterTypes());
         MethodHandles.Lookup in = lookup(target.type().returnType().isPrimitive()
                 ? target.type().parameterType(0) : target.type().returnType());
@@ -174,7 +223,7 @@ public final class Models {
             double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
             String responseDate, CommitState commitState, CommitStateSource commitStateSource, String retryReason,
             String requestHash, RawJson attributes, Location location) {
-        return ATTEMPT.make(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs,
+        return AttemptOfLocation.MAKE.make(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs,
                 outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
                 retryReason, requestHash, attributes, location);
     }
@@ -190,7 +239,7 @@ public final class Models {
             String responseDate, CommitState commitState, CommitStateSource commitStateSource, String retryReason,
             String requestHash, RawJson attributes, String source, int sourceIndex, long line, long column,
             String pointerPrefix, int pointerIndex, String nestedPrefix, int nestedIndex) {
-        return ATTEMPT_PLACED.make(attemptId, spanId, idempotencyKey, startedAt, endedAt,
+        return AttemptOfPlace.MAKE.make(attemptId, spanId, idempotencyKey, startedAt, endedAt,
                 durationMs, outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
                 retryReason, requestHash, attributes, source, sourceIndex, line, column, pointerPrefix,
                 pointerIndex, nestedPrefix, nestedIndex);
@@ -204,7 +253,7 @@ public final class Models {
         if (grpcStatus == null && retryPushback == null) {
             return attempt;
         }
-        return WITH_GRPC.with(attempt, grpcStatus, retryPushback);
+        return GrpcAttempt.WITH.with(attempt, grpcStatus, retryPushback);
     }
 
     /**
@@ -215,7 +264,7 @@ public final class Models {
             String idempotencyKey, String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome,
             Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location,
             Set<Field> carried, String groupedBy) {
-        return OPERATION.make(id, tool, effect, method, target, idempotencyKey, runId, parent,
+        return OperationOfLocation.MAKE.make(id, tool, effect, method, target, idempotencyKey, runId, parent,
                 deadlineMs, reportedOutcome, clock, attempts, checks, attributes, location, carried, groupedBy);
     }
 
@@ -238,7 +287,7 @@ public final class Models {
             Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, String source,
             int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex, Set<Field> carried,
             String groupedBy) {
-        return OPERATION_PLACED.make(id, tool, effect, method, target, idempotencyKey, runId,
+        return OperationOfPlace.MAKE.make(id, tool, effect, method, target, idempotencyKey, runId,
                 parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes, source, sourceIndex,
                 line, column, pointerPrefix, pointerIndex, carried, groupedBy);
     }
@@ -256,21 +305,21 @@ public final class Models {
      */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location) {
-        return FINDING.make(rule, severity, operation, attempt, tool, run, message, evidence,
+        return FindingOfText.MAKE.make(rule, severity, operation, attempt, tool, run, message, evidence,
                 location);
     }
 
     /** As {@link #finding(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, Finding.Message message, Evidence evidence, Location location) {
-        return FINDING_MESSAGE.make(rule, severity, operation, attempt, tool, run, message,
+        return FindingOfMessage.MAKE.make(rule, severity, operation, attempt, tool, run, message,
                 evidence, location);
     }
 
     /** As {@link #finding(String, Severity, String, Integer, String, String, String, Evidence, Location)}, with a fingerprint given. */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
             String run, String message, Evidence evidence, Location location, String fingerprint) {
-        return FINDING_FINGERPRINT.make(rule, severity, operation, attempt, tool, run, message,
+        return FindingOfFingerprint.MAKE.make(rule, severity, operation, attempt, tool, run, message,
                 evidence, location, fingerprint);
     }
 }
