@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleSelection;

@@ -10,6 +10,7 @@ import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
@@ -19,9 +20,9 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.report.Report;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleFixtures;
 import java.io.ByteArrayInputStream;
@@ -111,7 +112,7 @@ class SplitMergeTest {
         Report report = new Report("retry-audit", "test", List.of(new InputSummary("x", "operations", 1, 1)),
                 findings, FailOn.ERROR, ALL.configured(), null, 0);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ReportFormat.JSON.writer(false).write(report, out);
+        ReportWriter.of(ReportFormat.JSON, false).write(report, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
