@@ -1,9 +1,9 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.config.Baseline;
 import dev.retryaudit.config.BaselineReader;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputSummary;
