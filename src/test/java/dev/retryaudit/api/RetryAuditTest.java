@@ -18,6 +18,7 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -30,7 +31,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -293,8 +293,8 @@ class RetryAuditTest {
         assertThatThrownBy(() -> audit.merge(List.of(fewer))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has none; "
                         + "only this audit has trace/");
-        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
-                Set.of(429), 3, Map.of(), Map.of())).build()).auditPart(ops);
+        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(PolicyBuilder.of(Policy.DEFAULTS)
+                .maxAttempts(9).nonRetryableStatuses(Set.of()).retryableRejections(Set.of(429)).build()).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(lenient))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited under another policy cannot merge: its maxAttempts, nonRetryableStatuses, "
                         + "retryableRejections differ");

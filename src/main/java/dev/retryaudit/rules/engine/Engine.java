@@ -8,13 +8,13 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import java.io.Serializable;
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -141,12 +141,7 @@ public final class Engine {
         /** Refuses a part set up otherwise than {@code ours}, naming the policy fields or the rules that differ. */
         void requireSame(Setup ours) {
             if (!policy.equals(ours.policy)) {
-                List<String> fields = new ArrayList<>();
-                for (RecordComponent c : Policy.class.getRecordComponents()) {
-                    if (!Objects.equals(value(c, policy), value(c, ours.policy))) {
-                        fields.add(c.getName());
-                    }
-                }
+                List<String> fields = PolicyBuilder.differences(ours.policy, policy);
                 throw new IllegalArgumentException("a part audited under another policy cannot merge: its "
                         + String.join(", ", fields) + " differ" + (fields.size() == 1 ? "s" : ""));
             }
@@ -164,14 +159,6 @@ public final class Engine {
 
         private static String listed(List<String> rules) {
             return rules.isEmpty() ? "none" : String.join(", ", rules);
-        }
-
-        private static Object value(RecordComponent c, Policy p) {
-            try {
-                return c.getAccessor().invoke(p);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
         }
     }
 

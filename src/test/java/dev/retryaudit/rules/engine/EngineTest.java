@@ -13,6 +13,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
@@ -137,9 +138,7 @@ class EngineTest {
     @Test
     void enginesUnderAnotherPolicyDoNotMerge() {
         Policy d = Policy.DEFAULTS;
-        Policy stricter = new Policy(d.maxAttempts() + 1, d.minBackoffMs(), d.retryBudgetRatio(),
-                d.retryBudgetMinRetries(), d.retryAfterToleranceMs(), d.httpDateSkewMs(), d.retryAfterMaxSeconds(),
-                d.nonRetryableStatuses(), Set.of(429), d.validationLoop(), d.tools(), d.rules());
+        Policy stricter = PolicyBuilder.of(d).maxAttempts(d.maxAttempts() + 1).retryableRejections(Set.of(429)).build();
         Engine one = new Engine(d, RuleSelection.defaults());
         Engine other = new Engine(stricter, RuleSelection.defaults());
         assertThatThrownBy(() -> one.merge(other.partial())).isInstanceOf(IllegalArgumentException.class)
