@@ -42,7 +42,7 @@ public final class CheckBuilder {
         return this;
     }
 
-    /** Where the check stands ({@link Locations}); the operation's location when unset. */
+    /** Where the check stands ({@link Location}); the operation's location when unset. */
     public CheckBuilder location(Location value) {
         location = value;
         return this;

@@ -104,7 +104,7 @@ public final class OperationBuilder {
         return this;
     }
 
-    /** Where the operation stands ({@link Locations}); required. */
+    /** Where the operation stands ({@link Location}); required. */
     public OperationBuilder at(Location value) {
         location = value;
         return this;
@@ -129,7 +129,7 @@ public final class OperationBuilder {
     /** The operation; refuses one without a location or attempts. */
     public Operation build() {
         if (location == null) {
-            throw new IllegalStateException("operation " + id + " needs a location: at(Locations.record(...))");
+            throw new IllegalStateException("operation " + id + " needs a location: at(Location.atRecord(...))");
         }
         List<Attempt> built = new ArrayList<>(attempts.size());
         attempts.forEach(a -> built.add(a.build(location)));

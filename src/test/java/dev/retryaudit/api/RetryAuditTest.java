@@ -13,6 +13,7 @@ import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
@@ -41,7 +42,7 @@ class RetryAuditTest {
 
     private static Operation unreconciled(String id, long index) {
         return RetryAudit.operation(id, "charge").method("POST").idempotencyKey("k-" + id)
-                .at(Locations.record("batch", index))
+                .at(Location.atRecord("batch", index))
                 .attempt(2, a -> a.commitState(CommitState.COMMITTED).outcome(Outcome.SUCCESS).retryReason("timeout"))
                 .attempt(1, a -> a.commitState(CommitState.UNKNOWN).outcome(Outcome.TIMEOUT)
                         .startedAt(Instant.parse("2026-01-01T00:00:00Z")).duration(Duration.ofMillis(1500)))
@@ -56,7 +57,7 @@ class RetryAuditTest {
         assertThat(op.attempts().get(1).startedAt()).isEmpty();
         assertThat(op.location().line()).isEqualTo(5);
         assertThat(op.attempts().get(0).location()).isEqualTo(op.location());
-        Operation checked = RetryAudit.operation("op-2", "charge").at(Locations.byteOffset("blob", 41))
+        Operation checked = RetryAudit.operation("op-2", "charge").at(Location.atByte("blob", 41))
                 .attempt(1, a -> { }).check(1, CheckResult.NOT_FOUND, c -> c.kind("ledger_lookup")).build();
         assertThat(checked.checks()).singleElement().satisfies(c -> {
             assertThat(c.kind()).isEqualTo("ledger_lookup");
@@ -65,13 +66,13 @@ class RetryAuditTest {
         assertThat(checked.location().column()).isEqualTo(42);
         assertThatThrownBy(() -> RetryAudit.operation("x", "t").attempt(1, a -> { }).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a location");
-        assertThatThrownBy(() -> RetryAudit.operation("x", "t").at(Locations.record("b", 0)).build())
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").at(Location.atRecord("b", 0)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one attempt");
     }
 
     @Test
     void aGrpcAttemptBuiltInCodeTakesItsOutcomeFromItsStatus() throws RetryAuditException {
-        Operation op = RetryAudit.operation("g-1", "shop.v1.Cart/AddItem").at(Locations.record("batch", 0))
+        Operation op = RetryAudit.operation("g-1", "shop.v1.Cart/AddItem").at(Location.atRecord("batch", 0))
                 .attempt(1, a -> a.grpcStatus(GrpcStatus.INVALID_ARGUMENT).requestHash("h")
                         .commitState(CommitState.REJECTED))
                 .attempt(2, a -> a.grpcStatus(GrpcStatus.OK).outcome(Outcome.SUCCESS).requestHash("h")
@@ -283,7 +284,7 @@ class RetryAuditTest {
     @Test
     void partsOfAnotherConfigurationDoNotMerge() throws RetryAuditException {
         RetryAudit audit = RetryAudit.defaults();
-        List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Locations.line("in.jsonl", 1))
+        List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Location.atLine("in.jsonl", 1))
                 .attempt(1, a -> a.outcome(Outcome.SUCCESS)).build());
         AuditPart tighter = RetryAudit.of(AuditSettings.builder().limits(new Limits(1000, 10, 10, 100, 10)).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(tighter))).isInstanceOf(IllegalArgumentException.class)

@@ -1,11 +1,11 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.model.Location;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.retryaudit.api.Locations;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /** The engine's contract: finish runs once, findings cannot change, custom rules run, facts are computed once. */
 class EngineTest {
     private static final Operation RETRIED = RetryAudit.operation("op-1", "charge").method("POST").runId("r")
-            .at(Locations.line("in.jsonl", 3))
+            .at(Location.atLine("in.jsonl", 3))
             .attempt(1, a -> a.outcome(Outcome.TIMEOUT))
             .attempt(2, a -> a.outcome(Outcome.SUCCESS))
             .build();
@@ -52,7 +52,7 @@ class EngineTest {
     void theEvidenceOfAReturnedFindingCannotChange() {
         Evidence evidence = Evidence.of().put("list", new ArrayList<>(List.of(1)));
         Finding f = Models.finding("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
-                Locations.line("in", 1));
+                Location.atLine("in", 1));
         assertThatThrownBy(() -> f.evidence().put("more", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> ((List<?>) f.evidence().asMap().get("list")).clear())
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -192,7 +192,7 @@ class EngineTest {
 
         @Override
         public void finish(String key, long[] count, RuleContext ctx) {
-            ctx.at(Locations.line("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
+            ctx.at(Location.atLine("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
                     Evidence.of().put("retries", count[0]));
         }
     }

@@ -4,7 +4,6 @@ import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.api.Locations;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
@@ -157,7 +156,7 @@ class SplitMergeTest {
     }
 
     private static Location moved(Location at, int offset) {
-        return Locations.inSource(at, at.sourceIndex() + offset);
+        return at.inSource(at.sourceIndex() + offset);
     }
 
     private static List<Operation> generated(int firstSource, Random rnd) {
@@ -171,7 +170,7 @@ class SplitMergeTest {
                     .method(rnd.nextBoolean() ? "POST" : "GET")
                     .runId(rnd.nextInt(4) == 0 ? null : "run-" + rnd.nextInt(4))
                     .idempotencyKey("key-" + rnd.nextInt(25))
-                    .at(Locations.inSource(Locations.record("generated-" + (i % 3) + ".jsonl", i / 3), source));
+                    .at(Location.atRecord("generated-" + (i % 3) + ".jsonl", i / 3).inSource(source));
             if (i > 0 && rnd.nextInt(3) == 0) {
                 b.parent("gen-" + rnd.nextInt(240), 1 + rnd.nextInt(2));
             }
