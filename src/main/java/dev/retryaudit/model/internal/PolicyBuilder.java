@@ -22,6 +22,12 @@ public final class PolicyBuilder {
     private static final MethodHandle MAKE;
     private static final MethodHandle PARTS;
     private static final MethodHandle DIFFERENCES;
+    /** Positions in the policy's parts, which are in the order of its constructor's parameters. */
+    private static final int TOOLS = 10;
+    private static final int RULE_SEVERITIES = 14;
+    private static final int RULES_ENABLED = 15;
+    private static final int GRPC_READS = 16;
+    private static final int GRPC_WRITES = 17;
 
     static {
         try {
@@ -68,14 +74,14 @@ public final class PolicyBuilder {
         nonRetryableStatuses = (Set<Integer>) p[7];
         retryableRejections = (Set<Integer>) p[8];
         validationLoop = (Integer) p[9];
-        tools = new HashSet<>((Set<String>) p[10]);
+        tools = new HashSet<>((Set<String>) p[TOOLS]);
         toolEffects = new HashMap<>((Map<String, Effect>) p[11]);
         toolMaxAttempts = new HashMap<>((Map<String, Integer>) p[12]);
         toolsDedupingByKey = new HashSet<>((Set<String>) p[13]);
-        ruleSeverities = new HashMap<>((Map<String, Severity>) p[14]);
-        rulesEnabled = new HashMap<>((Map<String, Boolean>) p[15]);
-        grpcReads = (List<String>) p[16];
-        grpcWrites = (List<String>) p[17];
+        ruleSeverities = new HashMap<>((Map<String, Severity>) p[RULE_SEVERITIES]);
+        rulesEnabled = new HashMap<>((Map<String, Boolean>) p[RULES_ENABLED]);
+        grpcReads = (List<String>) p[GRPC_READS];
+        grpcWrites = (List<String>) p[GRPC_WRITES];
         grpcNonRetryableStatuses = (Set<GrpcStatus>) p[18];
     }
 
@@ -97,36 +103,42 @@ public final class PolicyBuilder {
     }
 
     /** The tools {@code policy} has settings for, even settings that are all absent. */
+    @SuppressWarnings("unchecked")
     public static Set<String> tools(Policy policy) {
-        return of(policy).tools;
+        return (Set<String>) parts(policy)[TOOLS];
     }
 
     /** The severity {@code policy} gives rule {@code id}, or null to keep the rule's own. */
+    @SuppressWarnings("unchecked")
     public static Severity severity(Policy policy, String id) {
-        return of(policy).ruleSeverities.get(id);
+        return ((Map<String, Severity>) parts(policy)[RULE_SEVERITIES]).get(id);
     }
 
     /** Whether {@code policy} enables rule {@code id}: null when it does not say. */
+    @SuppressWarnings("unchecked")
     public static Boolean enabled(Policy policy, String id) {
-        return of(policy).rulesEnabled.get(id);
+        return ((Map<String, Boolean>) parts(policy)[RULES_ENABLED]).get(id);
     }
 
     /** The rules {@code policy} has settings for. */
+    @SuppressWarnings("unchecked")
     public static Set<String> rules(Policy policy) {
-        PolicyBuilder b = of(policy);
-        Set<String> ids = new HashSet<>(b.ruleSeverities.keySet());
-        ids.addAll(b.rulesEnabled.keySet());
+        Object[] p = parts(policy);
+        Set<String> ids = new HashSet<>(((Map<String, Severity>) p[RULE_SEVERITIES]).keySet());
+        ids.addAll(((Map<String, Boolean>) p[RULES_ENABLED]).keySet());
         return ids;
     }
 
     /** The gRPC methods (full names or patterns) {@code policy} says read. */
+    @SuppressWarnings("unchecked")
     public static List<String> grpcReads(Policy policy) {
-        return of(policy).grpcReads;
+        return (List<String>) parts(policy)[GRPC_READS];
     }
 
     /** The gRPC methods (full names or patterns) {@code policy} says write. */
+    @SuppressWarnings("unchecked")
     public static List<String> grpcWrites(Policy policy) {
-        return of(policy).grpcWrites;
+        return (List<String>) parts(policy)[GRPC_WRITES];
     }
 
     private static Object[] parts(Policy policy) {
