@@ -95,7 +95,7 @@ public final class Policy implements Serializable {
         Set<GrpcStatus> s = EnumSet.noneOf(GrpcStatus.class);
         for (GrpcStatus g : GrpcStatus.values()) {
             // UNAUTHENTICATED is the one rejection that new credentials may fix.
-            if (g.kind() == GrpcStatus.Kind.REJECTED && g != GrpcStatus.UNAUTHENTICATED) {
+            if (g.isRejected() && g != GrpcStatus.UNAUTHENTICATED) {
                 s.add(g);
             }
         }

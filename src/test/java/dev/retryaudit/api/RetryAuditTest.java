@@ -58,7 +58,7 @@ class RetryAuditTest {
         assertThat(op.location().line()).isEqualTo(5);
         assertThat(op.attempts().get(0).location()).isEqualTo(op.location());
         Operation checked = RetryAudit.operation("op-2", "charge").at(Location.atByte("blob", 41))
-                .attempt(1, a -> { }).check(1, CheckResult.NOT_FOUND, c -> c.kind("ledger_lookup")).build();
+                .attempt(1, a -> { }).check(1, CheckResult.NOT_FOUND, null, "ledger_lookup", null, null).build();
         assertThat(checked.checks()).singleElement().satisfies(c -> {
             assertThat(c.kind()).isEqualTo("ledger_lookup");
             assertThat(c.at()).isNull();

@@ -13,7 +13,7 @@ class GrpcStatusTest {
     void everyCodeHasTheDocumentedKindOutcomeAndErrorClass() {
         Map<GrpcStatus, String> table = new EnumMap<>(GrpcStatus.class);
         for (GrpcStatus s : GrpcStatus.values()) {
-            table.put(s, s.code() + " " + s.kind() + " " + s.outcome() + " " + s.errorClass());
+            table.put(s, s.code() + " " + kind(s) + " " + s.outcome() + " " + s.errorClass());
         }
         assertThat(table.values()).containsExactly(
                 "0 SUCCESS SUCCESS null",
@@ -33,6 +33,13 @@ class GrpcStatusTest {
                 "14 TRANSIENT ERROR UNAVAILABLE",
                 "15 UNKNOWN_OUTCOME ERROR SERVER",
                 "16 REJECTED ERROR AUTH");
+    }
+
+    /** The one predicate that holds for {@code s}, or SUCCESS when none does. */
+    private static String kind(GrpcStatus s) {
+        int held = (s.isTransient() ? 1 : 0) + (s.leavesOutcomeUnknown() ? 1 : 0) + (s.isRejected() ? 1 : 0);
+        assertThat(held).as(s + " holds at most one of transient, unknown outcome, rejected").isLessThanOrEqualTo(1);
+        return s.isTransient() ? "TRANSIENT" : s.leavesOutcomeUnknown() ? "UNKNOWN_OUTCOME" : s.isRejected() ? "REJECTED" : "SUCCESS";
     }
 
     @Test

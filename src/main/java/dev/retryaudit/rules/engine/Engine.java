@@ -14,6 +14,7 @@ import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.shared.CommitGate;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +47,7 @@ public final class Engine {
     private int keep;
     private Operation current;
     private OperationFacts currentFacts;
+    private List<CommitGate.Retry> currentRetries;
     private List<Finding> finished;
 
     public Engine(Policy policy, RuleSelection selection) {
@@ -73,6 +75,7 @@ public final class Engine {
         requireOpen();
         current = op;
         currentFacts = null;
+        currentRetries = null;
         int before = findings.size();
         for (Bound b : perOperation) {
             ((OperationRule) b.rule).check(op, b);
@@ -85,6 +88,7 @@ public final class Engine {
         }
         current = null;
         currentFacts = null;
+        currentRetries = null;
     }
 
     /**
@@ -239,7 +243,7 @@ public final class Engine {
     }
 
     /** A rule bound to this engine: its context, with the policy's severity override if any. */
-    private final class Bound implements RuleContext {
+    private final class Bound implements RuleContext, CommitGate.Memo {
         private final Rule rule;
         private final Severity override;
 
@@ -262,6 +266,17 @@ public final class Engine {
                 currentFacts = new OperationFacts(op, policy);
             }
             return currentFacts;
+        }
+
+        @Override
+        public List<CommitGate.Retry> retries(Operation op) {
+            if (op != current) {
+                return CommitGate.retries(op, policy);
+            }
+            if (currentRetries == null) {
+                currentRetries = CommitGate.retries(op, policy);
+            }
+            return currentRetries;
         }
 
         @Override

@@ -1,4 +1,4 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.shared;
 
 import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
