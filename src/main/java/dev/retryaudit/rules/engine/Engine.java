@@ -10,7 +10,6 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
-import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
@@ -46,7 +45,7 @@ public final class Engine {
     private final List<Operation> kept = new ArrayList<>();
     private int keep;
     private Operation current;
-    private OperationFacts currentFacts;
+    private Boolean currentWrite;
     private List<CommitGate.Retry> currentRetries;
     private List<Finding> finished;
 
@@ -74,7 +73,7 @@ public final class Engine {
     public void accept(Operation op) {
         requireOpen();
         current = op;
-        currentFacts = null;
+        currentWrite = null;
         currentRetries = null;
         int before = findings.size();
         for (Bound b : perOperation) {
@@ -87,7 +86,7 @@ public final class Engine {
             a.add(op);
         }
         current = null;
-        currentFacts = null;
+        currentWrite = null;
         currentRetries = null;
     }
 
@@ -258,14 +257,14 @@ public final class Engine {
         }
 
         @Override
-        public OperationFacts facts(Operation op) {
+        public boolean isWrite(Operation op) {
             if (op != current) {
-                return new OperationFacts(op, policy);
+                return policy.isWrite(op);
             }
-            if (currentFacts == null) {
-                currentFacts = new OperationFacts(op, policy);
+            if (currentWrite == null) {
+                currentWrite = policy.isWrite(op);
             }
-            return currentFacts;
+            return currentWrite;
         }
 
         @Override

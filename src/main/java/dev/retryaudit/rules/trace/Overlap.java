@@ -20,7 +20,7 @@ public final class Overlap extends PairRule {
 
     @Override
     protected boolean concerns(Operation op, RuleContext ctx) {
-        return ctx.facts(op).isWrite();
+        return ctx.isWrite(op);
     }
 
     @Override

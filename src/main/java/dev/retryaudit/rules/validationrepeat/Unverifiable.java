@@ -30,7 +30,7 @@ public final class Unverifiable extends PairRule {
 
     @Override
     protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
-        boolean write = ctx.facts(op).isWrite();
+        boolean write = ctx.isWrite(op);
         if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
             return;
         }

@@ -15,7 +15,7 @@ import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
-import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
@@ -80,14 +80,15 @@ class EngineTest {
     }
 
     @Test
-    void everyRuleSeesTheSameFactsOfAnOperation() {
-        Map<OperationFacts, Integer> seen = new IdentityHashMap<>();
+    void everyRuleSeesTheSameRetriesOfAnOperation() {
+        Map<List<CommitGate.Retry>, Integer> seen = new IdentityHashMap<>();
         OperationRule a = new FactsProbe("custom/a", seen);
         OperationRule b = new FactsProbe("custom/b", seen);
         Engine engine = new Engine(Policy.DEFAULTS,
                 RuleSelection.of(List.of(a, b), Policy.DEFAULTS, List.of(), List.of()));
         engine.accept(RETRIED);
         assertThat(seen).hasSize(1).containsValue(2);
+        assertThat(seen.keySet().iterator().next()).singleElement().extracting(CommitGate.Retry::position).isEqualTo(1);
     }
 
     @Test
@@ -156,7 +157,7 @@ class EngineTest {
 
         @Override
         public void check(Operation op, RuleContext ctx) {
-            if (ctx.facts(op).operation().retries() > 0) {
+            if (op.retries() > 0) {
                 ctx.report(op, null, op.id() + " retried", Evidence.of());
             }
         }
@@ -197,18 +198,18 @@ class EngineTest {
         }
     }
 
-    /** Records which facts object it was handed. */
+    /** Records which list of retries it was handed. */
     static final class FactsProbe extends OperationRule {
-        private final Map<OperationFacts, Integer> seen;
+        private final Map<List<CommitGate.Retry>, Integer> seen;
 
-        FactsProbe(String id, Map<OperationFacts, Integer> seen) {
-            super(new RuleInfo(id, Severity.NOTE, "records the facts it sees"));
+        FactsProbe(String id, Map<List<CommitGate.Retry>, Integer> seen) {
+            super(new RuleInfo(id, Severity.NOTE, "records the retries it sees"));
             this.seen = seen;
         }
 
         @Override
         public void check(Operation op, RuleContext ctx) {
-            seen.merge(ctx.facts(op), 1, Integer::sum);
+            seen.merge(CommitGate.retries(op, ctx), 1, Integer::sum);
         }
     }
 }
