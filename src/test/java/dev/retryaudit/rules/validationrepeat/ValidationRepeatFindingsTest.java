@@ -76,7 +76,8 @@ class ValidationRepeatFindingsTest {
             }
 
             @Override
-            public FindingBuilder at(Location location) {
+            public void reportAt(Location location, String operation, Integer attempt, String tool, String run,
+                    String message, Evidence evidence) {
                 throw new AssertionError("the rule reports about attempts, not at a location of its own");
             }
         };
