@@ -62,7 +62,25 @@ class RetryAuditTest {
         assertThat(checked.checks()).singleElement().satisfies(c -> {
             assertThat(c.kind()).isEqualTo("ledger_lookup");
             assertThat(c.at()).isNull();
+            assertThat(c.count()).isNull();
+            assertThat(c.location()).isEqualTo(checked.location());
         });
+        Operation counted = RetryAudit.operation("op-3", "charge").at(Location.atLine("in.jsonl", 2))
+                .attempt(1, a -> { }).attempt(2, a -> { })
+                .check(2, CheckResult.COMMITTED, java.time.Instant.ofEpochSecond(7), null, 2L, Location.atLine("in.jsonl", 9))
+                .build();
+        assertThat(counted.checks()).singleElement().satisfies(c -> {
+            assertThat(c.afterAttempt()).isEqualTo(2);
+            assertThat(c.result()).isEqualTo(CheckResult.COMMITTED);
+            assertThat(c.at()).isEqualTo(java.time.Instant.ofEpochSecond(7));
+            assertThat(c.kind()).isNull();
+            assertThat(c.count()).isEqualTo(2L);
+            assertThat(c.location().line()).isEqualTo(9);
+        });
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").check(0, CheckResult.COMMITTED, null, null, null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("after_attempt must be >= 1: 0");
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").check(1, null, null, null, null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a check needs its result");
         assertThat(checked.location().column()).isEqualTo(42);
         assertThatThrownBy(() -> RetryAudit.operation("x", "t").attempt(1, a -> { }).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a location");
