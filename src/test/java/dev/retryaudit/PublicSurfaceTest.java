@@ -33,7 +33,7 @@ class PublicSurfaceTest {
      * the sealed input and the exit codes for every surface, the line readers and rejections the Spark job
      * reads through, one finding written alone, and the --limit-* options the Spark job's command line mixes in).
      */
-    private static final int MOST_PUBLIC_TYPES = 57;
+    private static final int MOST_PUBLIC_TYPES = 58;
 
     @Test
     void noPublicMemberTakesMoreThanEightParameters() throws Exception {

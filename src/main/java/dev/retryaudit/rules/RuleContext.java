@@ -45,10 +45,23 @@ public interface RuleContext {
     void report(Severity severity, Operation op, Attempt attempt, String message, Evidence evidence);
 
     /**
-     * Reports a finding that no single operation owns (a run, a key) at {@code location}, at the rule's
-     * default severity: about the operation {@code operation} (null for none) of {@code tool} in
-     * {@code run} (either may be null), and its attempt {@code attempt} (null for the whole operation).
+     * Starts a finding that no single operation owns (a run, a key) at {@code location}, at the rule's
+     * default severity: say what it concerns, then {@link FindingBuilder#report report} it.
      */
-    void reportAt(Location location, String operation, Integer attempt, String tool, String run, String message,
-            Evidence evidence);
+    FindingBuilder at(Location location);
+
+    /** A finding being described: what it concerns, then its message and evidence, which report it. */
+    interface FindingBuilder {
+        /** The operation the finding concerns, with its tool and run (either may be null). */
+        FindingBuilder operation(String id, String tool, String run);
+
+        /** The attempt of the operation it concerns; null for the whole operation. */
+        FindingBuilder attempt(Integer attempt);
+
+        /** The run it concerns, for a finding about a whole run. */
+        FindingBuilder run(String run);
+
+        /** Reports the finding with {@code message} and {@code evidence}. */
+        void report(String message, Evidence evidence);
+    }
 }

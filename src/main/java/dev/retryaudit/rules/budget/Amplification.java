@@ -121,7 +121,7 @@ public final class Amplification extends CrossOperationRule<String, Amplificatio
         if (retried == null) {
             return;
         }
-        ctx.reportAt(n.location(), n.id(), null, n.tool(), n.run(), n.id() + " made " + self.attempts()
+        ctx.at(n.location()).operation(n.id(), n.tool(), n.run()).report(n.id() + " made " + self.attempts()
                 + " attempts inside attempt " + retried.attempt() + " of " + retried.operation() + ", which made "
                 + links.get(retried.operation()).attempts() + " attempts itself: nested retry layers multiply into "
                 + "up to " + product + " calls",

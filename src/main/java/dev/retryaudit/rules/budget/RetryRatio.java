@@ -86,7 +86,7 @@ public final class RetryRatio extends CrossOperationRule<String, RetryRatio.Run>
             return;
         }
         String name = id == null ? "the operations without a run_id" : "run " + id;
-        ctx.reportAt(run.first(), null, null, null, id, name + " made " + run.retries() + " retries for "
+        ctx.at(run.first()).run(id).report(name + " made " + run.retries() + " retries for "
                 + run.operations() + " operations (" + Math.round(ratio * 100) + "%), over its retry budget of "
                 + Math.round(policy.retryBudgetRatio() * 100) + "%: retries at this rate turn an outage into"
                 + " a retry storm",

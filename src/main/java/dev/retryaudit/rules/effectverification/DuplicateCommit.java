@@ -41,7 +41,7 @@ public final class DuplicateCommit extends OperationRule {
         for (int i = 0; i < checks.size(); i++) {
             Check c = checks.get(i);
             if (c.count() != null && c.count() >= 2) {
-                ctx.reportAt(c.location(), op.id(), null, op.tool(), op.runId(), "a reconcile read of " + op.id()
+                ctx.at(c.location()).operation(op.id(), op.tool(), op.runId()).report("a reconcile read of " + op.id()
                         + " after attempt " + c.afterAttempt() + " found " + c.count()
                         + " effects of one write: the side effect landed more than once",
                         Evidence.of().put("check_after_attempt", c.afterAttempt()).put("check_kind", c.kind())

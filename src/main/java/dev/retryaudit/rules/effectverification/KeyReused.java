@@ -127,7 +127,7 @@ public final class KeyReused extends CrossOperationRule<String, KeyReused.Uses> 
                 if (u.groupedBy() != null) {
                     evidence.put(RuleContext.GROUPED_BY, u.groupedBy());
                 }
-                ctx.reportAt(u.location(), u.operation(), u.attempt(), u.tool(), u.run(), "attempt " + u.attempt()
+                ctx.at(u.location()).operation(u.operation(), u.tool(), u.run()).attempt(u.attempt()).report("attempt " + u.attempt()
                         + " of " + u.operation() + " sends idempotency key " + key + " with request_hash " + u.hash()
                         + ", but attempt " + first.attempt() + where + " used that key with request_hash "
                         + first.hash() + ": the server will reject this request or return the first one's result",

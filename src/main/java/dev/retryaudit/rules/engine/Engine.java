@@ -300,9 +300,46 @@ public final class Engine {
         }
 
         @Override
-        public void reportAt(Location location, String operation, Integer attempt, String tool, String run,
-                String message, Evidence evidence) {
-            add(null, Objects.requireNonNull(location, "location"), operation, attempt, tool, run, message, evidence);
+        public FindingBuilder at(Location location) {
+            return new Described(Objects.requireNonNull(location, "location"));
+        }
+
+        /** A finding at a location that no single operation owns, as the rule describes it. */
+        private final class Described implements FindingBuilder {
+            private final Location location;
+            private String operation;
+            private Integer attempt;
+            private String tool;
+            private String run;
+
+            Described(Location location) {
+                this.location = location;
+            }
+
+            @Override
+            public FindingBuilder operation(String id, String tool, String run) {
+                this.operation = id;
+                this.tool = tool;
+                this.run = run;
+                return this;
+            }
+
+            @Override
+            public FindingBuilder attempt(Integer attempt) {
+                this.attempt = attempt;
+                return this;
+            }
+
+            @Override
+            public FindingBuilder run(String run) {
+                this.run = run;
+                return this;
+            }
+
+            @Override
+            public void report(String message, Evidence evidence) {
+                add(null, location, operation, attempt, tool, run, message, evidence);
+            }
         }
 
         private void add(Severity severity, Location at, String operation, Integer attempt, String tool, String run,

@@ -193,7 +193,7 @@ class EngineTest {
 
         @Override
         public void finish(String key, long[] count, RuleContext ctx) {
-            ctx.reportAt(Location.atLine("in.jsonl", 1), null, null, null, key, count[0] + " retries in run " + key,
+            ctx.at(Location.atLine("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
                     Evidence.of().put("retries", count[0]));
         }
     }

@@ -76,8 +76,7 @@ class ValidationRepeatFindingsTest {
             }
 
             @Override
-            public void reportAt(Location location, String operation, Integer attempt, String tool, String run,
-                    String message, Evidence evidence) {
+            public FindingBuilder at(Location location) {
                 throw new AssertionError("the rule reports about attempts, not at a location of its own");
             }
         };
