@@ -1,12 +1,12 @@
 /**
  * retry-audit as a library and a command-line tool. The API is {@code dev.retryaudit.api}; the other
- * exported packages are those whose types its signatures name: the model values, the rule API for rules
- * of a caller's own, the input formats and limits, and the report formats (see each package's
- * documentation for what in it is API). Every other package is internal and not exported. The command line
+ * exported packages are those whose types its signatures name: the model values (with the input and
+ * report formats, the limits and the policy) and the rule API for rules of a caller's own. Every other
+ * package, the report writers' among them, is internal and not exported. The command line
  * is also a {@link java.util.spi.ToolProvider} named {@code retry-audit}.
  */
 module dev.retryaudit {
-    requires transitive com.fasterxml.jackson.core;
+    requires com.fasterxml.jackson.core;
     requires com.fasterxml.jackson.annotation;
     requires com.fasterxml.jackson.databind;
     requires info.picocli;
@@ -29,7 +29,6 @@ module dev.retryaudit {
 
     exports dev.retryaudit.api;
     exports dev.retryaudit.model;
-    exports dev.retryaudit.report;
     exports dev.retryaudit.rules;
 
     // picocli reads the commands' annotated fields; Jackson writes the SARIF log's records.

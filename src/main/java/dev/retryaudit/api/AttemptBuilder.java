@@ -138,7 +138,7 @@ public final class AttemptBuilder {
         return this;
     }
 
-    /** Where the attempt stands ({@link Locations}); the operation's location when unset. */
+    /** Where the attempt stands ({@link Location}); the operation's location when unset. */
     public AttemptBuilder at(Location value) {
         location = value;
         return this;

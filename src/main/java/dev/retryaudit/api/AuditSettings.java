@@ -1,10 +1,10 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.Serializable;

@@ -13,6 +13,7 @@ import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.RawJson;
 import dev.retryaudit.model.ReportedOutcome;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -38,7 +39,7 @@ public final class OperationBuilder {
     private String attributesJson;
     private Location location;
     private final List<AttemptBuilder> attempts = new ArrayList<>();
-    private final List<CheckBuilder> checks = new ArrayList<>();
+    private final List<PendingCheck> checks = new ArrayList<>();
 
     OperationBuilder(String id, String tool) {
         if (id == null || id.isEmpty() || tool == null || tool.isEmpty()) {
@@ -104,7 +105,7 @@ public final class OperationBuilder {
         return this;
     }
 
-    /** Where the operation stands ({@link Locations}); required. */
+    /** Where the operation stands ({@link Location}); required. */
     public OperationBuilder at(Location value) {
         location = value;
         return this;
@@ -118,18 +119,36 @@ public final class OperationBuilder {
         return this;
     }
 
-    /** Adds a reconcile read after attempt {@code afterAttempt} that returned {@code result}, set up by {@code setup}. */
-    public OperationBuilder check(int afterAttempt, CheckResult result, Consumer<CheckBuilder> setup) {
-        CheckBuilder c = new CheckBuilder(afterAttempt, result);
-        setup.accept(c);
-        checks.add(c);
+    /**
+     * Adds a reconcile read after attempt {@code afterAttempt} (1 or more) that returned {@code result}
+     * (required): when it ran ({@code at}), what was read ({@code kind}, for example {@code ledger_lookup}),
+     * how many matching records it found ({@code count}) and where it stands ({@code location}); each of
+     * the last four is null when unknown, the location then the operation's.
+     */
+    public OperationBuilder check(int afterAttempt, CheckResult result, Instant at, String kind, Long count,
+            Location location) {
+        if (afterAttempt < 1) {
+            throw new IllegalArgumentException("after_attempt must be >= 1: " + afterAttempt);
+        }
+        if (result == null) {
+            throw new IllegalArgumentException("a check needs its result");
+        }
+        checks.add(new PendingCheck(afterAttempt, result, at, kind, count, location));
         return this;
+    }
+
+    /** A check as given, built when the operation's location is known. */
+    private record PendingCheck(int afterAttempt, CheckResult result, Instant at, String kind, Long count,
+            Location location) {
+        Check build(Location fallback) {
+            return new Check(afterAttempt, at, kind, result, count, location == null ? fallback : location);
+        }
     }
 
     /** The operation; refuses one without a location or attempts. */
     public Operation build() {
         if (location == null) {
-            throw new IllegalStateException("operation " + id + " needs a location: at(Locations.record(...))");
+            throw new IllegalStateException("operation " + id + " needs a location: at(Location.atRecord(...))");
         }
         List<Attempt> built = new ArrayList<>(attempts.size());
         attempts.forEach(a -> built.add(a.build(location)));

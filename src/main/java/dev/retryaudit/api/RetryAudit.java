@@ -1,10 +1,10 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.config.Baseline;
 import dev.retryaudit.config.BaselineReader;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.foreign.NoteParts;
-import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputNote;
@@ -12,10 +12,11 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.report.Report;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleSelection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -177,14 +178,14 @@ public final class RetryAudit {
 
     /** Writes the report of {@code result} in the settings' report format (no colour) to {@code out}, which stays open. */
     public void writeReport(AuditResult result, OutputStream out) throws IOException {
-        settings.reportFormat().writer(false).write(report(result), out);
+        ReportWriter.of(settings.reportFormat(), false).write(report(result), out);
     }
 
     /**
      * The report of {@code result}: its inputs, findings, baseline and timelines with this auditor's rules and
-     * --fail-on.
+     * --fail-on. Internal: {@code api.internal.AuditReports} gives it to the command line, MCP, the probe and serve.
      */
-    public Report report(AuditResult result) {
+    Report report(AuditResult result) {
         return new Report(NAME, version(), result.inputs(), result.findings(), settings.failOn(), rules(), result.baseline(),
                 result.suppressed()).withTimelines(result.timelines());
     }

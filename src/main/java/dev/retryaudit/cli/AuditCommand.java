@@ -8,6 +8,7 @@ import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
@@ -85,7 +86,7 @@ final class AuditCommand implements Callable<Integer> {
         } catch (RetryAuditException e) {
             return options.inputError(io, e, writer);
         }
-        Report report = auditor.report(result);
+        Report report = AuditReports.of(auditor, result);
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(report, o), verdict);
     }

@@ -5,12 +5,12 @@ import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.FileNames;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputError;
 import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
-import dev.retryaudit.report.FailOn;
 import dev.retryaudit.report.InputFailure;
-import dev.retryaudit.report.ReportFormat;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
@@ -62,7 +62,7 @@ final class AuditOptions {
 
     /** The report's writer, in colour where {@code --color} and the terminal allow it. */
     ReportWriter writer(Streams io) {
-        return format.writer(output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
+        return ReportWriter.of(format, output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
     }
 
     /**
@@ -78,7 +78,7 @@ final class AuditOptions {
             throw usage(probe);
         }
         AuditSettings.Builder b = AuditSettings.builder().limits(limits).reportFormat(format).failOn(failOn)
-                .timelines(format.writer(false).timelines())
+                .timelines(ReportWriter.of(format, false).timelines())
                 .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable);
         return policyFile == null ? b : b.policy(policyFile);
     }

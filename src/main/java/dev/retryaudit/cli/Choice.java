@@ -1,11 +1,11 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.input.Readers;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.text.Wire;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.probe.HeaderFormat;
-import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.text.Wire;
 import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine;

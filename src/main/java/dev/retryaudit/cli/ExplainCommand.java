@@ -2,8 +2,8 @@ package dev.retryaudit.cli;
 
 import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.report.RuleList;
-import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.engine.RuleDocs;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -145,7 +146,7 @@ final class ServeCommand implements Callable<Integer> {
                     + Escaping.controls(String.valueOf(findings.failure().getMessage())));
             return ExitCode.CANT_WRITE.code();
         }
-        Report r = auditor.report(result);
+        Report r = AuditReports.of(auditor, result);
         int verdict = r.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         if (!report) {
             return verdict;

@@ -9,21 +9,19 @@ import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.model.Effect;
-import dev.retryaudit.model.GrpcPolicy;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.text.Suggestions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -57,11 +55,11 @@ public final class PolicyReader {
     private Set<Integer> nonRetryable = Policy.DEFAULTS.nonRetryableStatuses();
     private Set<Integer> retryable = Policy.DEFAULTS.retryableRejections();
     private int validationLoop = Policy.DEFAULTS.validationLoop();
-    private final Map<String, Policy.ToolPolicy> tools = new LinkedHashMap<>();
-    private final Map<String, Policy.RuleSetting> rules = new LinkedHashMap<>();
-    private List<String> grpcReads = GrpcPolicy.DEFAULTS.reads();
-    private List<String> grpcWrites = GrpcPolicy.DEFAULTS.writes();
-    private Set<GrpcStatus> grpcNonRetryable = GrpcPolicy.DEFAULTS.nonRetryableStatuses();
+    /** The tools' and rules' settings, as they are read. */
+    private final PolicyBuilder settings = PolicyBuilder.of(Policy.DEFAULTS);
+    private List<String> grpcReads = PolicyBuilder.grpcReads(Policy.DEFAULTS);
+    private List<String> grpcWrites = PolicyBuilder.grpcWrites(Policy.DEFAULTS);
+    private Set<GrpcStatus> grpcNonRetryable = Policy.DEFAULTS.grpcNonRetryableStatuses();
     private long nameLine;
     private long nameColumn;
 
@@ -109,9 +107,10 @@ public final class PolicyReader {
         if (c.next() != null) {
             throw c.error("$", "trailing content after the JSON document");
         }
-        return new Policy(maxAttempts, minBackoffMs, ratio, minRetries, toleranceMs, skewMs, maxSeconds,
-                nonRetryable, retryable, validationLoop, tools, rules,
-                new GrpcPolicy(grpcReads, grpcWrites, grpcNonRetryable));
+        return settings.maxAttempts(maxAttempts).minBackoffMs(minBackoffMs).retryBudget(ratio, minRetries)
+                .retryAfter(toleranceMs, skewMs, maxSeconds).nonRetryableStatuses(nonRetryable)
+                .retryableRejections(retryable).validationLoop(validationLoop)
+                .grpc(grpcReads, grpcWrites, grpcNonRetryable).build();
     }
 
     private void topField(String name) throws IOException, InputException {
@@ -229,7 +228,7 @@ public final class PolicyReader {
             }
         });
         if (present) {
-            tools.put(tool, new Policy.ToolPolicy(effect[0], max[0], dedupes[0]));
+            settings.tool(tool, effect[0], max[0], dedupes[0]);
         }
     }
 
@@ -253,7 +252,7 @@ public final class PolicyReader {
             }
         });
         if (present) {
-            rules.put(id, new Policy.RuleSetting(severity[0], enabled[0]));
+            settings.rule(id, severity[0], enabled[0]);
         }
     }
 

@@ -5,19 +5,21 @@ import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.Readers;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.model.ReportFormat;
+import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.report.Report;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.engine.RuleRegistry;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -111,13 +113,13 @@ final class AuditTool {
             }
             RetryAudit auditor = RetryAudit.of(settings.build());
             if (trace != null) {
-                return result(auditor.report(auditor.audit(AuditInput.stream(
+                return result(AuditReports.of(auditor, auditor.audit(AuditInput.stream(
                         new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)), name))));
             }
             // The file is opened once, here, and read as a stream: nothing opens its path again.
             AllowedDirs.Opened file = dirs.open(path);
             try (InputStream in = reads.stream(file.channel())) {
-                return result(auditor.report(auditor.audit(AuditInput.stream(in, file.path().toString()))));
+                return result(AuditReports.of(auditor, auditor.audit(AuditInput.stream(in, file.path().toString()))));
             }
         } catch (InputException e) {
             throw failure(e);
@@ -167,7 +169,7 @@ final class AuditTool {
     Result result(Report report) throws ToolError {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
-            ReportFormat.JSON.writer(false).write(report, bytes);
+            ReportWriter.of(ReportFormat.JSON, false).write(report, bytes);
             Map<?, ?> structured = json.readValue(bytes.toByteArray(), Map.class);
             StringBuilder text = new StringBuilder();
             List<Finding> findings = report.findings();

@@ -1,8 +1,8 @@
 package dev.retryaudit.mcp;
 
 import dev.retryaudit.report.RuleList;
-import dev.retryaudit.rules.RuleDocs;
 import dev.retryaudit.rules.RuleInfo;
+import dev.retryaudit.rules.engine.RuleDocs;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * The status codes of gRPC ({@code grpc/status.h}, {@code io.grpc.Status.Code}) with what each says
  * about an attempt: the outcome the caller saw, the error class it fits, and whether the call may be
- * repeated (see {@link Kind}).
+ * repeated ({@link #isTransient}, {@link #leavesOutcomeUnknown}, {@link #isRejected}).
  */
 public enum GrpcStatus {
     OK(Kind.SUCCESS, Outcome.SUCCESS, null),
@@ -27,7 +27,7 @@ public enum GrpcStatus {
     UNAUTHENTICATED(Kind.REJECTED, Outcome.ERROR, ErrorClass.AUTH);
 
     /** What a status says about repeating the call. */
-    public enum Kind {
+    private enum Kind {
         /** The call succeeded. */
         SUCCESS,
         /** The server did not run the call, or asks the client to come back later: a retry is expected. */
@@ -48,8 +48,19 @@ public enum GrpcStatus {
         this.errorClass = errorClass;
     }
 
-    public Kind kind() {
-        return kind;
+    /** Whether the server did not run the call, or asks the client to come back later: a retry is expected. */
+    public boolean isTransient() {
+        return kind == Kind.TRANSIENT;
+    }
+
+    /** Whether the call may have run on the server before it failed, or the client stopped waiting: its commit state is unknown. */
+    public boolean leavesOutcomeUnknown() {
+        return kind == Kind.UNKNOWN_OUTCOME;
+    }
+
+    /** Whether the server refused the call as sent: repeating it unchanged fails the same way. */
+    public boolean isRejected() {
+        return kind == Kind.REJECTED;
     }
 
     /** The outcome the caller saw: a timeout for DEADLINE_EXCEEDED, a cancellation for CANCELLED, else error or success. */

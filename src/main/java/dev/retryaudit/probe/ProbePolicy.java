@@ -1,8 +1,7 @@
 package dev.retryaudit.probe;
 
 import dev.retryaudit.model.Policy;
-import java.util.HashMap;
-import java.util.Map;
+import dev.retryaudit.model.internal.PolicyBuilder;
 
 /**
  * The policy a probe run audits with: the user's, plus an entry for the client (the tool of the
@@ -15,15 +14,10 @@ public final class ProbePolicy {
     }
 
     public static Policy fit(Policy policy, Scenario scenario, String tool) {
-        if (policy.tools().containsKey(tool)) {
+        if (PolicyBuilder.tools(policy).contains(tool)) {
             return policy;
         }
-        Map<String, Policy.ToolPolicy> tools = new HashMap<>(policy.tools());
-        tools.put(tool, new Policy.ToolPolicy(null, Math.max(policy.maxAttempts(), scenario.failures() + 1),
-                scenario.dedupe()));
-        return new Policy(policy.maxAttempts(), policy.minBackoffMs(), policy.retryBudgetRatio(),
-                policy.retryBudgetMinRetries(), policy.retryAfterToleranceMs(), policy.httpDateSkewMs(),
-                policy.retryAfterMaxSeconds(), policy.nonRetryableStatuses(), policy.retryableRejections(),
-                policy.validationLoop(), tools, policy.rules(), policy.grpc());
+        return PolicyBuilder.of(policy).tool(tool, null, Math.max(policy.maxAttempts(), scenario.failures() + 1),
+                scenario.dedupe()).build();
     }
 }

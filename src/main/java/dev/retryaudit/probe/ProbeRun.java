@@ -4,6 +4,7 @@ import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
@@ -54,7 +55,7 @@ public record ProbeRun(String url, RecordedTrace trace, List<String> command, Cl
         Report audited;
         try {
             RetryAudit auditor = RetryAudit.of(settings.toBuilder().policy(fitted).build());
-            audited = auditor.report(auditor.audit(AuditInput.operations(operations(source), source,
+            audited = AuditReports.of(auditor, auditor.audit(AuditInput.operations(operations(source), source,
                     InputFormat.RETRY_TRACE)));
         } catch (RetryAuditException e) {
             throw new IllegalStateException("settings whose policy is a value, and operations, read no file", e);

@@ -2,6 +2,7 @@ package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;

@@ -1,5 +1,6 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Operation;

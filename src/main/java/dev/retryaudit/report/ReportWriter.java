@@ -1,10 +1,22 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.ReportFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /** Renders a {@link Report} in one format. Writers add nothing the report does not hold, so every format agrees. */
 public interface ReportWriter {
+    /** A writer of {@code format}; {@code color} only matters where the format has colour. */
+    static ReportWriter of(ReportFormat format, boolean color) {
+        return switch (format) {
+            case JSON -> new JsonReportWriter();
+            case TEXT -> new TextReportWriter(color);
+            case SARIF -> new SarifReportWriter();
+            case GITHUB -> new GithubReportWriter();
+            case HTML -> new HtmlReportWriter();
+        };
+    }
+
     void write(Report report, OutputStream out) throws IOException;
 
     /** Renders an input that could not be audited (exit 65 or 66); the diagnostic on stderr is the caller's. */

@@ -1,6 +1,5 @@
 /**
- * Internal: not part of the API (see {@code dev.retryaudit.api}), except {@link
- * dev.retryaudit.report.ReportFormat} and {@link dev.retryaudit.report.FailOn}, which the API
- * takes (the module exports the package for them); may change in any release.
+ * Internal: not part of the API (see {@code dev.retryaudit.api}); may change in any release. Every report
+ * format: the report value, its writers, and the summaries and rule lists the command line prints.
  */
 package dev.retryaudit.report;

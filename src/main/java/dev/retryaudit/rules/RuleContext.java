@@ -8,15 +8,20 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 
-/** What a rule sees while it runs: the policy, the shared facts of operations, and where to report findings under its own id. */
+/** What a rule sees while it runs: the policy, whether an operation writes, and where to report findings under its own id. */
 public interface RuleContext {
     /** The evidence key that says why a foreign format's attempts were read as one operation. */
     String GROUPED_BY = "grouped_by";
 
     Policy policy();
 
-    /** The shared facts of {@code op}: computed once for the operation under audit, whichever rule asks first. */
-    OperationFacts facts(Operation op);
+    /**
+     * Whether the policy counts {@code op} as a write ({@link Policy#isWrite}): the engine's context decides
+     * it once for the operation under audit, whichever rule asks first.
+     */
+    default boolean isWrite(Operation op) {
+        return policy().isWrite(op);
+    }
 
     /**
      * Reports a finding about {@code attempt} of {@code op} (or the whole operation when attempt is

@@ -1,10 +1,10 @@
 package dev.retryaudit.serve;
 
+import dev.retryaudit.api.JsonFindings;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.report.JsonFindings;
-import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**

@@ -13,11 +13,13 @@ import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -30,7 +32,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +42,7 @@ class RetryAuditTest {
 
     private static Operation unreconciled(String id, long index) {
         return RetryAudit.operation(id, "charge").method("POST").idempotencyKey("k-" + id)
-                .at(Locations.record("batch", index))
+                .at(Location.atRecord("batch", index))
                 .attempt(2, a -> a.commitState(CommitState.COMMITTED).outcome(Outcome.SUCCESS).retryReason("timeout"))
                 .attempt(1, a -> a.commitState(CommitState.UNKNOWN).outcome(Outcome.TIMEOUT)
                         .startedAt(Instant.parse("2026-01-01T00:00:00Z")).duration(Duration.ofMillis(1500)))
@@ -56,22 +57,40 @@ class RetryAuditTest {
         assertThat(op.attempts().get(1).startedAt()).isEmpty();
         assertThat(op.location().line()).isEqualTo(5);
         assertThat(op.attempts().get(0).location()).isEqualTo(op.location());
-        Operation checked = RetryAudit.operation("op-2", "charge").at(Locations.byteOffset("blob", 41))
-                .attempt(1, a -> { }).check(1, CheckResult.NOT_FOUND, c -> c.kind("ledger_lookup")).build();
+        Operation checked = RetryAudit.operation("op-2", "charge").at(Location.atByte("blob", 41))
+                .attempt(1, a -> { }).check(1, CheckResult.NOT_FOUND, null, "ledger_lookup", null, null).build();
         assertThat(checked.checks()).singleElement().satisfies(c -> {
             assertThat(c.kind()).isEqualTo("ledger_lookup");
             assertThat(c.at()).isNull();
+            assertThat(c.count()).isNull();
+            assertThat(c.location()).isEqualTo(checked.location());
         });
+        Operation counted = RetryAudit.operation("op-3", "charge").at(Location.atLine("in.jsonl", 2))
+                .attempt(1, a -> { }).attempt(2, a -> { })
+                .check(2, CheckResult.COMMITTED, java.time.Instant.ofEpochSecond(7), null, 2L, Location.atLine("in.jsonl", 9))
+                .build();
+        assertThat(counted.checks()).singleElement().satisfies(c -> {
+            assertThat(c.afterAttempt()).isEqualTo(2);
+            assertThat(c.result()).isEqualTo(CheckResult.COMMITTED);
+            assertThat(c.at()).isEqualTo(java.time.Instant.ofEpochSecond(7));
+            assertThat(c.kind()).isNull();
+            assertThat(c.count()).isEqualTo(2L);
+            assertThat(c.location().line()).isEqualTo(9);
+        });
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").check(0, CheckResult.COMMITTED, null, null, null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("after_attempt must be >= 1: 0");
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").check(1, null, null, null, null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a check needs its result");
         assertThat(checked.location().column()).isEqualTo(42);
         assertThatThrownBy(() -> RetryAudit.operation("x", "t").attempt(1, a -> { }).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a location");
-        assertThatThrownBy(() -> RetryAudit.operation("x", "t").at(Locations.record("b", 0)).build())
+        assertThatThrownBy(() -> RetryAudit.operation("x", "t").at(Location.atRecord("b", 0)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one attempt");
     }
 
     @Test
     void aGrpcAttemptBuiltInCodeTakesItsOutcomeFromItsStatus() throws RetryAuditException {
-        Operation op = RetryAudit.operation("g-1", "shop.v1.Cart/AddItem").at(Locations.record("batch", 0))
+        Operation op = RetryAudit.operation("g-1", "shop.v1.Cart/AddItem").at(Location.atRecord("batch", 0))
                 .attempt(1, a -> a.grpcStatus(GrpcStatus.INVALID_ARGUMENT).requestHash("h")
                         .commitState(CommitState.REJECTED))
                 .attempt(2, a -> a.grpcStatus(GrpcStatus.OK).outcome(Outcome.SUCCESS).requestHash("h")
@@ -283,7 +302,7 @@ class RetryAuditTest {
     @Test
     void partsOfAnotherConfigurationDoNotMerge() throws RetryAuditException {
         RetryAudit audit = RetryAudit.defaults();
-        List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Locations.line("in.jsonl", 1))
+        List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Location.atLine("in.jsonl", 1))
                 .attempt(1, a -> a.outcome(Outcome.SUCCESS)).build());
         AuditPart tighter = RetryAudit.of(AuditSettings.builder().limits(new Limits(1000, 10, 10, 100, 10)).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(tighter))).isInstanceOf(IllegalArgumentException.class)
@@ -293,8 +312,8 @@ class RetryAuditTest {
         assertThatThrownBy(() -> audit.merge(List.of(fewer))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has none; "
                         + "only this audit has trace/");
-        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(new Policy(9, 50, 0.2, 10, 100, 1000, 21600, Set.of(),
-                Set.of(429), 3, Map.of(), Map.of())).build()).auditPart(ops);
+        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(PolicyBuilder.of(Policy.DEFAULTS)
+                .maxAttempts(9).nonRetryableStatuses(Set.of()).retryableRejections(Set.of(429)).build()).build()).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(lenient))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited under another policy cannot merge: its maxAttempts, nonRetryableStatuses, "
                         + "retryableRejections differ");

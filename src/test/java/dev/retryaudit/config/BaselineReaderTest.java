@@ -1,6 +1,5 @@
 package dev.retryaudit.config;
 
-import dev.retryaudit.model.Baseline;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package dev.retryaudit.config;
 
 import dev.retryaudit.model.Effect;
-import dev.retryaudit.model.GrpcPolicy;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,11 +67,10 @@ class PolicyReaderTest {
                   }
                 }
                 """);
-        assertThat(p).isEqualTo(new Policy(4, 75, 0.5, 2, 10, 2000, 60, Set.of(400, 422), Set.of(429), 5,
-                Map.of("catalog_lookup", new Policy.ToolPolicy(Effect.READ, null, null),
-                        "charge_cart", new Policy.ToolPolicy(null, 2, true)),
-                Map.of("budget/retry-ratio", new Policy.RuleSetting(Severity.ERROR, null),
-                        "trace/clock-order", new Policy.RuleSetting(null, false))));
+        assertThat(p).isEqualTo(PolicyBuilder.of(Policy.DEFAULTS).maxAttempts(4).minBackoffMs(75).retryBudget(0.5, 2)
+                .retryAfter(10, 2000, 60).nonRetryableStatuses(Set.of(400, 422)).retryableRejections(Set.of(429))
+                .validationLoop(5).tool("catalog_lookup", Effect.READ, null, null).tool("charge_cart", null, 2, true)
+                .rule("budget/retry-ratio", Severity.ERROR, null).rule("trace/clock-order", null, false).build());
         assertThat(p.maxAttemptsFor("charge_cart")).isEqualTo(2);
         assertThat(p.maxAttemptsFor("catalog_lookup")).isEqualTo(4);
         assertThat(p.dedupesByKey("charge_cart")).isTrue();
@@ -92,7 +91,8 @@ class PolicyReaderTest {
                  "validation_loop": null, "tools": {"x": null}, "rules": {"trace/overlap": null}, "$schema": null}
                 """)).isEqualTo(Policy.DEFAULTS);
         Policy p = read("{\"tools\": {\"x\": {\"effect\": null, \"max_attempts\": null, \"dedupes_by_key\": null}}}");
-        assertThat(p.tools()).containsEntry("x", new Policy.ToolPolicy(null, null, null));
+        assertThat(PolicyBuilder.tools(p)).containsExactly("x");
+        assertThat(p).isEqualTo(PolicyBuilder.of(Policy.DEFAULTS).tool("x", null, null, null).build());
     }
 
     @Test
@@ -272,12 +272,12 @@ class PolicyReaderTest {
                 {"grpc": {"reads": ["shop.v1.Catalog/*", "*/Get*"], "writes": ["shop.v1.Catalog/GetOrCreate"],
                   "non_retryable_statuses": ["INVALID_ARGUMENT", 5]}}
                 """);
-        assertThat(p.grpc().reads()).containsExactly("shop.v1.Catalog/*", "*/Get*");
-        assertThat(p.grpc().writes()).containsExactly("shop.v1.Catalog/GetOrCreate");
-        assertThat(p.grpc().nonRetryableStatuses()).containsExactlyInAnyOrder(GrpcStatus.INVALID_ARGUMENT,
+        assertThat(PolicyBuilder.grpcReads(p)).containsExactly("shop.v1.Catalog/*", "*/Get*");
+        assertThat(PolicyBuilder.grpcWrites(p)).containsExactly("shop.v1.Catalog/GetOrCreate");
+        assertThat(p.grpcNonRetryableStatuses()).containsExactlyInAnyOrder(GrpcStatus.INVALID_ARGUMENT,
                 GrpcStatus.NOT_FOUND);
-        assertThat(read("{\"grpc\": null}").grpc()).isEqualTo(GrpcPolicy.DEFAULTS);
-        assertThat(read("{\"grpc\": {\"reads\": null}}").grpc()).isEqualTo(GrpcPolicy.DEFAULTS);
+        assertThat(read("{\"grpc\": null}")).isEqualTo(Policy.DEFAULTS);
+        assertThat(read("{\"grpc\": {\"reads\": null}}")).isEqualTo(Policy.DEFAULTS);
     }
 
     @Test

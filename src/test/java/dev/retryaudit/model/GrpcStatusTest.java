@@ -2,6 +2,7 @@ package dev.retryaudit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.retryaudit.model.internal.PolicyBuilder;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ class GrpcStatusTest {
     void everyCodeHasTheDocumentedKindOutcomeAndErrorClass() {
         Map<GrpcStatus, String> table = new EnumMap<>(GrpcStatus.class);
         for (GrpcStatus s : GrpcStatus.values()) {
-            table.put(s, s.code() + " " + s.kind() + " " + s.outcome() + " " + s.errorClass());
+            table.put(s, s.code() + " " + kind(s) + " " + s.outcome() + " " + s.errorClass());
         }
         assertThat(table.values()).containsExactly(
                 "0 SUCCESS SUCCESS null",
@@ -32,6 +33,13 @@ class GrpcStatusTest {
                 "14 TRANSIENT ERROR UNAVAILABLE",
                 "15 UNKNOWN_OUTCOME ERROR SERVER",
                 "16 REJECTED ERROR AUTH");
+    }
+
+    /** The one predicate that holds for {@code s}, or SUCCESS when none does. */
+    private static String kind(GrpcStatus s) {
+        int held = (s.isTransient() ? 1 : 0) + (s.leavesOutcomeUnknown() ? 1 : 0) + (s.isRejected() ? 1 : 0);
+        assertThat(held).as(s + " holds at most one of transient, unknown outcome, rejected").isLessThanOrEqualTo(1);
+        return s.isTransient() ? "TRANSIENT" : s.leavesOutcomeUnknown() ? "UNKNOWN_OUTCOME" : s.isRejected() ? "REJECTED" : "SUCCESS";
     }
 
     @Test
@@ -60,24 +68,24 @@ class GrpcStatusTest {
 
     @Test
     void methodPatternsMatchWholeNamesWithStarsForAnyRun() {
-        assertThat(GrpcPolicy.matches("shop.v1.Cart/AddItem", "shop.v1.Cart/AddItem")).isTrue();
-        assertThat(GrpcPolicy.matches("shop.v1.Cart/Add", "shop.v1.Cart/AddItem")).isFalse();
-        assertThat(GrpcPolicy.matches("*/Get*", "shop.v1.Cart/GetCart")).isTrue();
-        assertThat(GrpcPolicy.matches("*/Get*", "shop.v1.Cart/ForgetCart")).isFalse();
-        assertThat(GrpcPolicy.matches("shop.*/*", "shop.v1.Cart/GetCart")).isTrue();
-        assertThat(GrpcPolicy.matches("*Cart/*Item", "shop.v1.Cart/AddItem")).isTrue();
-        assertThat(GrpcPolicy.matches("*Cart/*Item", "shop.v1.Cart/AddItems")).isFalse();
-        assertThat(GrpcPolicy.matches("**/**", "a/b")).isTrue();
+        assertThat(Policy.matches("shop.v1.Cart/AddItem", "shop.v1.Cart/AddItem")).isTrue();
+        assertThat(Policy.matches("shop.v1.Cart/Add", "shop.v1.Cart/AddItem")).isFalse();
+        assertThat(Policy.matches("*/Get*", "shop.v1.Cart/GetCart")).isTrue();
+        assertThat(Policy.matches("*/Get*", "shop.v1.Cart/ForgetCart")).isFalse();
+        assertThat(Policy.matches("shop.*/*", "shop.v1.Cart/GetCart")).isTrue();
+        assertThat(Policy.matches("*Cart/*Item", "shop.v1.Cart/AddItem")).isTrue();
+        assertThat(Policy.matches("*Cart/*Item", "shop.v1.Cart/AddItems")).isFalse();
+        assertThat(Policy.matches("**/**", "a/b")).isTrue();
     }
 
     @Test
     void writesWinOverReadsAndAnUnnamedMethodIsLeftToTheDefault() {
-        GrpcPolicy p = new GrpcPolicy(java.util.List.of("*/Get*"), java.util.List.of("*/GetOrCreate*"),
-                GrpcPolicy.DEFAULTS.nonRetryableStatuses());
-        assertThat(p.effectOf("shop.v1.Cart/GetCart")).isEqualTo(Effect.READ);
-        assertThat(p.effectOf("shop.v1.Cart/GetOrCreateCart")).isEqualTo(Effect.WRITE);
-        assertThat(p.effectOf("shop.v1.Cart/AddItem")).isNull();
-        assertThat(GrpcPolicy.DEFAULTS.nonRetryableStatuses()).containsExactlyInAnyOrder(GrpcStatus.INVALID_ARGUMENT,
+        Policy p = PolicyBuilder.of(Policy.DEFAULTS).grpc(java.util.List.of("*/Get*"), java.util.List.of("*/GetOrCreate*"),
+                Policy.DEFAULTS.grpcNonRetryableStatuses()).build();
+        assertThat(p.grpcEffectOf("shop.v1.Cart/GetCart")).isEqualTo(Effect.READ);
+        assertThat(p.grpcEffectOf("shop.v1.Cart/GetOrCreateCart")).isEqualTo(Effect.WRITE);
+        assertThat(p.grpcEffectOf("shop.v1.Cart/AddItem")).isNull();
+        assertThat(Policy.DEFAULTS.grpcNonRetryableStatuses()).containsExactlyInAnyOrder(GrpcStatus.INVALID_ARGUMENT,
                 GrpcStatus.NOT_FOUND, GrpcStatus.ALREADY_EXISTS, GrpcStatus.PERMISSION_DENIED,
                 GrpcStatus.FAILED_PRECONDITION, GrpcStatus.OUT_OF_RANGE, GrpcStatus.UNIMPLEMENTED);
     }

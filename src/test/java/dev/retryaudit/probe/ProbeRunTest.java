@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleSelection;
@@ -66,7 +67,7 @@ class ProbeRunTest {
         Report withoutEarly = run.judge(audit(run, policy, List.of("retry-after/early")), "<probe>",
                 policy.retryAfterToleranceMs(), null);
 
-        assertThat(policy.tools()).containsKey("curl {url}");
+        assertThat(PolicyBuilder.tools(policy)).contains("curl {url}");
         assertThat(judged.probe().verdict()).isEqualTo("violated");
         assertThat(judged.probe().client().command()).containsExactly("curl", "http://127.0.0.1:1/p");
         assertThat(judged.probe().client().exitCode()).isZero();

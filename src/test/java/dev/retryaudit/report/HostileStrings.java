@@ -1,11 +1,12 @@
 package dev.retryaudit.report;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.Models;
 import java.util.List;
 
 /** Strings an attacker could put in a trace, to prove the text and github formats never pass them through raw. */

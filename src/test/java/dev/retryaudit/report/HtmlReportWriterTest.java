@@ -1,5 +1,6 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 

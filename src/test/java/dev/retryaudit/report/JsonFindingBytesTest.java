@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;

@@ -1,5 +1,7 @@
 package dev.retryaudit.report;
 
+import dev.retryaudit.model.FailOn;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -66,7 +68,7 @@ class ReportContractTest {
         }
 
         ReportWriter writer() {
-            return format.writer(color);
+            return ReportWriter.of(format, color);
         }
 
         @Override

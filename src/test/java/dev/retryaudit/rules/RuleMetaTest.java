@@ -1,5 +1,6 @@
 package dev.retryaudit.rules;
 
+import dev.retryaudit.rules.engine.RuleDocs;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;

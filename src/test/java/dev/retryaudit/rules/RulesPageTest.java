@@ -2,9 +2,9 @@ package dev.retryaudit.rules;
 
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.RuleIds;
-import dev.retryaudit.model.GrpcPolicy;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.ByteArrayInputStream;
@@ -91,14 +91,12 @@ class RulesPageTest {
         String example = page.substring(start, page.indexOf("```", start));
         Policy p = PolicyReader.read(new ByteArrayInputStream(example.getBytes(StandardCharsets.UTF_8)), "docs/policy.md",
                 RuleIds.of(RuleDocsTest.documentedIds()), Limits.DEFAULTS);
-        Policy withoutMaps = new Policy(p.maxAttempts(), p.minBackoffMs(), p.retryBudgetRatio(), p.retryBudgetMinRetries(),
-                p.retryAfterToleranceMs(), p.httpDateSkewMs(), p.retryAfterMaxSeconds(), p.nonRetryableStatuses(),
-                p.retryableRejections(), p.validationLoop(), Map.of(), Map.of());
-        assertThat(withoutMaps).isEqualTo(Policy.DEFAULTS);
-        assertThat(p.tools()).containsOnlyKeys("catalog_lookup", "charge_cart");
-        assertThat(p.rules()).containsOnlyKeys("budget/retry-ratio", "trace/clock-order");
-        assertThat(p.grpc().nonRetryableStatuses()).isEqualTo(GrpcPolicy.DEFAULTS.nonRetryableStatuses());
-        assertThat(p.grpc().reads()).containsExactly("shop.v1.Catalog/*");
-        assertThat(p.grpc().writes()).containsExactly("shop.v1.Catalog/GetOrCreate*");
+        assertThat(PolicyBuilder.differences(Policy.DEFAULTS, p)).as("what the example sets beside the defaults")
+                .containsExactly("tools", "toolEffects", "toolMaxAttempts", "toolsDedupingByKey", "ruleSeverities",
+                        "rulesEnabled", "grpcReads", "grpcWrites");
+        assertThat(PolicyBuilder.tools(p)).containsExactlyInAnyOrder("catalog_lookup", "charge_cart");
+        assertThat(PolicyBuilder.rules(p)).containsExactlyInAnyOrder("budget/retry-ratio", "trace/clock-order");
+        assertThat(PolicyBuilder.grpcReads(p)).containsExactly("shop.v1.Catalog/*");
+        assertThat(PolicyBuilder.grpcWrites(p)).containsExactly("shop.v1.Catalog/GetOrCreate*");
     }
 }

@@ -2,8 +2,8 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.report.FailOn;
 import java.io.Serializable;
 
 /**

@@ -1,8 +1,8 @@
 package dev.retryaudit.spark;
 
+import dev.retryaudit.api.JsonFindings;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.report.JsonFindings;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;

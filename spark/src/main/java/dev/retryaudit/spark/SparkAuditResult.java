@@ -1,10 +1,10 @@
 package dev.retryaudit.spark;
 
+import dev.retryaudit.api.JsonFindings;
 import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.JsonFindings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;

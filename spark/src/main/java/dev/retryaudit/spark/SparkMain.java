@@ -3,7 +3,7 @@ package dev.retryaudit.spark;
 import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.report.FailOn;
+import dev.retryaudit.model.FailOn;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.json.Decimal;
-import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.text.Times;
 import java.time.DateTimeException;
@@ -42,7 +41,7 @@ public final class RetryLink {
         }
         boolean folded = a.status != null && (Http.isRedirect(a.status) || Http.isChallenge(a.status));
         boolean repeated = !folded && (a.status != null && a.status >= 400 && a.status < 500
-                || a.grpcStatus != null && a.grpcStatus.kind() == GrpcStatus.Kind.REJECTED) && provenSame(a, b);
+                || a.grpcStatus != null && a.grpcStatus.isRejected()) && provenSame(a, b);
         if (!folded && !repeated && !failed(a)) {
             return null;
         }
@@ -85,7 +84,7 @@ public final class RetryLink {
     /** Whether a response (or its absence) is one a client retries. */
     static boolean failed(Hop h) {
         if (h.grpcStatus != null) {
-            return h.grpcStatus.kind() == GrpcStatus.Kind.TRANSIENT || h.grpcStatus.kind() == GrpcStatus.Kind.UNKNOWN_OUTCOME;
+            return h.grpcStatus.isTransient() || h.grpcStatus.leavesOutcomeUnknown();
         }
         if (h.status != null) {
             int s = h.status;

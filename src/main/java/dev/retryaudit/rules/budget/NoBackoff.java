@@ -10,7 +10,7 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
 import dev.retryaudit.text.Wire;
-import dev.retryaudit.rules.PairRule;
+import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 

@@ -25,7 +25,7 @@ public final class DuplicateCommit extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.facts(op).isWrite() || !landedTwice(op)) {
+        if (!ctx.isWrite(op) || !landedTwice(op)) {
             return;
         }
         List<Attempt> committed = op.attempts().stream().filter(a -> a.commitState() == CommitState.COMMITTED).toList();

@@ -26,7 +26,7 @@ public final class MissingState extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!op.carries(Field.COMMIT_STATE) || !ctx.facts(op).isWrite()) {
+        if (!op.carries(Field.COMMIT_STATE) || !ctx.isWrite(op)) {
             return;
         }
         List<Attempt> attempts = op.attempts();

@@ -7,8 +7,8 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Wire;
-import dev.retryaudit.rules.CommitGate;
-import dev.retryaudit.rules.RetryRule;
+import dev.retryaudit.rules.shared.CommitGate;
+import dev.retryaudit.rules.shared.RetryRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 

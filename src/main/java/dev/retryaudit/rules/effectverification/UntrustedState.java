@@ -24,7 +24,7 @@ public final class UntrustedState extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        if (!ctx.facts(op).isWrite()) {
+        if (!ctx.isWrite(op)) {
             return;
         }
         List<Attempt> attempts = op.attempts();

@@ -27,7 +27,7 @@ public final class UnverifiedSuccess extends OperationRule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         if (op.reportedOutcome() != ReportedOutcome.SUCCESS || !op.carries(Field.COMMIT_STATE)
-                || !ctx.facts(op).isWrite()
+                || !ctx.isWrite(op)
                 || op.attempts().stream().anyMatch(a -> a.commitState() == CommitState.COMMITTED)
                 || op.checks().stream().anyMatch(c -> c.result() == CheckResult.COMMITTED)) {
             return;

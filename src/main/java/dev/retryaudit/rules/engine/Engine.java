@@ -8,13 +8,13 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
-import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.shared.CommitGate;
 import java.io.Serializable;
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -45,7 +45,8 @@ public final class Engine {
     private final List<Operation> kept = new ArrayList<>();
     private int keep;
     private Operation current;
-    private OperationFacts currentFacts;
+    private Boolean currentWrite;
+    private List<CommitGate.Retry> currentRetries;
     private List<Finding> finished;
 
     public Engine(Policy policy, RuleSelection selection) {
@@ -72,7 +73,8 @@ public final class Engine {
     public void accept(Operation op) {
         requireOpen();
         current = op;
-        currentFacts = null;
+        currentWrite = null;
+        currentRetries = null;
         int before = findings.size();
         for (Bound b : perOperation) {
             ((OperationRule) b.rule).check(op, b);
@@ -84,7 +86,8 @@ public final class Engine {
             a.add(op);
         }
         current = null;
-        currentFacts = null;
+        currentWrite = null;
+        currentRetries = null;
     }
 
     /**
@@ -141,12 +144,7 @@ public final class Engine {
         /** Refuses a part set up otherwise than {@code ours}, naming the policy fields or the rules that differ. */
         void requireSame(Setup ours) {
             if (!policy.equals(ours.policy)) {
-                List<String> fields = new ArrayList<>();
-                for (RecordComponent c : Policy.class.getRecordComponents()) {
-                    if (!Objects.equals(value(c, policy), value(c, ours.policy))) {
-                        fields.add(c.getName());
-                    }
-                }
+                List<String> fields = PolicyBuilder.differences(ours.policy, policy);
                 throw new IllegalArgumentException("a part audited under another policy cannot merge: its "
                         + String.join(", ", fields) + " differ" + (fields.size() == 1 ? "s" : ""));
             }
@@ -164,14 +162,6 @@ public final class Engine {
 
         private static String listed(List<String> rules) {
             return rules.isEmpty() ? "none" : String.join(", ", rules);
-        }
-
-        private static Object value(RecordComponent c, Policy p) {
-            try {
-                return c.getAccessor().invoke(p);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
         }
     }
 
@@ -252,7 +242,7 @@ public final class Engine {
     }
 
     /** A rule bound to this engine: its context, with the policy's severity override if any. */
-    private final class Bound implements RuleContext {
+    private final class Bound implements RuleContext, CommitGate.Memo {
         private final Rule rule;
         private final Severity override;
 
@@ -267,14 +257,25 @@ public final class Engine {
         }
 
         @Override
-        public OperationFacts facts(Operation op) {
+        public boolean isWrite(Operation op) {
             if (op != current) {
-                return new OperationFacts(op, policy);
+                return policy.isWrite(op);
             }
-            if (currentFacts == null) {
-                currentFacts = new OperationFacts(op, policy);
+            if (currentWrite == null) {
+                currentWrite = policy.isWrite(op);
             }
-            return currentFacts;
+            return currentWrite;
+        }
+
+        @Override
+        public List<CommitGate.Retry> retries(Operation op) {
+            if (op != current) {
+                return CommitGate.retries(op, policy);
+            }
+            if (currentRetries == null) {
+                currentRetries = CommitGate.retries(op, policy);
+            }
+            return currentRetries;
         }
 
         @Override

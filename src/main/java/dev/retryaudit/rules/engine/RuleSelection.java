@@ -2,6 +2,7 @@ package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.ArrayList;
@@ -40,9 +41,10 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
         Map<String, Severity> severities = new LinkedHashMap<>();
         for (Rule r : catalogue) {
             String id = r.info().id();
-            Policy.RuleSetting s = policy.rules().get(id);
-            on.put(id, s == null || s.enabled() == null || s.enabled());
-            severities.put(id, s != null && s.severity() != null ? s.severity() : r.info().severity());
+            Boolean enabled = PolicyBuilder.enabled(policy, id);
+            Severity severity = PolicyBuilder.severity(policy, id);
+            on.put(id, enabled == null || enabled);
+            severities.put(id, severity != null ? severity : r.info().severity());
         }
         for (boolean families : new boolean[] {true, false}) {
             for (String name : disable) {

@@ -4,7 +4,7 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.PairRule;
+import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.grpc.RetryPushback;

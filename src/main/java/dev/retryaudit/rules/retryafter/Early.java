@@ -10,7 +10,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
-import dev.retryaudit.rules.PairRule;
+import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.grpc.RetryPushback;

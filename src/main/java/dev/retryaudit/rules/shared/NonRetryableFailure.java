@@ -16,7 +16,7 @@ public final class NonRetryableFailure {
 
     public static boolean is(Attempt a, Policy policy) {
         if (a.grpcStatus() != null) {
-            return policy.grpc().nonRetryableStatuses().contains(a.grpcStatus());
+            return policy.grpcNonRetryableStatuses().contains(a.grpcStatus());
         }
         return a.status() != null && policy.nonRetryableStatuses().contains(a.status())
                 || a.errorClass() == ErrorClass.VALIDATION;

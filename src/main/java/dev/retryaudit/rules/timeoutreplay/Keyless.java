@@ -3,7 +3,7 @@ package dev.retryaudit.rules.timeoutreplay;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -22,7 +22,7 @@ public final class Keyless extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        List<CommitGate.Retry> retries = ctx.facts(op).retries();
+        List<CommitGate.Retry> retries = CommitGate.retries(op, ctx);
         for (int i = 0; i < retries.size(); i++) {
             CommitGate.Retry r = retries.get(i);
             if (r.row() != CommitGate.KEYLESS) {

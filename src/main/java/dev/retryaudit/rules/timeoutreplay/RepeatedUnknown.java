@@ -3,8 +3,8 @@ package dev.retryaudit.rules.timeoutreplay;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.CommitGate;
-import dev.retryaudit.rules.RetryRule;
+import dev.retryaudit.rules.shared.CommitGate;
+import dev.retryaudit.rules.shared.RetryRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 

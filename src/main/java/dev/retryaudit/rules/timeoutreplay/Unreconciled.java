@@ -3,7 +3,7 @@ package dev.retryaudit.rules.timeoutreplay;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.rules.CommitGate;
+import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.shared.Requests;
 import dev.retryaudit.rules.RuleContext;
@@ -23,7 +23,7 @@ public final class Unreconciled extends OperationRule {
 
     @Override
     public void check(Operation op, RuleContext ctx) {
-        List<CommitGate.Retry> retries = ctx.facts(op).retries();
+        List<CommitGate.Retry> retries = CommitGate.retries(op, ctx);
         if (retries.isEmpty() || retries.get(0).row() != CommitGate.UNRECONCILED) {
             return;
         }

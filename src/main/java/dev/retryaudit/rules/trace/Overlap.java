@@ -7,7 +7,7 @@ import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
-import dev.retryaudit.rules.PairRule;
+import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 
@@ -20,7 +20,7 @@ public final class Overlap extends PairRule {
 
     @Override
     protected boolean concerns(Operation op, RuleContext ctx) {
-        return ctx.facts(op).isWrite();
+        return ctx.isWrite(op);
     }
 
     @Override

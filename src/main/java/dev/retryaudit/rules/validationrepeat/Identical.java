@@ -5,7 +5,7 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.shared.NonRetryableFailure;
-import dev.retryaudit.rules.PairRule;
+import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.text.Escaping;

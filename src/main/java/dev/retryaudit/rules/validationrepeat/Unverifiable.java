@@ -6,7 +6,7 @@ import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.shared.NonRetryableFailure;
-import dev.retryaudit.rules.PairRule;
+import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ public final class Unverifiable extends PairRule {
 
     @Override
     protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
-        boolean write = ctx.facts(op).isWrite();
+        boolean write = ctx.isWrite(op);
         if (!NonRetryableFailure.is(prev, ctx.policy()) || prev.requestHash() != null && next.requestHash() != null) {
             return;
         }

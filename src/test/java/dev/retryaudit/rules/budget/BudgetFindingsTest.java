@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.RuleFixtures;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The messages and evidence of the budget rules, and their thresholds from the policy. */
@@ -16,22 +16,21 @@ class BudgetFindingsTest {
         return RuleFixtures.findings(new RuleFixtures.Case(rule, RuleFixtures.ROOT.resolve(rule).resolve(name)), policy);
     }
 
-    private static Policy with(Map<String, Policy.ToolPolicy> tools, double ratio, int minRetries, long minBackoff) {
-        Policy d = Policy.DEFAULTS;
-        return new Policy(d.maxAttempts(), minBackoff, ratio, minRetries, d.retryAfterToleranceMs(),
-                d.httpDateSkewMs(), d.retryAfterMaxSeconds(), d.nonRetryableStatuses(), d.retryableRejections(),
-                d.validationLoop(), tools, Map.of());
+    /** The default policy with {@code ratio}, {@code minRetries} and {@code minBackoff}, and a budget of 2 for {@code twice} (null for none). */
+    private static Policy with(String twice, double ratio, int minRetries, long minBackoff) {
+        PolicyBuilder b = PolicyBuilder.of(Policy.DEFAULTS).retryBudget(ratio, minRetries).minBackoffMs(minBackoff);
+        return (twice == null ? b : b.tool(twice, null, 2, null)).build();
     }
 
     @Test
     void maxAttemptsUsesTheToolsOwnBudget() throws Exception {
-        Policy fetchTwice = with(Map.of("fetch", new Policy.ToolPolicy(null, 2, null)), 0.2, 10, 50);
+        Policy fetchTwice = with("fetch", 0.2, 10, 50);
         List<Finding> found = run("budget/max-attempts", "pass-basic", fetchTwice);
         assertThat(found).hasSize(1);
         assertThat(found.get(0).message()).isEqualTo("fetch-3 made 3 attempts, more than the 2 allowed for tool"
                 + " fetch: attempt 3 and later exceed the budget");
         assertThat(found.get(0).evidence()).isEqualTo(Evidence.of().put("attempts", 3).put("max_attempts", 2));
-        Policy otherTool = with(Map.of("charge", new Policy.ToolPolicy(null, 2, null)), 0.2, 10, 50);
+        Policy otherTool = with("charge", 0.2, 10, 50);
         assertThat(run("budget/max-attempts", "pass-basic", otherTool)).isEmpty();
     }
 
@@ -50,9 +49,9 @@ class BudgetFindingsTest {
 
     @Test
     void retryRatioFollowsThePolicysBudget() throws Exception {
-        assertThat(run("budget/retry-ratio", "pass-basic", with(Map.of(), 0.19, 10, 50)))
+        assertThat(run("budget/retry-ratio", "pass-basic", with(null, 0.19, 10, 50)))
                 .extracting(Finding::run).containsExactly("run-p");
-        assertThat(run("budget/retry-ratio", "pass-basic", with(Map.of(), 0.2, 2, 50)))
+        assertThat(run("budget/retry-ratio", "pass-basic", with(null, 0.2, 2, 50)))
                 .extracting(Finding::run).containsExactly("run-q", (String) null);
     }
 
@@ -74,7 +73,7 @@ class BudgetFindingsTest {
         assertThat(f.evidence()).isEqualTo(Evidence.of().put("prior_attempt", 1).put("prior_failure", "status 503")
                 .put("prior_response_at", "2026-09-07T14:00:00.100Z").put("started_at", "2026-09-07T14:00:00.110Z")
                 .put("gap_ms", 10L).put("min_backoff_ms", 50L));
-        assertThat(run("budget/no-backoff", "fail-basic", with(Map.of(), 0.2, 10, 0))).isEmpty();
+        assertThat(run("budget/no-backoff", "fail-basic", with(null, 0.2, 10, 0))).isEmpty();
     }
 
     @Test

@@ -1,11 +1,11 @@
 package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.model.Location;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.retryaudit.api.Locations;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
@@ -13,8 +13,9 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
-import dev.retryaudit.rules.OperationFacts;
+import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /** The engine's contract: finish runs once, findings cannot change, custom rules run, facts are computed once. */
 class EngineTest {
     private static final Operation RETRIED = RetryAudit.operation("op-1", "charge").method("POST").runId("r")
-            .at(Locations.line("in.jsonl", 3))
+            .at(Location.atLine("in.jsonl", 3))
             .attempt(1, a -> a.outcome(Outcome.TIMEOUT))
             .attempt(2, a -> a.outcome(Outcome.SUCCESS))
             .build();
@@ -51,7 +52,7 @@ class EngineTest {
     void theEvidenceOfAReturnedFindingCannotChange() {
         Evidence evidence = Evidence.of().put("list", new ArrayList<>(List.of(1)));
         Finding f = Models.finding("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
-                Locations.line("in", 1));
+                Location.atLine("in", 1));
         assertThatThrownBy(() -> f.evidence().put("more", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> ((List<?>) f.evidence().asMap().get("list")).clear())
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -79,14 +80,15 @@ class EngineTest {
     }
 
     @Test
-    void everyRuleSeesTheSameFactsOfAnOperation() {
-        Map<OperationFacts, Integer> seen = new IdentityHashMap<>();
+    void everyRuleSeesTheSameRetriesOfAnOperation() {
+        Map<List<CommitGate.Retry>, Integer> seen = new IdentityHashMap<>();
         OperationRule a = new FactsProbe("custom/a", seen);
         OperationRule b = new FactsProbe("custom/b", seen);
         Engine engine = new Engine(Policy.DEFAULTS,
                 RuleSelection.of(List.of(a, b), Policy.DEFAULTS, List.of(), List.of()));
         engine.accept(RETRIED);
         assertThat(seen).hasSize(1).containsValue(2);
+        assertThat(seen.keySet().iterator().next()).singleElement().extracting(CommitGate.Retry::position).isEqualTo(1);
     }
 
     @Test
@@ -137,9 +139,7 @@ class EngineTest {
     @Test
     void enginesUnderAnotherPolicyDoNotMerge() {
         Policy d = Policy.DEFAULTS;
-        Policy stricter = new Policy(d.maxAttempts() + 1, d.minBackoffMs(), d.retryBudgetRatio(),
-                d.retryBudgetMinRetries(), d.retryAfterToleranceMs(), d.httpDateSkewMs(), d.retryAfterMaxSeconds(),
-                d.nonRetryableStatuses(), Set.of(429), d.validationLoop(), d.tools(), d.rules());
+        Policy stricter = PolicyBuilder.of(d).maxAttempts(d.maxAttempts() + 1).retryableRejections(Set.of(429)).build();
         Engine one = new Engine(d, RuleSelection.defaults());
         Engine other = new Engine(stricter, RuleSelection.defaults());
         assertThatThrownBy(() -> one.merge(other.partial())).isInstanceOf(IllegalArgumentException.class)
@@ -157,7 +157,7 @@ class EngineTest {
 
         @Override
         public void check(Operation op, RuleContext ctx) {
-            if (ctx.facts(op).operation().retries() > 0) {
+            if (op.retries() > 0) {
                 ctx.report(op, null, op.id() + " retried", Evidence.of());
             }
         }
@@ -193,23 +193,23 @@ class EngineTest {
 
         @Override
         public void finish(String key, long[] count, RuleContext ctx) {
-            ctx.at(Locations.line("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
+            ctx.at(Location.atLine("in.jsonl", 1)).run(key).report(count[0] + " retries in run " + key,
                     Evidence.of().put("retries", count[0]));
         }
     }
 
-    /** Records which facts object it was handed. */
+    /** Records which list of retries it was handed. */
     static final class FactsProbe extends OperationRule {
-        private final Map<OperationFacts, Integer> seen;
+        private final Map<List<CommitGate.Retry>, Integer> seen;
 
-        FactsProbe(String id, Map<OperationFacts, Integer> seen) {
-            super(new RuleInfo(id, Severity.NOTE, "records the facts it sees"));
+        FactsProbe(String id, Map<List<CommitGate.Retry>, Integer> seen) {
+            super(new RuleInfo(id, Severity.NOTE, "records the retries it sees"));
             this.seen = seen;
         }
 
         @Override
         public void check(Operation op, RuleContext ctx) {
-            seen.merge(ctx.facts(op), 1, Integer::sum);
+            seen.merge(CommitGate.retries(op, ctx), 1, Integer::sum);
         }
     }
 }

@@ -4,12 +4,12 @@ import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.api.Locations;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CommitState;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
@@ -19,9 +19,9 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.ParentRef;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.report.FailOn;
-import dev.retryaudit.report.ReportFormat;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.report.Report;
+import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleFixtures;
 import java.io.ByteArrayInputStream;
@@ -111,7 +111,7 @@ class SplitMergeTest {
         Report report = new Report("retry-audit", "test", List.of(new InputSummary("x", "operations", 1, 1)),
                 findings, FailOn.ERROR, ALL.configured(), null, 0);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ReportFormat.JSON.writer(false).write(report, out);
+        ReportWriter.of(ReportFormat.JSON, false).write(report, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
@@ -156,7 +156,7 @@ class SplitMergeTest {
     }
 
     private static Location moved(Location at, int offset) {
-        return Locations.inSource(at, at.sourceIndex() + offset);
+        return at.inSource(at.sourceIndex() + offset);
     }
 
     private static List<Operation> generated(int firstSource, Random rnd) {
@@ -170,7 +170,7 @@ class SplitMergeTest {
                     .method(rnd.nextBoolean() ? "POST" : "GET")
                     .runId(rnd.nextInt(4) == 0 ? null : "run-" + rnd.nextInt(4))
                     .idempotencyKey("key-" + rnd.nextInt(25))
-                    .at(Locations.inSource(Locations.record("generated-" + (i % 3) + ".jsonl", i / 3), source));
+                    .at(Location.atRecord("generated-" + (i % 3) + ".jsonl", i / 3).inSource(source));
             if (i > 0 && rnd.nextInt(3) == 0) {
                 b.parent("gen-" + rnd.nextInt(240), 1 + rnd.nextInt(2));
             }

@@ -13,7 +13,6 @@ import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
-import dev.retryaudit.rules.OperationFacts;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleFixtures;
 import java.util.ArrayList;
@@ -69,11 +68,6 @@ class ValidationRepeatFindingsTest {
             @Override
             public Policy policy() {
                 return Policy.DEFAULTS;
-            }
-
-            @Override
-            public OperationFacts facts(Operation op) {
-                return new OperationFacts(op, Policy.DEFAULTS);
             }
 
             @Override

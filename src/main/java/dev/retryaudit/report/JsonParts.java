@@ -1,6 +1,7 @@
 package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
@@ -14,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON report in pieces, for findings written as they are made (JSON Lines of {@code serve}, rows of a
- * Spark job): one finding as the report writes it, its evidence, and the report's header and summary.
+ * The JSON report's pieces as {@link JsonReportWriter} writes them, for {@code api.JsonFindings}: one finding
+ * as a line of compact JSON, its evidence, and the report's header and summary without its findings.
  */
-public final class JsonFindings {
-    private JsonFindings() {
+public final class JsonParts {
+    private JsonParts() {
     }
 
     /** {@code f} as one line of compact JSON, with the fields (fingerprint included) the JSON report gives it. */

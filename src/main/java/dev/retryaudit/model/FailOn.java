@@ -1,6 +1,5 @@
-package dev.retryaudit.report;
+package dev.retryaudit.model;
 
-import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Wire;
 import java.util.List;
 import java.util.Map;

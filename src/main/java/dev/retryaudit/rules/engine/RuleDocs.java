@@ -1,5 +1,6 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.engine;
 
+import dev.retryaudit.rules.RuleInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.shared;
 
 import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
@@ -8,13 +8,13 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.GrpcPolicy;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportedOutcome;
+import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -22,7 +22,6 @@ import dev.retryaudit.rules.engine.RuleSelection;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,9 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommitGateTest {
     private static final Set<Field> NO_COMMIT_STATE = EnumSet.complementOf(EnumSet.of(Field.COMMIT_STATE));
     private static final Set<Field> NO_KEYS = EnumSet.complementOf(EnumSet.of(Field.IDEMPOTENCY_KEY));
-    private static final Policy DEDUPES = new Policy(3, 50, 0.2, 10, 100, 1000, 21600,
-            Policy.DEFAULTS.nonRetryableStatuses(), Policy.DEFAULTS.retryableRejections(), 3,
-            Map.of("charge", new Policy.ToolPolicy(null, null, true)), Map.of());
+    private static final Policy DEDUPES = PolicyBuilder.of(Policy.DEFAULTS).tool("charge", null, null, true).build();
 
     @Test
     void aTimeoutCountsAsUnknownOnlyWhereTheFormatCannotCarryCommitState() {
@@ -141,8 +138,8 @@ class CommitGateTest {
                 grpc(1, GrpcStatus.UNAUTHENTICATED, CommitState.REJECTED), grpc(2, GrpcStatus.OK, CommitState.COMMITTED));
         assertThat(CommitGate.rows(unauthenticated, Policy.DEFAULTS)).containsExactly(CommitGate.REJECTED);
         // an error class of validation does not make a gRPC failure non-retryable: the gRPC list decides
-        Policy none = new Policy(3, 50, 0.2, 10, 100, 1000, 21600, Set.of(), Set.of(), 3, Map.of(), Map.of(),
-                new GrpcPolicy(List.of(), List.of(), Set.of()));
+        Policy none = PolicyBuilder.of(Policy.DEFAULTS).nonRetryableStatuses(Set.of()).retryableRejections(Set.of())
+                .grpc(List.of(), List.of(), Set.of()).build();
         assertThat(CommitGate.rows(invalid, none)).containsExactly(CommitGate.REJECTED);
     }
 

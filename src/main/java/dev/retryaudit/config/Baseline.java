@@ -1,5 +1,6 @@
-package dev.retryaudit.model;
+package dev.retryaudit.config;
 
+import dev.retryaudit.model.Finding;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

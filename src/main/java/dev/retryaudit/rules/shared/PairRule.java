@@ -1,12 +1,15 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.shared;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
+import dev.retryaudit.rules.OperationRule;
+import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.rules.RuleInfo;
 import java.util.List;
 
 /**
- * A rule that judges each attempt against the one before it: the loop over an operation's consecutive
- * pairs of attempts is written here once, over the pairs {@link RuleContext#facts} computed once.
+ * A built-in rule that judges each attempt against the one before it: the loop over an operation's
+ * consecutive pairs of attempts is written here once.
  */
 public abstract class PairRule extends OperationRule {
     protected PairRule(RuleInfo info) {
@@ -18,10 +21,9 @@ public abstract class PairRule extends OperationRule {
         if (!concerns(op, ctx)) {
             return;
         }
-        List<OperationFacts.Pair> pairs = ctx.facts(op).pairs();
-        for (int i = 0; i < pairs.size(); i++) {
-            OperationFacts.Pair pair = pairs.get(i);
-            judge(op, pair.prior(), pair.next(), ctx);
+        List<Attempt> attempts = op.attempts();
+        for (int i = 1; i < attempts.size(); i++) {
+            judge(op, attempts.get(i - 1), attempts.get(i), ctx);
         }
     }
 

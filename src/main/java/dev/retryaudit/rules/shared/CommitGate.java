@@ -1,4 +1,4 @@
-package dev.retryaudit.rules;
+package dev.retryaudit.rules.shared;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
@@ -6,12 +6,10 @@ import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Field;
-import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.rules.shared.NonRetryableFailure;
-import dev.retryaudit.rules.shared.Requests;
+import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.text.Wire;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +87,20 @@ public enum CommitGate {
     public record Retry(int position, Attempt prior, Attempt next, CommitGate row) {
     }
 
+    /**
+     * What keeps the retries of the operation under audit once for every rule that asks: the engine's
+     * rule context, which computes them at most once per operation.
+     */
+    public interface Memo {
+        /** The retries of {@code op} as {@link #retries(Operation, Policy)} computes them, computed once for the current operation. */
+        List<Retry> retries(Operation op);
+    }
+
+    /** The retries of {@code op} under the context's policy, computed once per operation when the context keeps them. */
+    public static List<Retry> retries(Operation op, RuleContext ctx) {
+        return ctx instanceof Memo memo ? memo.retries(op) : retries(op, ctx.policy());
+    }
+
     /** Every retry of {@code op} with its row, in attempt order; none when the operation reads. */
     public static List<Retry> retries(Operation op, Policy policy) {
         if (op.attempts().size() < 2 || !policy.isWrite(op)) {
@@ -113,7 +125,7 @@ public enum CommitGate {
             return NOT_SENT;
         }
         if (state == CommitState.REJECTED) {
-            boolean retryable = prior.grpcStatus() != null ? prior.grpcStatus().kind() == GrpcStatus.Kind.TRANSIENT
+            boolean retryable = prior.grpcStatus() != null ? prior.grpcStatus().isTransient()
                     : prior.status() != null && policy.retryableRejections().contains(prior.status());
             return retryable ? RETRYABLE_REJECTION : REJECTED;
         }
@@ -153,7 +165,7 @@ public enum CommitGate {
         }
         return !op.carries(Field.COMMIT_STATE)
                 && (a.outcome() == Outcome.TIMEOUT || a.outcome() == Outcome.CONNECTION_ERROR
-                        || a.grpcStatus() != null && a.grpcStatus().kind() == GrpcStatus.Kind.UNKNOWN_OUTCOME);
+                        || a.grpcStatus() != null && a.grpcStatus().leavesOutcomeUnknown());
     }
 
     /**

@@ -1,0 +1,82 @@
+package dev.retryaudit.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.retryaudit.model.internal.PolicyBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The policy as a value: made only through the internal builder, equal by every part, serializable, and read per tool. */
+class PolicyTest {
+    private static final Policy TUNED = PolicyBuilder.of(Policy.DEFAULTS).maxAttempts(5)
+            .tool("charge", Effect.WRITE, 2, true).tool("lookup", null, null, null)
+            .rule("budget/retry-ratio", Severity.ERROR, null).grpc(List.of("*/Get*"), List.of(), Set.of()).build();
+
+    @Test
+    void aPolicyRebuiltFromItsPartsIsEqualAndHashesAlike() {
+        Policy again = PolicyBuilder.of(TUNED).build();
+        assertThat(again).isEqualTo(TUNED).hasSameHashCodeAs(TUNED);
+        assertThat(PolicyBuilder.of(Policy.DEFAULTS).build()).isEqualTo(Policy.DEFAULTS);
+        assertThat(TUNED).isNotEqualTo(Policy.DEFAULTS);
+        assertThat(TUNED.toString()).startsWith("Policy[maxAttempts=5, minBackoffMs=50, ");
+    }
+
+    @Test
+    void theDifferencesNameThePartsInTheirOrder() {
+        assertThat(PolicyBuilder.differences(Policy.DEFAULTS, TUNED)).containsExactly("maxAttempts", "tools",
+                "toolEffects", "toolMaxAttempts", "toolsDedupingByKey", "ruleSeverities", "grpcReads",
+                "grpcNonRetryableStatuses");
+        assertThat(PolicyBuilder.differences(TUNED, PolicyBuilder.of(TUNED).build())).isEmpty();
+    }
+
+    @Test
+    void toolSettingsFallBackToThePolicyWideValues() {
+        assertThat(TUNED.maxAttemptsFor("charge")).isEqualTo(2);
+        assertThat(TUNED.maxAttemptsFor("lookup")).isEqualTo(5);
+        assertThat(TUNED.maxAttemptsFor(null)).isEqualTo(5);
+        assertThat(TUNED.dedupesByKey("charge")).isTrue();
+        assertThat(TUNED.dedupesByKey("lookup")).isFalse();
+        assertThat(PolicyBuilder.tools(TUNED)).containsExactlyInAnyOrder("charge", "lookup");
+        assertThat(PolicyBuilder.severity(TUNED, "budget/retry-ratio")).isEqualTo(Severity.ERROR);
+        assertThat(PolicyBuilder.enabled(TUNED, "budget/retry-ratio")).isNull();
+        assertThat(TUNED.grpcEffectOf("shop.v1.Cart/GetCart")).isEqualTo(Effect.READ);
+        assertThat(TUNED.grpcNonRetryableStatuses()).isEmpty();
+    }
+
+    @Test
+    void aToolSetAgainReplacesItsSettings() {
+        Policy p = PolicyBuilder.of(TUNED).tool("charge", null, null, false).build();
+        assertThat(p.maxAttemptsFor("charge")).isEqualTo(5);
+        assertThat(p.dedupesByKey("charge")).isFalse();
+        assertThat(PolicyBuilder.tools(p)).contains("charge");
+    }
+
+    @Test
+    void valuesOutOfRangeAreRefused() {
+        assertThatThrownBy(() -> PolicyBuilder.of(Policy.DEFAULTS).maxAttempts(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("policy values out of range");
+        assertThatThrownBy(() -> PolicyBuilder.of(Policy.DEFAULTS).retryBudget(-0.1, 10).build())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PolicyBuilder.of(Policy.DEFAULTS).validationLoop(0).build())
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aPolicySurvivesSerialization() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(TUNED);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            Policy back = (Policy) in.readObject();
+            assertThat(back).isEqualTo(TUNED);
+            assertThat(back.maxAttemptsFor("charge")).isEqualTo(2);
+        }
+    }
+}
