@@ -3,10 +3,12 @@ package dev.retryaudit.cli;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.internal.AuditReports;
+import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -145,6 +147,18 @@ final class ServeCommand implements Callable<Integer> {
                     + (options.output == null ? "standard output" : Escaping.controls(options.output.toString())) + ": "
                     + Escaping.controls(String.valueOf(findings.failure().getMessage())));
             return ExitCode.CANT_WRITE.code();
+        }
+        if (serve.spansReceived() == 0) {
+            // A gate that heard nothing must not pass: no exporter reached the receiver, as an empty file is no input.
+            RetryAuditException none = InputRejection.of(InputException.rejected(Serve.SOURCE, 1, 1, null,
+                    "no span was received in the run: no export reached POST /v1/traces or POST /api/v2/spans, or "
+                    + "each was refused; check the exporters' endpoint and give --until-idle more than their batch "
+                    + "delay"));
+            if (!report) {
+                io.err().println(none.getMessage());
+                return ExitCode.of(none).code();
+            }
+            return options.inputError(io, none, writer);
         }
         Report r = AuditReports.of(auditor, result);
         int verdict = r.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();

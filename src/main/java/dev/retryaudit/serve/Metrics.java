@@ -31,6 +31,10 @@ final class Metrics {
         received.addAndGet(spans);
     }
 
+    long spansReceived() {
+        return received.get();
+    }
+
     void rejected(long spans) {
         rejected.addAndGet(spans);
     }

@@ -38,20 +38,25 @@ public final class Serve implements AutoCloseable {
         }
     }
 
+    /** The name of the run's input in reports: the path OTLP exports are posted to. */
+    public static final String SOURCE = Receiver.OTLP_SOURCE;
+
     private final Settings settings;
     private final Receiver receiver;
     private final TraceServer server;
     private final ScheduledExecutorService sweeper;
     private final AtomicLong lastPost;
+    private final Metrics metrics;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private Serve(Settings settings, Receiver receiver, TraceServer server, ScheduledExecutorService sweeper,
-            AtomicLong lastPost) {
+            AtomicLong lastPost, Metrics metrics) {
         this.settings = settings;
         this.receiver = receiver;
         this.server = server;
         this.sweeper = sweeper;
         this.lastPost = lastPost;
+        this.metrics = metrics;
     }
 
     /**
@@ -74,7 +79,12 @@ public final class Serve implements AutoCloseable {
         });
         long period = Math.max(10, Math.min(1000, settings.idle().toMillis() / 4));
         sweeper.scheduleWithFixedDelay(receiver::sweep, period, period, TimeUnit.MILLISECONDS);
-        return new Serve(settings, receiver, server, sweeper, lastPost);
+        return new Serve(settings, receiver, server, sweeper, lastPost, metrics);
+    }
+
+    /** The spans taken so far from exports that were accepted, in part or whole; refused exports count none. */
+    public long spansReceived() {
+        return metrics.spansReceived();
     }
 
     /** The address listened on. */

@@ -81,4 +81,21 @@ class ServeCommandTest {
         assertThat(r.out()).contains("\"passed\": false", "\"source\": \"/v1/traces\"");
         assertThat(Files.readAllLines(lines)).hasSize(3).first().isEqualTo("{\"an\":\"earlier line\"}");
     }
+
+    @Test
+    void aRunThatReceivedNoSpanIsRejectedNotClean() throws Exception {
+        CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--until-idle", "200ms", "--format", "json");
+        assertThat(r.exit()).as(r.err()).isEqualTo(65);
+        assertThat(r.err()).contains("retry-audit: listening on http://127.0.0.1:",
+                "/v1/traces:1:1: error: no span was received in the run: no export reached POST /v1/traces or "
+                        + "POST /api/v2/spans, or each was refused; check the exporters' endpoint and give "
+                        + "--until-idle more than their batch delay\n");
+        assertThat(r.out()).contains("\"error\": {", "\"code\": 65", "\"source\": \"/v1/traces\"")
+                .doesNotContain("\"passed\"");
+
+        CliRunner.Result text = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--until-idle", "200ms");
+        assertThat(text.exit()).isEqualTo(65);
+        assertThat(text.out()).isEmpty();
+        assertThat(text.err()).contains("/v1/traces:1:1: error: no span was received in the run: ").doesNotContain("Exception");
+    }
 }

@@ -56,7 +56,7 @@ class ServeIT {
             port = free.getLocalPort();
         }
         Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                JAR.toString(), "serve", "--listen", "127.0.0.1:" + port, "--until-idle", "3s", "--idle", "1s",
+                JAR.toString(), "serve", "--listen", "127.0.0.1:" + port, "--until-idle", "8s", "--idle", "1s",
                 "--format", "text", "--output", lines.toString()).start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(serve.getInputStream()));
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
