@@ -1,9 +1,12 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.reader.ReadContext;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,9 +25,13 @@ final class CallSpans {
 
     /**
      * Takes the call spans out of the HTTP requests of every linking context ({@code http}, by key),
-     * and returns them by the key of the context of their sends (siblings under the call span).
+     * and returns them by the key of the context of their sends (siblings under the call span). Which
+     * spans are call spans is decided on the requests as added, so the order the spans were met in
+     * decides nothing. A call span sent under another call span (a client instrumented twice under an
+     * SDK's span) is a layer of the outer call: its sends join the outermost call's, and it is listed
+     * in {@code nested} for a note.
      */
-    static Map<String, ForeignSpan> take(Map<String, List<ForeignSpan>> http) {
+    static Map<String, ForeignSpan> take(Map<String, List<ForeignSpan>> http, List<ForeignSpan> nested) {
         Map<String, Set<String>> parents = null;
         for (List<ForeignSpan> bucket : http.values()) {
             ForeignSpan first = bucket.get(0);
@@ -36,26 +43,58 @@ final class CallSpans {
         if (parents == null) {
             return Map.of();
         }
-        Map<String, ForeignSpan> calls = new HashMap<>();
-        for (Iterator<List<ForeignSpan>> buckets = http.values().iterator(); buckets.hasNext(); ) {
-            List<ForeignSpan> bucket = buckets.next();
-            for (Iterator<ForeignSpan> it = bucket.iterator(); it.hasNext(); ) {
-                ForeignSpan s = it.next();
+        Map<String, ForeignSpan> calls = new LinkedHashMap<>();
+        for (List<ForeignSpan> bucket : http.values()) {
+            for (ForeignSpan s : bucket) {
                 Set<String> ids = parents.get(s.traceId);
-                if (ids == null || !ids.contains(s.spanId)) {
-                    continue;
-                }
-                String key = RetryLinker.sendsKey(s);
-                if (sendsOf(http.get(key), s)) {
-                    calls.put(key, s);
-                    it.remove();
+                if (ids != null && ids.contains(s.spanId) && sendsOf(http.get(RetryLinker.sendsKey(s)), s)) {
+                    calls.put(RetryLinker.sendsKey(s), s);
                 }
             }
+        }
+        if (calls.isEmpty()) {
+            return calls;
+        }
+        for (Iterator<List<ForeignSpan>> buckets = http.values().iterator(); buckets.hasNext(); ) {
+            List<ForeignSpan> bucket = buckets.next();
+            bucket.removeIf(s -> calls.get(RetryLinker.sendsKey(s)) == s);
             if (bucket.isEmpty()) {
                 buckets.remove();
             }
         }
+        List<ForeignSpan> inner = new ArrayList<>();
+        for (ForeignSpan call : calls.values()) {
+            if (calls.containsKey(parentKey(call))) {
+                inner.add(call);
+            }
+        }
+        for (ForeignSpan call : inner) {
+            ForeignSpan outer = call;
+            for (int steps = 0; steps < calls.size() && calls.containsKey(parentKey(outer)); steps++) {
+                outer = calls.get(parentKey(outer));
+            }
+            List<ForeignSpan> sends = http.remove(RetryLinker.sendsKey(call));
+            calls.remove(RetryLinker.sendsKey(call));
+            if (sends != null) {
+                List<ForeignSpan> into = http.computeIfAbsent(RetryLinker.sendsKey(outer), k -> new ArrayList<>(2));
+                into.addAll(sends);
+                into.sort(Comparator.comparingLong(s -> s.order));
+            }
+            nested.add(call);
+        }
         return calls;
+    }
+
+    /** The key of the context of the sends of the span {@code s} was sent under. */
+    private static String parentKey(ForeignSpan s) {
+        return "parent\0" + s.traceId + '\0' + s.parentSpanId;
+    }
+
+    /** Notes a call span that is a layer of another call span: its sends are audited as the outer call's. */
+    static void noteNested(ReadContext ctx, ForeignSpan call) {
+        ctx.note(call.line, call.column, "call span " + call.spanId + " (" + call.name + ", " + call.method + " "
+                + call.url + ") is sent under another call span of its method: it is a layer of that call, not a "
+                + "send, and the sends under it are audited as the outer call's attempts");
     }
 
     /** Whether the requests of a context hold a send of the call: one of its method. */

@@ -261,7 +261,7 @@ public final class RetryLinker {
      */
     public void keep(String context) {
         String key = context.substring(1);
-        Map<String, ForeignSpan> calls = CallSpans.take(http);
+        Map<String, ForeignSpan> calls = CallSpans.take(http, new ArrayList<>());
         for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
             String prefix = map == explicit ? "e" : map == tools ? "t" : map == http ? "h" : "o";
             map.keySet().removeIf(k -> !(context.startsWith(prefix) && k.equals(key)));
@@ -361,7 +361,13 @@ public final class RetryLinker {
             groups.add(new Group(spans, false,
                     spans.get(0).toolCallId != null ? "tool_call_id" : "same parent and tool name"));
         }
-        Map<String, ForeignSpan> calls = CallSpans.take(http);
+        List<ForeignSpan> nested = new ArrayList<>();
+        Map<String, ForeignSpan> calls = CallSpans.take(http, nested);
+        for (ForeignSpan call : nested) {
+            ReadContext layer = notes(ctx, parts);
+            CallSpans.noteNested(layer, call);
+            place(layer, parts, NoteParts.CHAINS, call.order);
+        }
         Abandoned.note(ctx, http.values(), parts);
         Unlinkable.note(ctx, http.values(), parts);
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {

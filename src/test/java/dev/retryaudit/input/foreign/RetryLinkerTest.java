@@ -448,4 +448,62 @@ class RetryLinkerTest {
         assertThat(read.get(0).groupedBy()).isEqualTo("resend_count");
         assertThat(ctx.notes()).isEmpty();
     }
+
+    /** Every order of {@code spans}, for a linking that must not depend on the order spans were met in. */
+    private static List<List<ForeignSpan>> orders(List<ForeignSpan> spans) {
+        if (spans.size() <= 1) {
+            return List.of(spans);
+        }
+        List<List<ForeignSpan>> out = new ArrayList<>();
+        for (int i = 0; i < spans.size(); i++) {
+            List<ForeignSpan> rest = new ArrayList<>(spans);
+            ForeignSpan head = rest.remove(i);
+            for (List<ForeignSpan> tail : orders(rest)) {
+                List<ForeignSpan> order = new ArrayList<>(List.of(head));
+                order.addAll(tail);
+                out.add(order);
+            }
+        }
+        return out;
+    }
+
+    private List<Operation> linkInOrder(List<ForeignSpan> spans) throws InputException {
+        ops.clear();
+        for (int i = 0; i < spans.size(); i++) {
+            spans.get(i).order = i;
+        }
+        return link(spans.toArray(ForeignSpan[]::new));
+    }
+
+    @Test
+    void aCallSpanOverACallSpanOverTwoSendsIsOneOperationInEveryOrder() throws Exception {
+        ForeignSpan sdk = span(TRACE, "", "POST", URL, 0, 9_000, 200, null);
+        ForeignSpan client = span(TRACE, sdk.spanId, "POST", URL, 1, 8_000, 200, null);
+        ForeignSpan first = span(TRACE, client.spanId, "POST", URL, 2, 900, 503, null);
+        ForeignSpan second = span(TRACE, client.spanId, "POST", URL, 1_100, 5_000, 200, null);
+        for (List<ForeignSpan> order : orders(List.of(sdk, client, first, second))) {
+            assertThat(linkInOrder(order)).as(order.stream().map(x -> x.spanId).toList().toString())
+                    .singleElement().satisfies(op -> assertThat(op.attempts()).extracting(Attempt::spanId)
+                            .containsExactly(first.spanId, second.spanId));
+            assertThat(ctx.notes()).extracting(InputNote::message).singleElement().asString()
+                    .startsWith("call span " + client.spanId + " (")
+                    .contains("is sent under another call span of its method: it is a layer of that call, not a send");
+        }
+    }
+
+    @Test
+    void sendsUnderTwoLayersOfOneCallAreTheAttemptsOfTheOutermostCall() throws Exception {
+        // A client instrumented twice under an SDK's call span: each send is a client span over the transport's span.
+        ForeignSpan sdk = span(TRACE, "", "POST", URL, 0, 9_000, 200, null);
+        ForeignSpan firstLayer = span(TRACE, sdk.spanId, "POST", URL, 1, 1_000, 503, null);
+        ForeignSpan firstSend = span(TRACE, firstLayer.spanId, "POST", URL, 2, 900, 503, null);
+        ForeignSpan secondLayer = span(TRACE, sdk.spanId, "POST", URL, 1_100, 7_000, 200, null);
+        ForeignSpan secondSend = span(TRACE, secondLayer.spanId, "POST", URL, 1_200, 6_000, 200, null);
+        for (List<ForeignSpan> order : orders(List.of(sdk, firstLayer, firstSend, secondLayer, secondSend))) {
+            assertThat(linkInOrder(order)).as(order.stream().map(x -> x.spanId).toList().toString())
+                    .singleElement().satisfies(op -> assertThat(op.attempts()).extracting(Attempt::spanId)
+                            .containsExactly(firstSend.spanId, secondSend.spanId));
+            assertThat(ctx.notes()).hasSize(2);
+        }
+    }
 }
