@@ -9,8 +9,6 @@ import dev.retryaudit.text.Escaping;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -23,16 +21,16 @@ final class GithubReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         boolean inFile = Summaries.inFile(r);
         Chunks.write(r.findings(), (chunk, first, o) -> {
-            Writer c = new Utf8Writer(o);
+            Utf8Writer c = new Utf8Writer(o);
             for (Finding f : chunk) {
-                c.write(command(command(f.severity()), inFile ? f.location().source() : InputSummary.STDIN,
-                        f.location().line(), f.location().column(), f.rule(), f.message()));
+                command(c, command(f.severity()), inFile ? f.location().source() : InputSummary.STDIN,
+                        f.location().line(), f.location().column(), f.rule(), f.message());
             }
             c.flush();
         }, out);
-        Writer w = new Utf8Writer(out);
+        Utf8Writer w = new Utf8Writer(out);
         for (InputNote n : Summaries.notes(r)) {
-            w.write(command("notice", n.source(), n.line(), n.column(), r.toolName() + ": input note", n.message()));
+            command(w, "notice", n.source(), n.line(), n.column(), r.toolName() + ": input note", n.message());
         }
         if (r.probe() != null) {
             w.write(Summaries.probeLine(r) + "\n");
@@ -45,9 +43,9 @@ final class GithubReportWriter implements ReportWriter {
     @Override
     public void writeError(InputFailure failure, OutputStream out) throws IOException {
         InputError e = failure.error();
-        Writer w = new Utf8Writer(out);
+        Utf8Writer w = new Utf8Writer(out);
         String title = e.unreadable() ? "input unreadable" : "input rejected";
-        w.write(command("error", e.source(), e.line(), e.column(), failure.toolName() + ": " + title, e.message()));
+        command(w, "error", e.source(), e.line(), e.column(), failure.toolName() + ": " + title, e.message());
         w.write(failure.toolName() + ": " + title + " (exit " + failure.exitCode() + "); no audit ran\n");
         w.flush();
     }
@@ -61,27 +59,57 @@ final class GithubReportWriter implements ReportWriter {
         };
     }
 
-    /** One command line; {@code line} 0 leaves out line and column, standard input leaves out the file. */
-    private static String command(String name, String source, long line, long column, String title, String message) {
-        List<String> props = new ArrayList<>();
+    /**
+     * One command line, written piece by piece into {@code w} (a report may hold hundreds of thousands);
+     * {@code line} 0 leaves out line and column, standard input leaves out the file.
+     */
+    static void command(Utf8Writer w, String name, String source, long line, long column, String title, String message)
+            throws IOException {
+        w.write("::");
+        w.write(name);
+        w.write(' ');
         if (!InputSummary.STDIN.equals(source)) {
-            props.add("file=" + property(source));
+            w.write("file=");
+            escape(w, source, true);
             if (line > 0) {
-                props.add("line=" + line);
-                props.add("col=" + column);
+                w.write(",line=");
+                w.decimal(line);
+                w.write(",col=");
+                w.decimal(column);
+            }
+            w.write(',');
+        }
+        w.write("title=");
+        escape(w, title, true);
+        w.write("::");
+        escape(w, message, false);
+        w.write('\n');
+    }
+
+    /**
+     * Writes {@code s} with its control characters made visible, then escaped as the toolkit's
+     * {@code escapeData} escapes it ({@code %}, CR, LF) or, for a {@code property}, as its
+     * {@code escapeProperty} does (also {@code :} and {@code ,}); no replacement holds a character
+     * another one replaces, so one pass gives the bytes of the toolkit's replacements one after another.
+     */
+    static void escape(Writer w, String s, boolean property) throws IOException {
+        String e = Escaping.controls(s);
+        int from = 0;
+        for (int i = 0; i < e.length(); i++) {
+            String with = switch (e.charAt(i)) {
+                case '%' -> "%25";
+                case '\r' -> "%0D";
+                case '\n' -> "%0A";
+                case ':' -> property ? "%3A" : null;
+                case ',' -> property ? "%2C" : null;
+                default -> null;
+            };
+            if (with != null) {
+                w.write(e, from, i - from);
+                w.write(with);
+                from = i + 1;
             }
         }
-        props.add("title=" + property(title));
-        return "::" + name + " " + String.join(",", props) + "::" + data(message) + "\n";
-    }
-
-    /** The toolkit's {@code escapeData}: {@code %} first, then CR and LF. */
-    static String data(String s) {
-        return Escaping.controls(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
-    }
-
-    /** The toolkit's {@code escapeProperty}: as data, and also {@code :} and {@code ,}. */
-    static String property(String s) {
-        return data(s).replace(":", "%3A").replace(",", "%2C");
+        w.write(e, from, e.length() - from);
     }
 }

@@ -33,13 +33,9 @@ final class TextReportWriter implements ReportWriter {
     public void write(Report r, OutputStream out) throws IOException {
         boolean inFile = Summaries.inFile(r);
         Chunks.write(r.findings(), (chunk, first, o) -> {
-            Writer c = new Utf8Writer(o);
+            Utf8Writer c = new Utf8Writer(o);
             for (Finding f : chunk) {
-                Location l = f.location();
-                String where = inFile ? Escaping.controls(l.source()) + ":" + l.line() + ":" + l.column() + ":" : "probe:";
-                c.write(paint(BOLD, where) + " "
-                        + paint(style(f.severity()), f.severity().id() + ":") + " " + Escaping.controls(f.message())
-                        + " " + paint(DIM, "[" + Escaping.controls(f.rule()) + "]") + "\n");
+                writeFinding(c, f, inFile);
             }
             c.flush();
         }, out);
@@ -63,6 +59,56 @@ final class TextReportWriter implements ReportWriter {
         }
         w.write(Summaries.line(r, v -> paint(r.passed() ? "1;32" : "1;31", v)) + "\n");
         w.flush();
+    }
+
+    /**
+     * One finding's line, written piece by piece into {@code c}: the bytes of the line built as one
+     * string, without building it (a report may hold hundreds of thousands of findings).
+     */
+    void writeFinding(Utf8Writer c, Finding f, boolean inFile) throws IOException {
+        open(c, BOLD);
+        if (inFile) {
+            Location l = f.location();
+            c.write(Escaping.controls(l.source()));
+            c.write(':');
+            c.decimal(l.line());
+            c.write(':');
+            c.decimal(l.column());
+            c.write(':');
+        } else {
+            c.write("probe:");
+        }
+        close(c);
+        c.write(' ');
+        open(c, style(f.severity()));
+        c.write(f.severity().id());
+        c.write(':');
+        close(c);
+        c.write(' ');
+        c.write(Escaping.controls(f.message()));
+        c.write(' ');
+        open(c, DIM);
+        c.write('[');
+        c.write(Escaping.controls(f.rule()));
+        c.write(']');
+        close(c);
+        c.write('\n');
+    }
+
+    /** The start of {@link #paint}, written. */
+    private void open(Writer c, String sgr) throws IOException {
+        if (color) {
+            c.write("\u001b[");
+            c.write(sgr);
+            c.write('m');
+        }
+    }
+
+    /** The end of {@link #paint}, written. */
+    private void close(Writer c) throws IOException {
+        if (color) {
+            c.write(RESET);
+        }
     }
 
     /** Nothing: the report was not made, and the diagnostic on stderr says why (printing it twice helps no one). */

@@ -54,6 +54,30 @@ final class Utf8Writer extends Writer {
         }
     }
 
+    /** Writes {@code v} in decimal, as {@code Long.toString(v)} would, without making the string. */
+    void decimal(long v) throws IOException {
+        if (high != 0 || v == Long.MIN_VALUE) {
+            write(Long.toString(v));
+            return;
+        }
+        if (used + 20 > SIZE) {
+            drain();
+        }
+        if (v < 0) {
+            buf[used++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long rest = v / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        for (int i = used + digits - 1; i >= used; i--) {
+            buf[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        used += digits;
+    }
+
     @Override
     public void write(int c) throws IOException {
         encode((char) c);

@@ -8,6 +8,7 @@ import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,12 +21,24 @@ import org.junit.jupiter.api.Test;
 class GithubReportWriterTest {
     private static final Pattern COMMAND = Pattern.compile("::(error|warning|notice) ([^:]*)::(.*)");
 
+    private static String data(String s) throws IOException {
+        StringWriter w = new StringWriter();
+        GithubReportWriter.escape(w, s, false);
+        return w.toString();
+    }
+
+    private static String property(String s) throws IOException {
+        StringWriter w = new StringWriter();
+        GithubReportWriter.escape(w, s, true);
+        return w.toString();
+    }
+
     @Test
-    void escapesDataAndPropertiesLikeTheToolkit() {
-        assertThat(GithubReportWriter.data("100%\r\nnext")).isEqualTo("100%25\\r\\nnext");
-        assertThat(GithubReportWriter.data("a::b, c:d %0A")).isEqualTo("a::b, c:d %250A");
-        assertThat(GithubReportWriter.property("a::b, c:d %0A")).isEqualTo("a%3A%3Ab%2C c%3Ad %250A");
-        assertThat(GithubReportWriter.property("%3A")).isEqualTo("%253A");
+    void escapesDataAndPropertiesLikeTheToolkit() throws IOException {
+        assertThat(data("100%\r\nnext")).isEqualTo("100%25\\r\\nnext");
+        assertThat(data("a::b, c:d %0A")).isEqualTo("a::b, c:d %250A");
+        assertThat(property("a::b, c:d %0A")).isEqualTo("a%3A%3Ab%2C c%3Ad %250A");
+        assertThat(property("%3A")).isEqualTo("%253A");
     }
 
     @Test
