@@ -83,7 +83,7 @@ final class InputChecks {
     }
 
     /** A stat's place in the order the reader hands operations on, as a sort key. */
-    private record Place(int source, long order) implements Comparable<Place>, Serializable {
+    record Place(int source, long order) implements Comparable<Place>, Serializable {
         static Place of(Item.Stat s) {
             return new Place(s.source(), s.order());
         }

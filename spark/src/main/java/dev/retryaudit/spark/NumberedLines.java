@@ -33,7 +33,7 @@ final class NumberedLines {
     }
 
     /** Where a split starts and how many lines it holds. */
-    private record SplitCount(String file, long start, long lines) implements java.io.Serializable {
+    record SplitCount(String file, long start, long lines) implements java.io.Serializable {
     }
 
     /** The least and the most bytes of a split: a file is split so that every core has a part of the input. */

@@ -49,19 +49,19 @@ final class OtlpJob {
     }
 
     /** A parent's attempt offered by one operation, and where that operation's first span stands. */
-    private record Offer(ParentRef ref, long order) implements Serializable {
+    record Offer(ParentRef ref, long order) implements Serializable {
     }
 
     /**
      * What the routing sends to a partition: a line with the keys of the contexts it feeds there, a fact
      * (span key, fact) about an HTTP request, or the notes of the lines a task read.
      */
-    private record Routed(SpanLine line, List<String> contexts, String[] fact, AuditPart notes)
+    record Routed(SpanLine line, List<String> contexts, String[] fact, AuditPart notes)
             implements Serializable {
     }
 
     /** What a context is told: the answer to a parent it asked for, or an SDK call span it must leave out. */
-    private record Told(String parentKey, Offer offer, String call) implements Serializable {
+    record Told(String parentKey, Offer offer, String call) implements Serializable {
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,7 +38,9 @@ public final class SparkMain implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        SparkSession spark = SparkSession.builder().appName("retry-audit").getOrCreate();
+        // Kryo unless the user's own --conf chooses otherwise.
+        SparkSession spark = SparkSession.builder().config(KryoClasses.defaults(new SparkConf())).appName("retry-audit")
+                .getOrCreate();
         int code;
         try {
             code = run(spark, args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));

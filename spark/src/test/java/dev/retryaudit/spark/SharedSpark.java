@@ -1,8 +1,9 @@
 package dev.retryaudit.spark;
 
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
-/** The one local Spark session of all tests: two cores, no UI, four shuffle partitions. */
+/** The one local Spark session of all tests: two cores, no UI, four shuffle partitions, the job's Kryo defaults. */
 final class SharedSpark {
     private static SparkSession session;
 
@@ -12,6 +13,7 @@ final class SharedSpark {
     static synchronized SparkSession get() {
         if (session == null) {
             session = SparkSession.builder()
+                    .config(KryoClasses.defaults(new SparkConf()))
                     .master("local[2]")
                     .appName("retry-audit-spark-tests")
                     .config("spark.ui.enabled", "false")

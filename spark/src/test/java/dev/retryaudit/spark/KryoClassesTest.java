@@ -1,0 +1,106 @@
+package dev.retryaudit.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.Location;
+import dev.retryaudit.model.ParentRef;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.serializer.SerializerInstance;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import scala.reflect.ClassTag$;
+
+/**
+ * The job's values travel through Kryo with registration required: a class it ships unregistered makes the
+ * parity cases below throw, and each of its own rows comes back as it went.
+ */
+class KryoClassesTest {
+    @TempDir
+    Path dir;
+
+    private static SerializerInstance kryo() {
+        return new KryoSerializer(SharedSpark.get().sparkContext().conf()).newInstance();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(T value) {
+        SerializerInstance k = kryo();
+        ByteBuffer bytes = k.serialize(value, ClassTag$.MODULE$.apply(Object.class));
+        return (T) k.deserialize(bytes, ClassTag$.MODULE$.apply(Object.class));
+    }
+
+    @Test
+    void theSessionSerializesWithKryoAndRequiresRegistration() {
+        SparkConf conf = SharedSpark.get().sparkContext().conf();
+        assertThat(conf.get("spark.serializer")).isEqualTo(KryoSerializer.class.getName());
+        assertThat(conf.get("spark.kryo.registrationRequired")).isEqualTo("true");
+        assertThat(conf.get("spark.kryo.registrator")).isEqualTo(KryoClasses.class.getName());
+        // What the parity cases rely on: a class nobody registered is refused, not written by name.
+        assertThatThrownBy(() -> kryo().serialize(new StringBuilder("x"), ClassTag$.MODULE$.apply(Object.class)))
+                .hasMessageContaining("Class is not registered");
+    }
+
+    @Test
+    void aUsersOwnSettingsWin() {
+        SparkConf conf = KryoClasses.defaults(new SparkConf(false)
+                .set("spark.serializer", "org.apache.spark.serializer.JavaSerializer")
+                .set("spark.kryo.registrationRequired", "false"));
+        assertThat(conf.get("spark.serializer")).isEqualTo("org.apache.spark.serializer.JavaSerializer");
+        assertThat(conf.get("spark.kryo.registrationRequired")).isEqualTo("false");
+        assertThat(conf.get("spark.kryo.registrator")).isEqualTo(KryoClasses.class.getName());
+    }
+
+    @Test
+    void spansAndOtlpAsTheCommandLineUnderRegistrationRequired() throws Exception {
+        List<Path> accepted = new ArrayList<>();
+        for (Path[] f : Parity.fixtures()) {
+            if (f[1] == null && Parity.cli(List.of(), List.of(f[0])).report() != null) {
+                accepted.add(f[0]);
+            }
+        }
+        List<Path> spans = SpanCorpus.write(dir, 2, 2_000, accepted);
+        assertThat(Parity.assertSame(null, Limits.DEFAULTS, spans).exit()).isEqualTo(2);
+        List<Path> otlp = new ArrayList<>();
+        List<String> contents = OtlpCorpus.files(2, 20);
+        for (int i = 0; i < contents.size(); i++) {
+            otlp.add(Files.writeString(dir.resolve("otlp-" + i + ".jsonl"), contents.get(i)));
+        }
+        assertThat(Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, otlp).exit()).isEqualTo(2);
+    }
+
+    @Test
+    void theJobsRowsComeBackAsTheyWent() {
+        Location at = new Location("a.jsonl", 1, 7, 3, null);
+        Item.Stat stat = new Item.Stat(1, 7, 3, 42, "op-1", at, 5);
+        assertThat(roundTrip(Item.of(stat))).isEqualTo(Item.of(stat));
+        Item.Stat failed = new Item.Stat(0, 9, 1, 2, null, null, 0);
+        assertThat(roundTrip(failed)).isEqualTo(failed);
+        OtlpJob.Told told = new OtlpJob.Told("t/s", new OtlpJob.Offer(new ParentRef("op-2", 3), 11), null);
+        assertThat(roundTrip(told)).isEqualTo(told);
+        assertThat(roundTrip(new InputChecks.Place(2, 1L << 40))).isEqualTo(new InputChecks.Place(2, 1L << 40));
+        assertThat(roundTrip(new NumberedLines.SplitCount("f", 3, 4))).isEqualTo(new NumberedLines.SplitCount("f", 3, 4));
+        OtlpSources kinds = new OtlpSources(Set.of(0, 3), Set.of());
+        assertThat(roundTrip(kinds)).isEqualTo(kinds);
+        SpanLine line = new SpanLine(1, 12, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+        OtlpJob.Routed routed = roundTrip(new OtlpJob.Routed(line, List.of("0\u0000c1", "0\u0000c2"), null, null));
+        assertThat(routed.line().sourceIndex()).isEqualTo(1);
+        assertThat(routed.line().line()).isEqualTo(12);
+        assertThat(routed.line().bytes()).isEqualTo(line.bytes());
+        assertThat(routed.contexts()).containsExactly("0\u0000c1", "0\u0000c2");
+        assertThat(routed.fact()).isNull();
+        OtlpJob.Routed fact = roundTrip(new OtlpJob.Routed(null, null, new String[] {"k", "v"}, null));
+        assertThat(fact.line()).isNull();
+        assertThat(fact.contexts()).isNull();
+        assertThat(fact.fact()).containsExactly("k", "v");
+    }
+}
