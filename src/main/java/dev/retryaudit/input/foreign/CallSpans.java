@@ -62,25 +62,29 @@ final class CallSpans {
                 buckets.remove();
             }
         }
-        List<ForeignSpan> inner = new ArrayList<>();
+        // Each layer's outermost call is found before any layer is taken out, so the depth of nesting decides nothing.
+        Map<ForeignSpan, ForeignSpan> outermost = new LinkedHashMap<>();
         for (ForeignSpan call : calls.values()) {
-            if (calls.containsKey(parentKey(call))) {
-                inner.add(call);
-            }
-        }
-        for (ForeignSpan call : inner) {
             ForeignSpan outer = call;
             for (int steps = 0; steps < calls.size() && calls.containsKey(parentKey(outer)); steps++) {
                 outer = calls.get(parentKey(outer));
             }
-            List<ForeignSpan> sends = http.remove(RetryLinker.sendsKey(call));
+            if (outer != call) {
+                outermost.put(call, outer);
+            }
+        }
+        Set<String> joined = new HashSet<>();
+        outermost.forEach((call, outer) -> {
             calls.remove(RetryLinker.sendsKey(call));
+            List<ForeignSpan> sends = http.remove(RetryLinker.sendsKey(call));
             if (sends != null) {
-                List<ForeignSpan> into = http.computeIfAbsent(RetryLinker.sendsKey(outer), k -> new ArrayList<>(2));
-                into.addAll(sends);
-                into.sort(Comparator.comparingLong(s -> s.order));
+                http.computeIfAbsent(RetryLinker.sendsKey(outer), k -> new ArrayList<>(2)).addAll(sends);
+                joined.add(RetryLinker.sendsKey(outer));
             }
             nested.add(call);
+        });
+        for (String key : joined) {
+            http.get(key).sort(Comparator.comparingLong(s -> s.order));
         }
         return calls;
     }

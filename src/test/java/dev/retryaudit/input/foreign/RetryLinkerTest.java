@@ -506,4 +506,22 @@ class RetryLinkerTest {
             assertThat(ctx.notes()).hasSize(2);
         }
     }
+
+    @Test
+    void sendsUnderThreeLayersOfOneCallAreOneOperationInEveryOrder() throws Exception {
+        ForeignSpan sdk = span(TRACE, "", "POST", URL, 0, 9_000, 200, null);
+        sdk.name = "sdk.call";
+        ForeignSpan wrapper = span(TRACE, sdk.spanId, "POST", URL, 1, 8_500, 200, null);
+        ForeignSpan client = span(TRACE, wrapper.spanId, "POST", URL, 2, 8_000, 200, null);
+        ForeignSpan first = span(TRACE, client.spanId, "POST", URL, 3, 900, 503, null);
+        ForeignSpan second = span(TRACE, client.spanId, "POST", URL, 1_100, 5_000, 200, null);
+        for (List<ForeignSpan> order : orders(List.of(sdk, wrapper, client, first, second))) {
+            assertThat(linkInOrder(order)).as(order.stream().map(x -> x.spanId).toList().toString())
+                    .singleElement().satisfies(op -> {
+                        assertThat(op.attempts()).extracting(Attempt::spanId).containsExactly(first.spanId, second.spanId);
+                        assertThat(op.groupedBy()).isEqualTo("sends under call span sdk.call");
+                    });
+            assertThat(ctx.notes()).hasSize(2);
+        }
+    }
 }
