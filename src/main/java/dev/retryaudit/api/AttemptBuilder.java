@@ -8,7 +8,6 @@ import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.RawJson;
 import dev.retryaudit.text.Times;
 import java.time.Duration;
 import java.time.Instant;
@@ -150,7 +149,7 @@ public final class AttemptBuilder {
                 outcome != null || grpcStatus == null ? outcome : grpcStatus.outcome(), status,
                 errorClass != null || grpcStatus == null ? errorClass : grpcStatus.errorClass(), retryAfter,
                 responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributesJson == null ? null : new RawJson(attributesJson), location == null ? fallback : location), grpcStatus, retryPushback);
+                attributesJson, location == null ? fallback : location), grpcStatus, retryPushback);
     }
 
     static long millis(Instant t) {

@@ -2,7 +2,7 @@ package dev.retryaudit.api;
 
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.json.ParseFailures;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
@@ -96,9 +96,9 @@ public final class InputRejection implements Serializable {
         return RetryAuditException.of(ParseFailures.unreadable(source, e));
     }
 
-    /** The error as the library reports it, for a caller that reads inputs itself (the command line). */
-    public static RetryAuditException of(InputException e) {
-        return RetryAuditException.of(e);
+    /** An input rejected at {@code line}:{@code column} of source {@code source}, {@code detail} saying why (no JSON path). */
+    public static RetryAuditException rejected(String source, long line, long column, String detail) {
+        return RetryAuditException.of(InputException.rejected(source, line, column, null, detail));
     }
 
     /** The error, with the command line's one-line diagnostic. */

@@ -4,7 +4,7 @@ import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpLines;
 import dev.retryaudit.input.operations.SpanLines;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;

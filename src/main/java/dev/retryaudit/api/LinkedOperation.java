@@ -2,8 +2,10 @@ package dev.retryaudit.api;
 
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.values.ParentRef;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One operation of a linking context of OTLP spans, linked before its parent is known (a parent is an
@@ -28,9 +30,11 @@ public final class LinkedOperation {
         return linked.parentKey();
     }
 
-    /** The operation's attempts by the {@code trace/span} key of the span each came from. */
-    public Map<String, ParentRef> offers() {
-        return linked.offers();
+    /** The ids of the operation's attempts by the {@code trace/span} key of the span each came from. */
+    public Map<String, Integer> offers() {
+        Map<String, Integer> ids = new LinkedHashMap<>();
+        linked.offers().forEach((span, ref) -> ids.put(span, ref.attempt()));
+        return ids;
     }
 
     /** Where the operation's first span stands in its source: operations are handed on in this order. */
@@ -38,8 +42,11 @@ public final class LinkedOperation {
         return linked.firstOrder();
     }
 
-    /** The operation with {@code parent} (the attempt {@link #parentKey} names, or null when none offered it). */
-    public Operation withParent(ParentRef parent) {
-        return linked.withParent(parent);
+    /**
+     * The operation with attempt {@code attempt} of operation {@code operation} for its parent: the attempt that
+     * another operation's {@link #offers} gave for {@link #parentKey}.
+     */
+    public Operation withParent(String operation, int attempt) {
+        return linked.withParent(new ParentRef(Objects.requireNonNull(operation, "operation"), attempt));
     }
 }

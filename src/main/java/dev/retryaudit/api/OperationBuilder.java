@@ -4,13 +4,12 @@ import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.ParentRef;
-import dev.retryaudit.model.RawJson;
+import dev.retryaudit.model.values.ParentRef;
 import dev.retryaudit.model.ReportedOutcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,9 +92,9 @@ public final class OperationBuilder {
         return this;
     }
 
-    /** Whose clock the timestamps were taken from. */
-    public OperationBuilder clock(Clock value) {
-        clock = value;
+    /** Whether the timestamps are the server's (arrivals it observed) rather than the client's, as they are by default. */
+    public OperationBuilder serverClock(boolean server) {
+        clock = server ? Clock.SERVER : null;
         return this;
     }
 
@@ -157,6 +156,6 @@ public final class OperationBuilder {
         checks.forEach(c -> builtChecks.add(c.build(location)));
         return Models.operation(id, tool, effect, method, target, idempotencyKey, runId, parent,
                 deadline == null ? null : deadline.toMillis(), reportedOutcome, clock, built, builtChecks,
-                attributesJson == null ? null : new RawJson(attributesJson), location, Field.ALL);
+                attributesJson, location, Field.ALL);
     }
 }

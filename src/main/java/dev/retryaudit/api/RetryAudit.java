@@ -5,14 +5,17 @@ import dev.retryaudit.config.BaselineReader;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.foreign.NoteParts;
+import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.Severity;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.RuleInfo;
@@ -28,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -179,6 +183,29 @@ public final class RetryAudit {
     /** Writes the report of {@code result} in the settings' report format (no colour) to {@code out}, which stays open. */
     public void writeReport(AuditResult result, OutputStream out) throws IOException {
         ReportWriter.of(settings.reportFormat(), false).write(report(result), out);
+    }
+
+    /**
+     * One finding as one line of compact JSON, with the fields (fingerprint included) the JSON report gives it:
+     * for findings written as they are made (the JSON Lines of {@code serve}, the rows of a Spark job).
+     */
+    public static String findingJson(Finding f) {
+        return JsonParts.line(f);
+    }
+
+    /** The evidence of {@code f} as one line of compact JSON, as the JSON report gives it. */
+    public static String evidenceJson(Finding f) {
+        return JsonParts.evidence(f);
+    }
+
+    /**
+     * The JSON report of findings written elsewhere: its {@code version}, {@code tool}, {@code inputs} (with their
+     * notes) and {@code summary} (the {@code counts} of each severity judged by {@code failOn}) as the report
+     * writes them, then a {@code findings} object of the string members {@code findingsAt} (where they are).
+     */
+    public static void writeJsonSummary(OutputStream out, List<InputSummary> inputs, Map<Severity, Long> counts,
+            FailOn failOn, Map<String, String> findingsAt) throws IOException {
+        JsonParts.writeSummary(out, NAME, version(), inputs, counts, failOn, findingsAt);
     }
 
     /**

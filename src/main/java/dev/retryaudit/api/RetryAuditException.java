@@ -1,9 +1,9 @@
 package dev.retryaudit.api;
 
-import dev.retryaudit.model.InputError;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.internal.InputError;
+import dev.retryaudit.model.internal.InputException;
 
 /**
  * An input that could not be read or a policy that could not be applied. The message is the tool's
@@ -11,7 +11,7 @@ import dev.retryaudit.model.Limits;
  * input over a limit names the {@link Limit} and says which {@link Limits} setting raises it.
  */
 public final class RetryAuditException extends Exception {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final InputError error;
 
@@ -25,22 +25,62 @@ public final class RetryAuditException extends Exception {
         return new RetryAuditException(e.error(RetryAuditException::hint), e);
     }
 
-    /** The input error: place, path, what is wrong, the limit and its hint. */
-    public InputError error() {
-        return error;
+    /** Whether the source could not be read at all (missing, not a file: exit 66), rather than rejected at a place in it (65). */
+    public boolean unreadable() {
+        return error.unreadable();
     }
 
-    /**
-     * The input error as the reader raised it, for a caller that words the limit hints its own way (the command
-     * line names its {@code --limit-*} options).
-     */
-    public InputException input() {
-        return (InputException) getCause();
+    /** The source's name, as the audit named it. */
+    public String source() {
+        return error.source();
+    }
+
+    /** The 1-based line of the place the input was rejected at; 0 when the error is about the whole source. */
+    public long line() {
+        return error.line();
+    }
+
+    /** The 1-based column of that place; 0 with line 0. */
+    public long column() {
+        return error.column();
+    }
+
+    /** The JSON path of the value at fault ({@code $.operations[3].id}), or null when there is none. */
+    public String path() {
+        return error.path();
+    }
+
+    /** What is wrong, a fact, without the place, the path or a hint. */
+    public String detail() {
+        return error.detail();
     }
 
     /** The limit the input exceeded, or null when it was rejected for something else. */
     public Limit limit() {
         return error.limit();
+    }
+
+    /** How to raise that limit, in the library's terms (a {@link Limits} component); null when no limit was exceeded. */
+    public String hint() {
+        return error.hint();
+    }
+
+    /**
+     * The one-line diagnostic as the command lines print it (the tool's and the Spark job's): a limit
+     * exceeded names the {@code --limit-*} option that raises it.
+     */
+    public String commandLineDiagnostic() {
+        return input().error(LimitOptions::hint).diagnostic();
+    }
+
+    /** The error as reports print it. */
+    InputError error() {
+        return error;
+    }
+
+    /** The error as the reader raised it, for the surfaces that word the limit hints their own way. */
+    InputException input() {
+        return (InputException) getCause();
     }
 
     /** How a library caller raises {@code limit}: the {@link Limits} component given to {@code AuditSettings.Builder.limits}. */

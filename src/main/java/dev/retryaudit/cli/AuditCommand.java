@@ -10,7 +10,6 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -80,7 +79,7 @@ final class AuditCommand implements Callable<Integer> {
         try {
             auditor = RetryAudit.of(checked);
             if (baselineSource != null && baselineSource.path() == null) {
-                throw InputRejection.of(InputException.unreadable(baseline, baselineSource.unusable()));
+                throw InputRejection.unreadable(baseline, baselineSource.unusable());
             }
             result = auditor.audit(input(sources));
         } catch (RetryAuditException e) {
@@ -99,7 +98,7 @@ final class AuditCommand implements Callable<Integer> {
         List<AuditInput> inputs = new ArrayList<>();
         for (InputSet.Source s : sources) {
             if (s.unusable() != null) {
-                throw InputRejection.of(InputException.unreadable(s.name(), s.unusable()));
+                throw InputRejection.unreadable(s.name(), s.unusable());
             }
             inputs.add(s.path() == null ? AuditInput.stream(io.stdin(), s.name()) : AuditInput.file(s.path(), s.name()));
         }

@@ -3,10 +3,11 @@ package dev.retryaudit.cli;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.LimitOptions;
+import dev.retryaudit.api.internal.InputErrors;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.FailOn;
-import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.internal.InputError;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
@@ -143,7 +144,7 @@ final class AuditOptions {
      * input error. An input over a limit gets the option that raises it.
      */
     int inputError(Streams io, RetryAuditException e, ReportWriter writer) {
-        InputError error = e.input().error(LimitOptions::hint);
+        InputError error = InputErrors.of(e).error(LimitOptions::hint);
         io.err().println(error.diagnostic());
         int code = ExitCode.of(e).code();
         InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);

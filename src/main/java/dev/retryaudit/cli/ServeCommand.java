@@ -8,7 +8,6 @@ import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.internal.AuditReports;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -150,10 +149,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (serve.spansReceived() == 0) {
             // A gate that heard nothing must not pass: no exporter reached the receiver, as an empty file is no input.
-            RetryAuditException none = InputRejection.of(InputException.rejected(Serve.SOURCE, 1, 1, null,
+            RetryAuditException none = InputRejection.rejected(Serve.SOURCE, 1, 1,
                     "no span was received in the run: no export reached POST /v1/traces or POST /api/v2/spans, or "
                     + "each was refused; check the exporters' endpoint and give --until-idle more than their batch "
-                    + "delay"));
+                    + "delay");
             if (!report) {
                 io.err().println(none.getMessage());
                 return ExitCode.of(none).code();

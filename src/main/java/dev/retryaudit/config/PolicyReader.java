@@ -10,7 +10,7 @@ import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;

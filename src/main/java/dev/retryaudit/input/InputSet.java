@@ -1,13 +1,14 @@
 package dev.retryaudit.input;
 
 import dev.retryaudit.input.json.ByteBudget;
+import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.OperationSink;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limit;
@@ -189,7 +190,7 @@ public final class InputSet {
             if (!ids.add(op.id())) {
                 throw duplicateId(op.location());
             }
-            limits.checkOperations(++operations, detail -> at(op, detail));
+            LimitChecks.operations(limits, ++operations, detail -> at(op, detail));
             counts[0]++;
             counts[1] += op.attempts().size();
             out.accept(op);
@@ -261,7 +262,7 @@ public final class InputSet {
     /** The rejection of the operation at {@code l} that takes the input set over the operations limit. */
     public static InputException overOperations(Limits limits, Location l) {
         try {
-            limits.checkOperations(limits.operations() + 1, detail -> at(l, detail));
+            LimitChecks.operations(limits, limits.operations() + 1, detail -> at(l, detail));
         } catch (InputException e) {
             return e;
         }

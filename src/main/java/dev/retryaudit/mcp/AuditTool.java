@@ -6,11 +6,12 @@ import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.internal.AuditReports;
+import dev.retryaudit.api.internal.InputErrors;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
@@ -124,7 +125,7 @@ final class AuditTool {
         } catch (InputException e) {
             throw failure(e);
         } catch (RetryAuditException e) {
-            throw failure(e.input());
+            throw failure(InputErrors.of(e));
         } catch (IOException e) {
             throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
         }

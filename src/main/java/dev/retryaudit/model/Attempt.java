@@ -47,7 +47,7 @@ public final class Attempt extends Placed {
     private final CommitStateSource commitStateSource;
     private final String retryReason;
     private final String requestHash;
-    private final RawJson attributes;
+    private final String attributesJson;
     /** The gRPC status of an attempt that was a gRPC call, or null. */
     private final GrpcStatus grpcStatus;
     /** The {@code grpc-retry-pushback-ms} the response carried, as recorded, or null. */
@@ -69,10 +69,10 @@ public final class Attempt extends Placed {
             CommitStateSource commitStateSource,
             String retryReason,
             String requestHash,
-            RawJson attributes,
+            String attributesJson,
             Location location) {
         this(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass,
-                retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributes,
+                retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributesJson,
                 Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
                 location.column(), location.pointer(), -1, null, -1);
     }
@@ -99,7 +99,7 @@ public final class Attempt extends Placed {
             CommitStateSource commitStateSource,
             String retryReason,
             String requestHash,
-            RawJson attributes,
+            String attributesJson,
             String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
             String nestedPrefix, int nestedIndex) {
         super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, nestedPrefix, nestedIndex);
@@ -121,7 +121,7 @@ public final class Attempt extends Placed {
         this.commitStateSource = commitStateSource;
         this.retryReason = retryReason;
         this.requestHash = requestHash;
-        this.attributes = attributes;
+        this.attributesJson = attributesJson;
         this.grpcStatus = null;
         this.retryPushback = null;
     }
@@ -143,7 +143,7 @@ public final class Attempt extends Placed {
         this.commitStateSource = a.commitStateSource;
         this.retryReason = a.retryReason;
         this.requestHash = a.requestHash;
-        this.attributes = a.attributes;
+        this.attributesJson = a.attributesJson;
         this.grpcStatus = grpcStatus;
         this.retryPushback = retryPushback;
     }
@@ -279,8 +279,9 @@ public final class Attempt extends Placed {
         return requestHash;
     }
 
-    public RawJson attributes() {
-        return attributes;
+    /** The free-form {@code attributes} object as compact JSON text, as it was read or given; null when there is none. */
+    public String attributesJson() {
+        return attributesJson;
     }
 
     public GrpcStatus grpcStatus() {
@@ -329,7 +330,7 @@ public final class Attempt extends Placed {
                 && Objects.equals(commitStateSource, a.commitStateSource)
                 && Objects.equals(retryReason, a.retryReason)
                 && Objects.equals(requestHash, a.requestHash)
-                && Objects.equals(attributes, a.attributes)
+                && Objects.equals(attributesJson, a.attributesJson)
                 && grpcStatus == a.grpcStatus
                 && Objects.equals(retryPushback, a.retryPushback)
                 && location().equals(a.location());
@@ -339,7 +340,7 @@ public final class Attempt extends Placed {
     public int hashCode() {
         return Objects.hash(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
                 errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, grpcStatus, retryPushback, location());
+                attributesJson, grpcStatus, retryPushback, location());
     }
 
     @Override
@@ -349,7 +350,7 @@ public final class Attempt extends Placed {
                 + ", outcome=" + outcome + ", status=" + status + ", errorClass=" + errorClass
                 + ", retryAfter=" + retryAfter + ", responseDate=" + responseDate + ", commitState=" + commitState
                 + ", commitStateSource=" + commitStateSource + ", retryReason=" + retryReason
-                + ", requestHash=" + requestHash + ", attributes=" + attributes
+                + ", requestHash=" + requestHash + ", attributes=" + attributesJson
                 + (grpcStatus == null ? "" : ", grpcStatus=" + grpcStatus)
                 + (retryPushback == null ? "" : ", retryPushback=" + retryPushback) + ", location=" + location() + "]";
     }

@@ -1,6 +1,7 @@
 package dev.retryaudit.model;
 
 import dev.retryaudit.text.Times;
+import dev.retryaudit.model.values.RawJson;
 import java.io.Serializable;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -16,8 +17,9 @@ import java.util.Set;
 
 /**
  * The facts behind a finding, in the order they were added. Values are strings, numbers, booleans,
- * null, {@link RawJson}, or lists of those. Held as two short arrays, since a large audit holds one
- * per finding; a timestamp given by {@link #putTime} is held as its milliseconds and formatted when read.
+ * null, or lists of those (and, from the built-in rules, JSON text copied as it is). Held as two short
+ * arrays, since a large audit holds one per finding; a timestamp given by {@link #putTime} is held as
+ * its milliseconds and formatted when read.
  */
 public final class Evidence implements Serializable {
     private static final long serialVersionUID = 2L;

@@ -2,6 +2,7 @@ package dev.retryaudit.model;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import dev.retryaudit.model.values.LazyText;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import java.util.Objects;
  *
  * <p>A large audit holds hundreds of thousands of findings until they are written, so a finding
  * holds what its strings are made of rather than the strings: its fingerprint is computed when
- * first asked for, and a rule may give its message as a {@link Message} built when it is read.
+ * first asked for, and a rule may give its message as a {@link LazyText} built when it is read.
  * Two findings are equal when every component is.
  */
 public final class Finding implements Serializable {
@@ -30,18 +31,13 @@ public final class Finding implements Serializable {
         }
     });
 
-    /** A finding's message, built each time it is read from the few values it is made of. */
-    public interface Message extends Serializable {
-        String text();
-    }
-
     private final String rule;
     private final Severity severity;
     private final String operation;
     private final Integer attempt;
     private final String tool;
     private final String run;
-    /** A {@link String}, or a {@link Message} that builds it. */
+    /** A {@link String}, or a {@link LazyText} that builds it. */
     private final Serializable message;
     private final Evidence evidence;
     private final Location location;
@@ -83,7 +79,7 @@ public final class Finding implements Serializable {
 
     /** As {@link #of(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
     static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
-            String run, Message message, Evidence evidence, Location location) {
+            String run, LazyText message, Evidence evidence, Location location) {
         return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location, null);
     }
 
@@ -112,7 +108,7 @@ public final class Finding implements Serializable {
     }
 
     public String message() {
-        return message instanceof Message m ? m.text() : (String) message;
+        return message instanceof LazyText m ? m.text() : (String) message;
     }
 
     public Evidence evidence() {

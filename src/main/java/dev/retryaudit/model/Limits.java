@@ -1,12 +1,10 @@
 package dev.retryaudit.model;
 
-import dev.retryaudit.model.Limit;
 import java.io.Serializable;
-import java.util.function.Function;
 
 /**
- * Input limits, enforced while reading; an input over one is an {@link InputException} naming the {@link Limit}. {@code stringLength} counts
- * the characters (code points) of a string value; field names are limited to {@link #nameLength()}.
+ * Input limits, enforced while reading; an input over one is rejected naming the {@link Limit}. {@code stringLength}
+ * counts the characters (code points) of a string value; field names are limited to {@link #nameLength()}.
  */
 public record Limits(long bytes, long operations, int attemptsPerOperation, int stringLength, int depth)
         implements Serializable {
@@ -34,19 +32,6 @@ public record Limits(long bytes, long operations, int attemptsPerOperation, int 
     }
 
     /**
-     * The one check of the attempts-per-operation limit: rejects a {@code holder} ("operation", "trace",
-     * "case") that would hold {@code count} {@code things} (attempts, or the gaps between them), more
-     * than the limit allows; {@code at} places the error.
-     */
-    public void checkAttempts(long count, String holder, String things, Function<String, InputException> at)
-            throws InputException {
-        if (count > attemptsPerOperation) {
-            throw at.apply(holder + " has more than " + attemptsPerOperation + " " + things
-                    + ", the attempts-per-operation limit").over(Limit.ATTEMPTS);
-        }
-    }
-
-    /**
      * How to raise {@code limit} (not {@link Limit#MEMORY}) through {@code setting}, the name of its
      * setting where the caller sets it: {@code raise it with SETTING}, and the depth's own bound.
      */
@@ -71,12 +56,5 @@ public record Limits(long bytes, long operations, int attemptsPerOperation, int 
     public static String outOfRange(Limit limit, boolean belowOne) {
         return belowOne ? "must be at least 1"
                 : "must be at most " + max(limit) + (limit == Limit.DEPTH ? ", the deepest nesting this build can read" : "");
-    }
-
-    /** The one check of the operations limit: rejects an input set that would hold {@code count} operations. */
-    public void checkOperations(long count, Function<String, InputException> at) throws InputException {
-        if (count > operations) {
-            throw at.apply("more than " + operations + " operations, the operations limit").over(Limit.OPERATIONS);
-        }
     }
 }

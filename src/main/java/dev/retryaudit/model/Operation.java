@@ -1,5 +1,7 @@
 package dev.retryaudit.model;
 
+import dev.retryaudit.model.values.Clock;
+import dev.retryaudit.model.values.ParentRef;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -32,7 +34,7 @@ public final class Operation extends Placed {
     private final Clock clock;
     private final List<Attempt> attempts;
     private final List<Check> checks;
-    private final RawJson attributes;
+    private final String attributesJson;
     private final Set<Field> carried;
     private final String groupedBy;
 
@@ -50,12 +52,12 @@ public final class Operation extends Placed {
             Clock clock,
             List<Attempt> attempts,
             List<Check> checks,
-            RawJson attributes,
+            String attributesJson,
             Location location,
             Set<Field> carried,
             String groupedBy) {
         this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
-                attempts, checks, attributes,
+                attempts, checks, attributesJson,
                 Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
                 location.column(), location.pointer(), -1,
                 carried, groupedBy);
@@ -76,11 +78,11 @@ public final class Operation extends Placed {
             Clock clock,
             List<Attempt> attempts,
             List<Check> checks,
-            RawJson attributes,
+            String attributesJson,
             Location location,
             Set<Field> carried) {
         this(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome, clock,
-                attempts, checks, attributes, location, carried, null);
+                attempts, checks, attributesJson, location, carried, null);
     }
 
     /**
@@ -102,7 +104,7 @@ public final class Operation extends Placed {
             Clock clock,
             List<Attempt> attempts,
             List<Check> checks,
-            RawJson attributes,
+            String attributesJson,
             String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
             Set<Field> carried, String groupedBy) {
         super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, null, -1);
@@ -130,7 +132,7 @@ public final class Operation extends Placed {
         this.clock = clock;
         this.attempts = List.copyOf(attempts);
         this.checks = checks == null ? List.of() : List.copyOf(checks);
-        this.attributes = attributes;
+        this.attributesJson = attributesJson;
         this.carried = carried;
         this.groupedBy = groupedBy;
     }
@@ -163,8 +165,14 @@ public final class Operation extends Placed {
         return runId;
     }
 
-    public ParentRef parent() {
-        return parent;
+    /** The operation inside whose attempt this one ran (a nested retry layer), or null when it ran inside none. */
+    public String parentOperation() {
+        return parent == null ? null : parent.operation();
+    }
+
+    /** That attempt's id: set exactly when {@link #parentOperation} is. */
+    public Integer parentAttempt() {
+        return parent == null ? null : parent.attempt();
     }
 
     public Long deadlineMs() {
@@ -175,8 +183,9 @@ public final class Operation extends Placed {
         return reportedOutcome;
     }
 
-    public Clock clock() {
-        return clock;
+    /** Whether the timestamps are the server's (arrivals it observed) rather than the client's (sends). */
+    public boolean serverClock() {
+        return clock == Clock.SERVER;
     }
 
     public List<Attempt> attempts() {
@@ -187,8 +196,9 @@ public final class Operation extends Placed {
         return checks;
     }
 
-    public RawJson attributes() {
-        return attributes;
+    /** The free-form {@code attributes} object as compact JSON text, as it was read or given; null when there is none. */
+    public String attributesJson() {
+        return attributesJson;
     }
 
     public Set<Field> carried() {
@@ -240,7 +250,7 @@ public final class Operation extends Placed {
                 && Objects.equals(clock, o.clock)
                 && Objects.equals(attempts, o.attempts)
                 && Objects.equals(checks, o.checks)
-                && Objects.equals(attributes, o.attributes)
+                && Objects.equals(attributesJson, o.attributesJson)
                 && Objects.equals(carried, o.carried)
                 && Objects.equals(groupedBy, o.groupedBy)
                 && location().equals(o.location());
@@ -249,7 +259,7 @@ public final class Operation extends Placed {
     @Override
     public int hashCode() {
         return Objects.hash(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs,
-                reportedOutcome, clock, attempts, checks, attributes, carried, groupedBy, location());
+                reportedOutcome, clock, attempts, checks, attributesJson, carried, groupedBy, location());
     }
 
     @Override
@@ -258,7 +268,7 @@ public final class Operation extends Placed {
                 + ", target=" + target
                 + ", idempotencyKey=" + idempotencyKey + ", runId=" + runId + ", parent=" + parent
                 + ", deadlineMs=" + deadlineMs + ", reportedOutcome=" + reportedOutcome + ", clock=" + clock
-                + ", attempts=" + attempts + ", checks=" + checks + ", attributes=" + attributes
+                + ", attempts=" + attempts + ", checks=" + checks + ", attributes=" + attributesJson
                 + ", location=" + location() + ", carried=" + carried + ", groupedBy=" + groupedBy + "]";
     }
 }

@@ -3,7 +3,7 @@ package dev.retryaudit.probe;
 import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;

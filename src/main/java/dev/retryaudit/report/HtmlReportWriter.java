@@ -1,7 +1,7 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.internal.InputError;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;

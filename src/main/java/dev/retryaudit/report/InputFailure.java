@@ -1,6 +1,6 @@
 package dev.retryaudit.report;
 
-import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.internal.InputError;
 import java.util.Objects;
 
 /** What a report format prints instead of a report when the input could not be audited: the error and its exit code. */

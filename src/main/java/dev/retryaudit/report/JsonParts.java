@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON report's pieces as {@link JsonReportWriter} writes them, for {@code api.JsonFindings}: one finding
+ * The JSON report's pieces as {@link JsonReportWriter} writes them, for {@code api.RetryAudit}: one finding
  * as a line of compact JSON, its evidence, and the report's header and summary without its findings.
  */
 public final class JsonParts {

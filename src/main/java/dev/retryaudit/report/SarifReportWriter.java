@@ -3,7 +3,7 @@ package dev.retryaudit.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputError;
+import dev.retryaudit.model.internal.InputError;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;

@@ -2,7 +2,6 @@ package dev.retryaudit.rules;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
-import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
@@ -30,15 +29,6 @@ public interface RuleContext {
      */
     default void report(Operation op, Attempt attempt, String message, Evidence evidence) {
         report(null, op, attempt, message, evidence);
-    }
-
-    /**
-     * As {@link #report(Operation, Attempt, String, Evidence)}, the message built from {@code message}
-     * when it is read: for a rule that may report on most operations of a large input, so that its
-     * findings hold a few values each until they are written, not a string.
-     */
-    default void report(Operation op, Attempt attempt, Finding.Message message, Evidence evidence) {
-        report(null, op, attempt, message.text(), evidence);
     }
 
     /** As {@link #report(Operation, Attempt, String, Evidence)} at a given severity; null means the rule's default. */

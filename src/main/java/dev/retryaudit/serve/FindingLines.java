@@ -1,6 +1,6 @@
 package dev.retryaudit.serve;
 
-import dev.retryaudit.api.JsonFindings;
+import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.model.Finding;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,7 +26,7 @@ public final class FindingLines implements Consumer<Finding> {
             return;
         }
         try {
-            out.write(JsonFindings.line(f).getBytes(StandardCharsets.UTF_8));
+            out.write(JsonParts.line(f).getBytes(StandardCharsets.UTF_8));
             out.write('\n');
             out.flush();
         } catch (IOException e) {

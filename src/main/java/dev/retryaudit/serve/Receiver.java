@@ -12,13 +12,13 @@ import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpRecords;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.values.ParentRef;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -209,7 +209,7 @@ final class Receiver {
             zipkinReader.read(AuditInput.stream(new ByteArrayInputStream(body), ZIPKIN_SOURCE));
         } catch (RetryAuditException e) {
             metrics.rejected(spans);
-            return new Receipt(0, spans, e.error().diagnostic());
+            return new Receipt(0, spans, e.getMessage());
         }
         synchronized (this) {
             zipkin.add(body);
@@ -421,7 +421,7 @@ final class Receiver {
             auditOperations(zipkinReader.read(AuditInput.stream(new ByteArrayInputStream(spans), ZIPKIN_SOURCE)), zipkinCounts);
         } catch (RetryAuditException e) {
             synchronized (this) {
-                zipkinNotes.note(0, 0, "spans left out: " + e.error().diagnostic());
+                zipkinNotes.note(0, 0, "spans left out: " + e.getMessage());
             }
         }
     }

@@ -9,7 +9,6 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
@@ -185,9 +184,11 @@ class RetryAuditTest {
                 .hasMessage("operations cannot be read with files in one input set");
         RetryAuditException missing = org.junit.jupiter.api.Assertions.assertThrows(RetryAuditException.class,
                 () -> audit.audit(AuditInput.file(Path.of("no/such.jsonl"), "named.jsonl")));
-        assertThat(missing.error().source()).isEqualTo("named.jsonl");
-        assertThat(missing.input().kind()).isEqualTo(InputException.Kind.UNREADABLE);
-        assertThat(missing).hasMessage(missing.input().diagnostic());
+        assertThat(missing.source()).isEqualTo("named.jsonl");
+        assertThat(missing.unreadable()).isTrue();
+        assertThat(missing).hasMessage(missing.commandLineDiagnostic());
+        assertThat(missing.line()).isZero();
+        assertThat(missing.path()).isNull();
     }
 
     @Test
@@ -262,8 +263,15 @@ class RetryAuditTest {
         assertThat(e.getMessage()).isEqualTo("in.jsonl:3:1: error: $: operation has more than 2 attempts, the "
                 + "attempts-per-operation limit; raise it with Limits.attemptsPerOperation (AuditSettings.Builder.limits)");
         assertThat(e.limit()).isEqualTo(Limit.ATTEMPTS);
-        assertThat(e.error().detail()).isEqualTo("operation has more than 2 attempts, the attempts-per-operation limit");
-        assertThat(e.error().line()).isEqualTo(3);
+        assertThat(e.detail()).isEqualTo("operation has more than 2 attempts, the attempts-per-operation limit");
+        assertThat(e.line()).isEqualTo(3);
+        assertThat(e.column()).isEqualTo(1);
+        assertThat(e.path()).isEqualTo("$");
+        assertThat(e.source()).isEqualTo("in.jsonl");
+        assertThat(e.unreadable()).isFalse();
+        assertThat(e.hint()).isEqualTo("raise it with Limits.attemptsPerOperation (AuditSettings.Builder.limits)");
+        assertThat(e.commandLineDiagnostic()).isEqualTo("in.jsonl:3:1: error: $: operation has more than 2 attempts, the "
+                + "attempts-per-operation limit; raise it with --limit-attempts");
         for (Limit limit : Limit.values()) {
             assertThat(RetryAuditException.hint(limit)).doesNotContain("--limit");
         }
@@ -272,7 +280,7 @@ class RetryAuditTest {
                 () -> audit.read(AuditInput.stream(new ByteArrayInputStream("{\"attempt_id\": 1,".getBytes(StandardCharsets.UTF_8)),
                         "in.jsonl")));
         assertThat(other.limit()).isNull();
-        assertThat(other.error().hint()).isNull();
+        assertThat(other.hint()).isNull();
     }
 
     @Test

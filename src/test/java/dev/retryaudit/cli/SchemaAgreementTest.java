@@ -8,7 +8,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;

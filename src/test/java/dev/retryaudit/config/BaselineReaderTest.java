@@ -1,6 +1,6 @@
 package dev.retryaudit.config;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

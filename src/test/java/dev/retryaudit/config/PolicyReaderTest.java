@@ -2,7 +2,7 @@ package dev.retryaudit.config;
 
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;

@@ -1,6 +1,6 @@
 package dev.retryaudit.input;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;

@@ -3,6 +3,7 @@ package dev.retryaudit.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.retryaudit.model.values.LazyText;
 import org.junit.jupiter.api.Test;
 
 /** Fingerprints: stable per operation and attempt, distinct per run for findings about a whole run. */
@@ -27,7 +28,7 @@ class FindingTest {
 
     @Test
     void aMessageBuiltWhenReadMakesTheSameFindingAsItsString() {
-        Finding.Message built = () -> "attempt " + 2 + " overlapped";
+        LazyText built = () -> "attempt " + 2 + " overlapped";
         Finding lazy = Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", built, Evidence.of(), AT);
         Finding eager = Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", "attempt 2 overlapped",
                 Evidence.of(), AT);

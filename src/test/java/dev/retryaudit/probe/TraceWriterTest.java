@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.json.Rfc3339;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
@@ -127,7 +126,7 @@ class TraceWriterTest {
         assertThat(op.id()).isEqualTo("curl --retry 3 {url}");
         assertThat(op.tool()).isEqualTo("curl --retry 3 {url}");
         assertThat(op.runId()).isEqualTo("run-1");
-        assertThat(op.clock()).isEqualTo(Clock.SERVER);
+        assertThat(op.serverClock()).isTrue();
         assertThat(op.method()).isEqualTo("GET");
         assertThat(op.impliedEffect()).isEqualTo(Effect.READ);
         assertThat(op.attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);

@@ -3,7 +3,7 @@ package dev.retryaudit.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayOutputStream;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;

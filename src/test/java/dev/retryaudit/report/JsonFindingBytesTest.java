@@ -8,7 +8,7 @@ import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.RawJson;
+import dev.retryaudit.model.values.RawJson;
 import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.report.json.Json;
 import dev.retryaudit.rules.RuleInfo;

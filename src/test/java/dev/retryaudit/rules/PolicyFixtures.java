@@ -1,7 +1,7 @@
 package dev.retryaudit.rules;
 
 import dev.retryaudit.config.PolicyReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.rules.engine.RuleRegistry;

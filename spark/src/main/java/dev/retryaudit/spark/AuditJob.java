@@ -201,8 +201,8 @@ final class AuditJob {
          * attempt, no tool) at the end of the source.
          */
         private static InputRejection rejection(SpanLine first, RetryAuditException e) {
-            if (e.error().line() == first.line()) {
-                return InputRejection.atEnd(first.sourceIndex(), e.error().line(), e.error().column(), e);
+            if (e.line() == first.line()) {
+                return InputRejection.atEnd(first.sourceIndex(), e.line(), e.column(), e);
             }
             return InputRejection.reading(first.sourceIndex(), e);
         }

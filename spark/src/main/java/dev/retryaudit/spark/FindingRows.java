@@ -1,6 +1,6 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.JsonFindings;
+import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import org.apache.spark.sql.Row;
@@ -49,8 +49,8 @@ final class FindingRows {
     static Row row(Finding f) {
         Location l = f.location();
         return RowFactory.create(OrderKey.of(f), f.rule(), f.severity().id(), f.operation(), f.attempt(), f.tool(),
-                f.run(), f.message(), JsonFindings.evidence(f),
+                f.run(), f.message(), RetryAudit.evidenceJson(f),
                 RowFactory.create(l.source(), l.line(), l.column(), l.pointer()), f.fingerprint(),
-                JsonFindings.line(f));
+                RetryAudit.findingJson(f));
     }
 }

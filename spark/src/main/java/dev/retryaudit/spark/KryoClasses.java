@@ -11,7 +11,6 @@ import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.ParentRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -87,14 +86,11 @@ public final class KryoClasses implements KryoRegistrator {
             k.writeObjectOrNull(o, v.stat(), Item.Stat.class);
         }, (k, i) -> new Item(k.readObjectOrNull(i, Finding.class), k.readObjectOrNull(i, AuditPart.class),
                 k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, Item.Stat.class)));
-        fields(kryo, ParentRef.class, (k, o, v) -> {
+        fields(kryo, OtlpJob.Offer.class, (k, o, v) -> {
             o.writeString(v.operation());
             o.writeInt(v.attempt(), true);
-        }, (k, i) -> new ParentRef(i.readString(), i.readInt(true)));
-        fields(kryo, OtlpJob.Offer.class, (k, o, v) -> {
-            k.writeObjectOrNull(o, v.ref(), ParentRef.class);
             o.writeLong(v.order(), true);
-        }, (k, i) -> new OtlpJob.Offer(k.readObjectOrNull(i, ParentRef.class), i.readLong(true)));
+        }, (k, i) -> new OtlpJob.Offer(i.readString(), i.readInt(true), i.readLong(true)));
         fields(kryo, OtlpJob.Told.class, (k, o, v) -> {
             o.writeString(v.parentKey());
             k.writeObjectOrNull(o, v.offer(), OtlpJob.Offer.class);

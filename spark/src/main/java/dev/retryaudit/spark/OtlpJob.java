@@ -7,7 +7,6 @@ import dev.retryaudit.api.LinkedOperation;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.ParentRef;
 import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -48,8 +47,8 @@ final class OtlpJob {
     private OtlpJob() {
     }
 
-    /** A parent's attempt offered by one operation, and where that operation's first span stands. */
-    record Offer(ParentRef ref, long order) implements Serializable {
+    /** A parent's attempt offered by one operation (its id and the attempt's), and where that operation's first span stands. */
+    record Offer(String operation, int attempt, long order) implements Serializable {
     }
 
     /**
@@ -138,8 +137,9 @@ final class OtlpJob {
                 int source = source(group._1());
                 try {
                     for (LinkedOperation l : link(group, read, linker, kinds.value(), left)) {
-                        l.offers().forEach((span, ref) -> out.add(new Tuple2<>(source + "\u0000" + span,
-                                new Tuple2<>(null, new Offer(ref, l.firstOrder())))));
+                        String id = l.operation().id();
+                        l.offers().forEach((span, attempt) -> out.add(new Tuple2<>(source + "\u0000" + span,
+                                new Tuple2<>(null, new Offer(id, attempt, l.firstOrder())))));
                         if (l.parentKey() != null) {
                             out.add(new Tuple2<>(source + "\u0000" + l.parentKey(), new Tuple2<>(group._1(), null)));
                         }
@@ -230,13 +230,13 @@ final class OtlpJob {
 
     private static Iterator<Item> auditPartition(Iterator<Routed> routed, Iterator<Tuple2<String, Iterable<Told>>> told,
             List<String> sources, OtlpSources kinds, AuditSettings settings) {
-        Map<String, Map<String, ParentRef>> parents = new HashMap<>();
+        Map<String, Map<String, Offer>> parents = new HashMap<>();
         Map<String, Set<String>> leftOut = new HashMap<>();
         told.forEachRemaining(t -> t._2().forEach(c -> {
             if (c.call() != null) {
                 leftOut.computeIfAbsent(t._1(), k -> new HashSet<>(2)).add(c.call());
             } else {
-                parents.computeIfAbsent(t._1(), k -> new HashMap<>()).put(c.parentKey(), c.offer().ref());
+                parents.computeIfAbsent(t._1(), k -> new HashMap<>()).put(c.parentKey(), c.offer());
             }
         }));
         List<Item> out = new ArrayList<>();
@@ -279,7 +279,7 @@ final class OtlpJob {
     }
 
     /** The operations of one context with their parents; their facts, or the context's error, go to {@code side}. */
-    private static List<Operation> build(Tuple2<String, List<SpanLine>> lines, Map<String, ParentRef> parents,
+    private static List<Operation> build(Tuple2<String, List<SpanLine>> lines, Map<String, Offer> parents,
             ReadLines read, LineReader linker, OtlpSources kinds, Map<String, Set<String>> leftOut, List<Item> side) {
         int source = source(lines._1());
         if (lines._1().startsWith(REJECTED)) {
@@ -294,14 +294,15 @@ final class OtlpJob {
         try {
             List<Operation> ops = new ArrayList<>();
             for (LinkedOperation l : link(lines, read, linker, kinds, leftOut)) {
-                Operation op = l.withParent(l.parentKey() == null ? null : parents.get(l.parentKey()));
+                Offer parent = l.parentKey() == null ? null : parents.get(l.parentKey());
+                Operation op = parent == null ? l.operation() : l.withParent(parent.operation(), parent.attempt());
                 side.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(), l.firstOrder(),
                         op.id(), op.location(), op.attempts().size())));
                 ops.add(op);
             }
             return ops;
         } catch (RetryAuditException e) {
-            side.add(Item.of(InputRejection.atEnd(source, e.error().line(), e.error().column(), e)));
+            side.add(Item.of(InputRejection.atEnd(source, e.line(), e.column(), e)));
             return List.of();
         }
     }

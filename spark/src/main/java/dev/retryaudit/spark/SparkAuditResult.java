@@ -1,6 +1,5 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.JsonFindings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputSummary;
@@ -118,7 +117,7 @@ public final class SparkAuditResult implements AutoCloseable {
         Map<String, String> findingsAt = new LinkedHashMap<>();
         findingsAt.put("path", "findings");
         findingsAt.put("format", format == OutputFormat.PARQUET ? "parquet" : "jsonl");
-        JsonFindings.writeSummary(out, RetryAudit.NAME, RetryAudit.version(), inputs, counts(), failOn, findingsAt);
+        RetryAudit.writeJsonSummary(out, inputs, counts(), failOn, findingsAt);
     }
 
     /** Lets go of the audit's intermediate results on the executors. */

@@ -84,7 +84,7 @@ public final class SparkMain implements Runnable {
 
     /** The command line's diagnostic of a rejected input: a limit names the option that raises it. */
     static String diagnostic(RetryAuditException e) {
-        return e.input().error(LimitOptions::hint).diagnostic();
+        return e.commandLineDiagnostic();
     }
 
     /** Version of the library the job runs. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.ParentRef;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,7 +84,7 @@ class KryoClassesTest {
         assertThat(roundTrip(Item.of(stat))).isEqualTo(Item.of(stat));
         Item.Stat failed = new Item.Stat(0, 9, 1, 2, null, null, 0);
         assertThat(roundTrip(failed)).isEqualTo(failed);
-        OtlpJob.Told told = new OtlpJob.Told("t/s", new OtlpJob.Offer(new ParentRef("op-2", 3), 11), null);
+        OtlpJob.Told told = new OtlpJob.Told("t/s", new OtlpJob.Offer("op-2", 3, 11), null);
         assertThat(roundTrip(told)).isEqualTo(told);
         assertThat(roundTrip(new InputChecks.Place(2, 1L << 40))).isEqualTo(new InputChecks.Place(2, 1L << 40));
         assertThat(roundTrip(new NumberedLines.SplitCount("f", 3, 4))).isEqualTo(new NumberedLines.SplitCount("f", 3, 4));

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.JsonPointers;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.text.Wire;
 import java.io.IOException;
 

@@ -2,7 +2,7 @@ package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.text.Escaping;
 
 /**

@@ -1,17 +1,18 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.model.internal.Models;
+import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.values.ParentRef;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -473,7 +474,7 @@ public final class RetryLinker {
         List<ForeignSpan> spans = g.spans();
         List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
         int limit = ctx.limits().attemptsPerOperation();
-        ctx.limits().checkAttempts(attempts.size(), "operation", "attempts", detail -> {
+        LimitChecks.attempts(ctx.limits(), attempts.size(), "operation", "attempts", detail -> {
             Location l = attempts.get(limit).location();
             return InputException.rejected(l.source(), l.line(), l.column(), Drafts.pathOf(l), detail);
         });
@@ -491,8 +492,8 @@ public final class RetryLinker {
 
     private static Operation withParent(Operation op, ParentRef parent) {
         return Models.operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
-                op.runId(), parent, op.deadlineMs(), op.reportedOutcome(), op.clock(), op.attempts(), op.checks(),
-                op.attributes(), op.location(), op.carried(), op.groupedBy());
+                op.runId(), parent, op.deadlineMs(), op.reportedOutcome(), op.serverClock() ? Clock.SERVER : Clock.CLIENT, op.attempts(), op.checks(),
+                op.attributesJson(), op.location(), op.carried(), op.groupedBy());
     }
 
     /** The operation of {@code spans}, but for its parent. */

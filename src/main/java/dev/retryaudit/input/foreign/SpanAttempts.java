@@ -6,7 +6,7 @@ import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.text.Times;
 import java.util.Base64;

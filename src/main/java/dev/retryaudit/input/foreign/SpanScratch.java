@@ -3,7 +3,7 @@ package dev.retryaudit.input.foreign;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.ReadContext;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;
 import java.util.ArrayList;
 import java.util.Arrays;

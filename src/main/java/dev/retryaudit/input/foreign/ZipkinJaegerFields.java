@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.ReadContext;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.json;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package dev.retryaudit.input.json;
 
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.text.Suggestions;
 import java.io.IOException;
 import java.util.ArrayList;

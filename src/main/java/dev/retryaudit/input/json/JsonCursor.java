@@ -10,10 +10,9 @@ import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.model.RawJson;
 import dev.retryaudit.text.Wire;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
@@ -328,7 +327,7 @@ public final class JsonCursor {
     }
 
     /** A free-form JSON object copied as compact text; limits still apply inside it. */
-    public RawJson optObjectCopy() throws IOException, InputException {
+    public String optObjectCopy() throws IOException, InputException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.VALUE_NULL) {
             return null;
@@ -339,7 +338,7 @@ public final class JsonCursor {
             g.setRootValueSeparator(new SerializedString(""));
             copy(g);
         }
-        return new RawJson(w.toString());
+        return w.toString();
     }
 
     /** Copies the current value, refusing duplicate keys at any depth and over-long strings. */

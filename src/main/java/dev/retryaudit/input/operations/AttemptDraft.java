@@ -12,10 +12,9 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.RawJson;
 import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.util.List;
@@ -65,7 +64,7 @@ final class AttemptDraft {
     CommitStateSource commitStateSource;
     String retryReason;
     String requestHash;
-    RawJson attributes;
+    String attributes;
     GrpcStatus grpcStatus;
     String retryPushback;
 

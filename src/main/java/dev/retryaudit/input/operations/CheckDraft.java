@@ -5,7 +5,7 @@ import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.text.Times;
 import java.time.Instant;

@@ -9,7 +9,6 @@ import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.RawJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +39,7 @@ final class HeldAttempts {
     private static final CommitStateSource[] COMMIT_SOURCES = CommitStateSource.values();
 
     /** The fields few attempts carry. */
-    private record Rare(String retryAfter, String responseDate, String requestHash, RawJson attributes,
+    private record Rare(String retryAfter, String responseDate, String requestHash, String attributes,
             GrpcStatus grpcStatus, String retryPushback) {
     }
 

@@ -1,11 +1,12 @@
 package dev.retryaudit.input.operations;
 
 import dev.retryaudit.model.internal.Models;
+import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.Field;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -192,7 +193,7 @@ final class HeldOperations {
         }
         if (p.attemptCount[k] >= limits.attemptsPerOperation()) {
             // Only here, where it throws: the placing function would cost an object per attempt.
-            limits.checkAttempts(p.attemptCount[k] + 1L, "operation", "attempts",
+            LimitChecks.attempts(limits, p.attemptCount[k] + 1L, "operation", "attempts",
                     detail -> InputException.rejected(source, at, column, "$", detail));
         }
         AttemptDraft a = line.attempt;

@@ -1,6 +1,7 @@
 package dev.retryaudit.input.operations;
 
 import dev.retryaudit.model.internal.Models;
+import dev.retryaudit.model.internal.LimitChecks;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
@@ -11,10 +12,9 @@ import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.Field;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +91,7 @@ public final class OperationsReader implements TraceReader {
         String id = null;
         String key = null;
         String runId = null;
-        RawJson attributes = null;
+        String attributes = null;
         List<Attempt> attempts = null;
         List<Check> checks = List.of();
         long seen = 0;
@@ -133,7 +133,7 @@ public final class OperationsReader implements TraceReader {
         attempts.clear();
         AttemptDraft d = scratch.attempt;
         while (c.next() != JsonToken.END_ARRAY) {
-            ctx.limits().checkAttempts(attempts.size() + 1, "operation", "attempts", scratch.errorAt);
+            LimitChecks.attempts(ctx.limits(), attempts.size() + 1, "operation", "attempts", scratch.errorAt);
             c.expectObject("an attempt");
             JsonLocation at = c.tokenLocation();
             long line = JsonCursor.line(at);

@@ -6,7 +6,7 @@ import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.json.StringPool;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;

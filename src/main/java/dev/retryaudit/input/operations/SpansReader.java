@@ -3,6 +3,7 @@ package dev.retryaudit.input.operations;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
+import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.LineChunks;
@@ -10,7 +11,7 @@ import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import java.io.IOException;
 import java.io.InputStream;
@@ -312,7 +313,7 @@ public final class SpansReader implements TraceReader {
         if (g < 0) {
             if (groups.size() >= ctx.limits().operations()) {
                 // Only here, where it throws: the placing function would cost an object per operation.
-                ctx.limits().checkOperations(groups.size() + 1L,
+                LimitChecks.operations(ctx.limits(), groups.size() + 1L,
                         detail -> InputException.rejected(ctx.source(), at, column, "$", detail));
             }
             g = groups.add(byOperationId, g, at, (int) column);

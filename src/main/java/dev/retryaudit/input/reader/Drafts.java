@@ -1,7 +1,7 @@
 package dev.retryaudit.input.reader;
 
 import dev.retryaudit.input.json.JsonPointers;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 
 /** Errors shared by the drafts that readers fill field by field. */

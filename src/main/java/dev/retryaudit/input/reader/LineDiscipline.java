@@ -1,7 +1,7 @@
 package dev.retryaudit.input.reader;
 
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 
 /**
  * The one line discipline of the formats that come as one JSON document or as JSON Lines: a value

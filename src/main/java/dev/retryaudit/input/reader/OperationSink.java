@@ -1,6 +1,6 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Operation;
 
 /** Where readers hand each complete operation; it may refuse one (a duplicate id, too many operations). */

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 
 /** Reads one source of one input format into operations, handing each to the context's sink as soon as it is complete. */

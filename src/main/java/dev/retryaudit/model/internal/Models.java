@@ -2,7 +2,7 @@ package dev.retryaudit.model.internal;
 
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
@@ -14,8 +14,9 @@ import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.ParentRef;
-import dev.retryaudit.model.RawJson;
+import dev.retryaudit.model.values.LazyText;
+import dev.retryaudit.model.values.ParentRef;
+
 import dev.retryaudit.model.ReportedOutcome;
 import dev.retryaudit.model.Severity;
 import java.lang.invoke.LambdaConversionException;
@@ -40,7 +41,7 @@ public final class Models {
         Attempt make(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
                 double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
                 String responseDate, CommitState commitState, CommitStateSource commitStateSource,
-                String retryReason, String requestHash, RawJson attributes, Location location);
+                String retryReason, String requestHash, String attributesJson, Location location);
     }
 
     /** The attempt constructor of a place kept as its parts. */
@@ -48,7 +49,7 @@ public final class Models {
         Attempt make(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
                 double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
                 String responseDate, CommitState commitState, CommitStateSource commitStateSource,
-                String retryReason, String requestHash, RawJson attributes, String source, int sourceIndex,
+                String retryReason, String requestHash, String attributesJson, String source, int sourceIndex,
                 long line, long column, String pointerPrefix, int pointerIndex, String nestedPrefix, int nestedIndex);
     }
 
@@ -61,7 +62,7 @@ public final class Models {
     public interface OperationParts {
         Operation make(String id, String tool, Effect effect, String method, String target, String idempotencyKey,
                 String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome, Clock clock,
-                List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location, Set<Field> carried,
+                List<Attempt> attempts, List<Check> checks, String attributesJson, Location location, Set<Field> carried,
                 String groupedBy);
     }
 
@@ -69,11 +70,11 @@ public final class Models {
     public interface PlacedOperationParts {
         Operation make(String id, String tool, Effect effect, String method, String target, String idempotencyKey,
                 String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome, Clock clock,
-                List<Attempt> attempts, List<Check> checks, RawJson attributes, String source, int sourceIndex,
+                List<Attempt> attempts, List<Check> checks, String attributesJson, String source, int sourceIndex,
                 long line, long column, String pointerPrefix, int pointerIndex, Set<Field> carried, String groupedBy);
     }
 
-    /** A finding's factory, its message a string or a {@link Finding.Message}. */
+    /** A finding's factory, its message a string or a {@link LazyText}. */
     public interface FindingParts<M> {
         Finding make(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
                 M message, Evidence evidence, Location location);
@@ -95,7 +96,7 @@ public final class Models {
         static final AttemptParts MAKE = constructing(AttemptParts.class, Attempt.class, int.class,
                 String.class, String.class, long.class, long.class, double.class, Outcome.class, Integer.class,
                 ErrorClass.class, String.class, String.class, CommitState.class, CommitStateSource.class,
-                String.class, String.class, RawJson.class, Location.class);
+                String.class, String.class, String.class, Location.class);
     }
 
     /** {@link PlacedAttemptParts}, spun when first used. */
@@ -103,7 +104,7 @@ public final class Models {
         static final PlacedAttemptParts MAKE = constructing(PlacedAttemptParts.class, Attempt.class,
                 int.class, String.class, String.class, long.class, long.class, double.class, Outcome.class,
                 Integer.class, ErrorClass.class, String.class, String.class, CommitState.class,
-                CommitStateSource.class, String.class, String.class, RawJson.class, String.class, int.class,
+                CommitStateSource.class, String.class, String.class, String.class, String.class, int.class,
                 long.class, long.class, String.class, int.class, String.class, int.class);
     }
 
@@ -118,7 +119,7 @@ public final class Models {
         static final OperationParts MAKE = constructing(OperationParts.class, Operation.class,
                 String.class, String.class, Effect.class, String.class, String.class, String.class, String.class,
                 ParentRef.class, Long.class, ReportedOutcome.class, Clock.class, List.class, List.class,
-                RawJson.class, Location.class, Set.class, String.class);
+                String.class, Location.class, Set.class, String.class);
     }
 
     /** {@link PlacedOperationParts}, spun when first used. */
@@ -126,7 +127,7 @@ public final class Models {
         static final PlacedOperationParts MAKE = constructing(PlacedOperationParts.class, Operation.class,
                 String.class, String.class, Effect.class, String.class, String.class, String.class, String.class,
                 ParentRef.class, Long.class, ReportedOutcome.class, Clock.class, List.class, List.class,
-                RawJson.class, String.class, int.class, long.class, long.class, String.class, int.class, Set.class,
+                String.class, String.class, int.class, long.class, long.class, String.class, int.class, Set.class,
                 String.class);
     }
 
@@ -137,11 +138,11 @@ public final class Models {
                         String.class, String.class, String.class, Evidence.class, Location.class));
     }
 
-    /** {@link FindingParts} of a {@link Finding.Message}, spun when first used. */
+    /** {@link FindingParts} of a {@link LazyText}, spun when first used. */
     private static final class FindingOfMessage {
-        static final FindingParts<Finding.Message> MAKE = calling(FindingParts.class, Finding.class, "of",
+        static final FindingParts<LazyText> MAKE = calling(FindingParts.class, Finding.class, "of",
                 MethodType.methodType(Finding.class, String.class, Severity.class, String.class, Integer.class,
-                        String.class, String.class, Finding.Message.class, Evidence.class, Location.class));
+                        String.class, String.class, LazyText.class, Evidence.class, Location.class));
     }
 
     /** {@link FingerprintedFindingParts}, spun when first used. */
@@ -222,10 +223,10 @@ public final class Models {
     public static Attempt attempt(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
             double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
             String responseDate, CommitState commitState, CommitStateSource commitStateSource, String retryReason,
-            String requestHash, RawJson attributes, Location location) {
+            String requestHash, String attributesJson, Location location) {
         return AttemptOfLocation.MAKE.make(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs,
                 outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
-                retryReason, requestHash, attributes, location);
+                retryReason, requestHash, attributesJson, location);
     }
 
     /**
@@ -237,11 +238,11 @@ public final class Models {
     public static Attempt attempt(int attemptId, String spanId, String idempotencyKey, long startedAt, long endedAt,
             double durationMs, Outcome outcome, Integer status, ErrorClass errorClass, String retryAfter,
             String responseDate, CommitState commitState, CommitStateSource commitStateSource, String retryReason,
-            String requestHash, RawJson attributes, String source, int sourceIndex, long line, long column,
+            String requestHash, String attributesJson, String source, int sourceIndex, long line, long column,
             String pointerPrefix, int pointerIndex, String nestedPrefix, int nestedIndex) {
         return AttemptOfPlace.MAKE.make(attemptId, spanId, idempotencyKey, startedAt, endedAt,
                 durationMs, outcome, status, errorClass, retryAfter, responseDate, commitState, commitStateSource,
-                retryReason, requestHash, attributes, source, sourceIndex, line, column, pointerPrefix,
+                retryReason, requestHash, attributesJson, source, sourceIndex, line, column, pointerPrefix,
                 pointerIndex, nestedPrefix, nestedIndex);
     }
 
@@ -262,19 +263,19 @@ public final class Models {
      */
     public static Operation operation(String id, String tool, Effect effect, String method, String target,
             String idempotencyKey, String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome,
-            Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location,
+            Clock clock, List<Attempt> attempts, List<Check> checks, String attributesJson, Location location,
             Set<Field> carried, String groupedBy) {
         return OperationOfLocation.MAKE.make(id, tool, effect, method, target, idempotencyKey, runId, parent,
-                deadlineMs, reportedOutcome, clock, attempts, checks, attributes, location, carried, groupedBy);
+                deadlineMs, reportedOutcome, clock, attempts, checks, attributesJson, location, carried, groupedBy);
     }
 
-    /** As {@link #operation(String, String, Effect, String, String, String, String, ParentRef, Long, ReportedOutcome, Clock, List, List, RawJson, Location, Set, String)}, as its input states it. */
+    /** As {@link #operation(String, String, Effect, String, String, String, String, ParentRef, Long, ReportedOutcome, Clock, List, List, String, Location, Set, String)}, as its input states it. */
     public static Operation operation(String id, String tool, Effect effect, String method, String target,
             String idempotencyKey, String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome,
-            Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, Location location,
+            Clock clock, List<Attempt> attempts, List<Check> checks, String attributesJson, Location location,
             Set<Field> carried) {
         return operation(id, tool, effect, method, target, idempotencyKey, runId, parent, deadlineMs, reportedOutcome,
-                clock, attempts, checks, attributes, location, carried, null);
+                clock, attempts, checks, attributesJson, location, carried, null);
     }
 
     /**
@@ -284,19 +285,24 @@ public final class Models {
      */
     public static Operation operation(String id, String tool, Effect effect, String method, String target,
             String idempotencyKey, String runId, ParentRef parent, Long deadlineMs, ReportedOutcome reportedOutcome,
-            Clock clock, List<Attempt> attempts, List<Check> checks, RawJson attributes, String source,
+            Clock clock, List<Attempt> attempts, List<Check> checks, String attributesJson, String source,
             int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex, Set<Field> carried,
             String groupedBy) {
         return OperationOfPlace.MAKE.make(id, tool, effect, method, target, idempotencyKey, runId,
-                parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributes, source, sourceIndex,
+                parent, deadlineMs, reportedOutcome, clock, attempts, checks, attributesJson, source, sourceIndex,
                 line, column, pointerPrefix, pointerIndex, carried, groupedBy);
+    }
+
+    /** The attempt {@code op} ran inside, as the linker and the rules pass it on; null when it ran inside none. */
+    public static ParentRef parent(Operation op) {
+        return op.parentOperation() == null ? null : new ParentRef(op.parentOperation(), op.parentAttempt());
     }
 
     /** {@code op} with {@code parent} for its parent. */
     public static Operation withParent(Operation op, ParentRef parent) {
         return operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(), op.runId(),
-                parent, op.deadlineMs(), op.reportedOutcome(), op.clock(), op.attempts(), op.checks(),
-                op.attributes(), op.location(), op.carried(), op.groupedBy());
+                parent, op.deadlineMs(), op.reportedOutcome(), op.serverClock() ? Clock.SERVER : Clock.CLIENT, op.attempts(), op.checks(),
+                op.attributesJson(), op.location(), op.carried(), op.groupedBy());
     }
 
     /**
@@ -311,7 +317,7 @@ public final class Models {
 
     /** As {@link #finding(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
     public static Finding finding(String rule, Severity severity, String operation, Integer attempt, String tool,
-            String run, Finding.Message message, Evidence evidence, Location location) {
+            String run, LazyText message, Evidence evidence, Location location) {
         return FindingOfMessage.MAKE.make(rule, severity, operation, attempt, tool, run, message,
                 evidence, location);
     }

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import dev.retryaudit.model.Evidence;
-import dev.retryaudit.model.RawJson;
+import dev.retryaudit.model.values.RawJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.retryaudit.report.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.model.RawJson;
+import dev.retryaudit.model.values.RawJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

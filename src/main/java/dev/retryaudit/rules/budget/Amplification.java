@@ -3,9 +3,10 @@ package dev.retryaudit.rules.budget;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.values.ParentRef;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -66,7 +67,7 @@ public final class Amplification extends CrossOperationRule<String, Amplificatio
 
     @Override
     public Collection<String> keys(Operation op, Policy policy) {
-        return op.retries() == 0 && op.parent() == null ? Collections.emptyList() : ALL;
+        return op.retries() == 0 && op.parentOperation() == null ? Collections.emptyList() : ALL;
     }
 
     @Override
@@ -76,8 +77,8 @@ public final class Amplification extends CrossOperationRule<String, Amplificatio
 
     @Override
     public Chains add(Chains chains, String key, Operation op, Policy policy) {
-        chains.link(op.id(), new Link(op.attempts().size(), op.parent(), op.location()));
-        if (op.retries() > 0 && op.parent() != null) {
+        chains.link(op.id(), new Link(op.attempts().size(), Models.parent(op), op.location()));
+        if (op.retries() > 0 && op.parentOperation() != null) {
             chains.nested.add(new Nested(op.id(), op.tool(), op.runId(), op.location()));
         }
         return chains;

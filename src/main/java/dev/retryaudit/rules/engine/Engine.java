@@ -13,7 +13,9 @@ import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
+import dev.retryaudit.model.values.LazyText;
 import dev.retryaudit.rules.shared.CommitGate;
+import dev.retryaudit.rules.shared.LazyReports;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -242,7 +244,7 @@ public final class Engine {
     }
 
     /** A rule bound to this engine: its context, with the policy's severity override if any. */
-    private final class Bound implements RuleContext, CommitGate.Memo {
+    private final class Bound implements RuleContext, CommitGate.Memo, LazyReports {
         private final Rule rule;
         private final Severity override;
 
@@ -285,7 +287,7 @@ public final class Engine {
         }
 
         @Override
-        public void report(Operation op, Attempt attempt, Finding.Message message, Evidence evidence) {
+        public void reportLazily(Operation op, Attempt attempt, LazyText message, Evidence evidence) {
             Location at = at(op, attempt, evidence);
             findings.add(Models.finding(rule.info().id(), severity(null), op.id(),
                     attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(), message, evidence, at));

@@ -4,7 +4,7 @@ import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
@@ -89,7 +89,7 @@ public final class Early extends PairRule {
                 : HttpDate.parse(prev.responseDate(), responseAt);
         boolean corrected = value.form() == RetryAfterValue.Form.HTTP_DATE && Times.present(responseDate)
                 && Times.present(responseAt);
-        boolean skewed = value.form() == RetryAfterValue.Form.HTTP_DATE && !corrected && op.clock() != Clock.SERVER;
+        boolean skewed = value.form() == RetryAfterValue.Form.HTTP_DATE && !corrected && !op.serverClock();
         long until = value.waitUntil(responseAt, responseDate);
         long allowed = until - policy.retryAfterToleranceMs() - (skewed ? policy.httpDateSkewMs() : 0)
                 - (corrected ? DATE_RESOLUTION_MS : 0);

@@ -3,10 +3,11 @@ package dev.retryaudit.rules.trace;
 import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
-import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.values.LazyText;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
+import dev.retryaudit.rules.shared.LazyReports;
 import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -30,7 +31,7 @@ public final class Overlap extends PairRule {
                 || Millis.startedAt(next) < Millis.startedAt(prev) || Millis.startedAt(next) >= prevEnd) {
             return;
         }
-        ctx.report(op, next, new Message(next.attemptId(), op.id(), prevEnd - Millis.startedAt(next), prev.attemptId()),
+        LazyReports.report(ctx, op, next, new Message(next.attemptId(), op.id(), prevEnd - Millis.startedAt(next), prev.attemptId()),
                 Evidence.of().put("previous_attempt", prev.attemptId())
                         .putTime("previous_response_at", prevEnd)
                         .putTime("started_at", Millis.startedAt(next))
@@ -38,7 +39,7 @@ public final class Overlap extends PairRule {
     }
 
     /** The message of an overlap, held as its values: a large input may overlap on most of its writes. */
-    private record Message(int attempt, String operation, long overlapMs, int previous) implements Finding.Message {
+    private record Message(int attempt, String operation, long overlapMs, int previous) implements LazyText {
         @Override
         public String text() {
             return "attempt " + attempt + " of write " + operation + " started " + overlapMs + " ms before attempt "

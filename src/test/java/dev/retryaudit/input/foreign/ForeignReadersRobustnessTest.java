@@ -2,7 +2,7 @@ package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import java.io.ByteArrayInputStream;

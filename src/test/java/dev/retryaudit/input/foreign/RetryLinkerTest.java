@@ -3,7 +3,7 @@ package dev.retryaudit.input.foreign;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
@@ -371,7 +371,7 @@ class RetryLinkerTest {
         assertThat(read.get(0).attempts()).extracting(Attempt::spanId)
                 .containsExactly(sends.get(0).spanId, sends.get(1).spanId, sends.get(2).spanId);
         assertThat(read.get(0).groupedBy()).isEqualTo("sends under call span anthropic.messages.create");
-        assertThat(read.get(0).parent()).isNull();
+        assertThat(read.get(0).parentOperation()).isNull();
         assertThat(ctx.notes()).isEmpty();
     }
 

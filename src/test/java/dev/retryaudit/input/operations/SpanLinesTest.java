@@ -1,7 +1,7 @@
 package dev.retryaudit.input.operations;
 
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import java.nio.charset.StandardCharsets;

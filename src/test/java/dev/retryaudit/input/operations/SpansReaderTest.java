@@ -2,7 +2,7 @@ package dev.retryaudit.input.operations;
 
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;

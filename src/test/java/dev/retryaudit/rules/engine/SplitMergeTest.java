@@ -17,7 +17,8 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.values.Clock;
+import dev.retryaudit.model.values.ParentRef;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.report.Report;
@@ -145,14 +146,14 @@ class SplitMergeTest {
         List<Attempt> attempts = op.attempts().stream().map(a -> Models.withGrpc(Models.attempt(a.attemptId(), a.spanId(),
                 a.idempotencyKey(), Millis.startedAt(a), Millis.endedAt(a), Millis.durationMs(a), a.outcome(), a.status(), a.errorClass(),
                 a.retryAfter(), a.responseDate(), a.commitState(), a.commitStateSource(), a.retryReason(),
-                a.requestHash(), a.attributes(), moved(a.location(), offset)),
+                a.requestHash(), a.attributesJson(), moved(a.location(), offset)),
                 a.grpcStatus(), a.retryPushback())).toList();
         List<Check> checks = op.checks().stream().map(c -> new Check(c.afterAttempt(), c.at(), c.kind(), c.result(),
                 c.count(), moved(c.location(), offset))).toList();
         return Models.operation(prefix + op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
-                op.runId(), op.parent() == null ? null : new ParentRef(prefix + op.parent().operation(),
-                        op.parent().attempt()), op.deadlineMs(), op.reportedOutcome(), op.clock(), attempts, checks,
-                op.attributes(), moved(op.location(), offset), op.carried());
+                op.runId(), op.parentOperation() == null ? null : new ParentRef(prefix + op.parentOperation(),
+                        op.parentAttempt()), op.deadlineMs(), op.reportedOutcome(), op.serverClock() ? Clock.SERVER : null, attempts, checks,
+                op.attributesJson(), moved(op.location(), offset), op.carried());
     }
 
     private static Location moved(Location at, int offset) {

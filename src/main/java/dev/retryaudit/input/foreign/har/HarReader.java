@@ -13,7 +13,7 @@ import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.text.Times;

@@ -5,7 +5,7 @@ import dev.retryaudit.input.foreign.ExceptionCauses;
 import dev.retryaudit.input.foreign.FailureHints;
 import dev.retryaudit.input.foreign.Http;
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;
 

@@ -12,7 +12,7 @@ import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

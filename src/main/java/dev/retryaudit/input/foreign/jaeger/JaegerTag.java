@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.util.function.UnaryOperator;
 

@@ -9,7 +9,7 @@ import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.json.Decimal;
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;
 

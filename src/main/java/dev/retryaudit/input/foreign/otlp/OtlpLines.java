@@ -10,7 +10,7 @@ import dev.retryaudit.input.json.ParseFailures;
 import dev.retryaudit.input.json.StrictJson;
 import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.input.reader.ReadContext;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
 import java.io.ByteArrayInputStream;

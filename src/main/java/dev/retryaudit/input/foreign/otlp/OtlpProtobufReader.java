@@ -4,7 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;

@@ -15,7 +15,7 @@ import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.ReadContext;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;

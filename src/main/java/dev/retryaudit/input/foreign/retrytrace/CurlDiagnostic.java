@@ -1,14 +1,15 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
 import dev.retryaudit.model.internal.Models;
+import dev.retryaudit.model.internal.LimitChecks;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Effect;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -169,7 +170,7 @@ public final class CurlDiagnostic {
         c.expectArray("the observed statuses");
         List<Integer> list = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            limits.checkAttempts(list.size() + 1, "case", "attempts", c::error);
+            LimitChecks.attempts(limits, list.size() + 1, "case", "attempts", c::error);
             Integer s = c.optInt(100, 599);
             if (s == null) {
                 throw c.error("must not be null");
@@ -187,7 +188,7 @@ public final class CurlDiagnostic {
         c.expectArray("the arrival gaps");
         List<Long> list = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            limits.checkAttempts(list.size() + 1, "case", "gaps", c::error);
+            LimitChecks.attempts(limits, list.size() + 1, "case", "gaps", c::error);
             double seconds = c.optNumber(0);
             if (Double.isNaN(seconds) || seconds > 1e9) {
                 throw c.error(Double.isNaN(seconds) ? "must not be null"

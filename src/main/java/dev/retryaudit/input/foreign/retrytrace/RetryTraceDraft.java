@@ -1,17 +1,18 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
 import dev.retryaudit.model.internal.Models;
+import dev.retryaudit.model.internal.LimitChecks;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
+import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
@@ -113,7 +114,7 @@ final class RetryTraceDraft {
         c.expectArray("the attempts");
         List<Attempt> list = new ArrayList<>();
         while (c.next() != JsonToken.END_ARRAY) {
-            ctx.limits().checkAttempts(list.size() + 1, "trace", "attempts", c::error);
+            LimitChecks.attempts(ctx.limits(), list.size() + 1, "trace", "attempts", c::error);
             list.add(readAttempt(c, ctx, pointer + "/" + list.size()));
         }
         return list;

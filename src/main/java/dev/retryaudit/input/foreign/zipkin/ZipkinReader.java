@@ -13,7 +13,7 @@ import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;

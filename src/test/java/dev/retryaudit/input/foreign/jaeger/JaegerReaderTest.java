@@ -3,7 +3,7 @@ package dev.retryaudit.input.foreign.jaeger;
 import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
@@ -86,8 +86,8 @@ class JaegerReaderTest {
                 + tag("http.method", "string", "\"POST\"") + "," + tag("http.url", "string", "\"https://b.example/\""), refs);
         List<Operation> ops = Inputs.read(InputFormat.JAEGER, "{\"data\":[{\"spans\":[" + parent + "," + child + "]}]}");
         assertThat(ops).hasSize(2);
-        assertThat(ops.get(1).parent()).isNotNull();
-        assertThat(ops.get(1).parent().operation()).isEqualTo(ops.get(0).id());
+        assertThat(ops.get(1).parentAttempt()).isNotNull();
+        assertThat(ops.get(1).parentOperation()).isEqualTo(ops.get(0).id());
     }
 
     @Test

@@ -1,19 +1,19 @@
 package dev.retryaudit.input.foreign.otlp;
 
 import dev.retryaudit.model.internal.Millis;
+import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.text.Times;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.Clock;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.ParentRef;
+import dev.retryaudit.model.values.ParentRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +101,7 @@ class OtlpReaderTest {
         assertThat(tool.effect()).isNull();
         assertThat(tool.impliedEffect()).isEqualTo(Effect.WRITE);
         assertThat(tool.runId()).isEqualTo(T);
-        assertThat(tool.clock()).isEqualTo(Clock.CLIENT);
+        assertThat(tool.serverClock()).isFalse();
         assertThat(tool.carried()).containsExactly(Field.SPAN_ID);
         assertThat(tool.location().line()).isEqualTo(21);
         assertThat(tool.location().column()).isEqualTo(13);
@@ -118,7 +118,7 @@ class OtlpReaderTest {
         assertThat(charge.target()).isEqualTo("https://pay.example/v1/charges");
         assertThat(charge.idempotencyKey()).isEqualTo("k-1");
         assertThat(charge.impliedEffect()).isEqualTo(Effect.WRITE);
-        assertThat(charge.parent()).isEqualTo(new ParentRef(T + "/call_7", 1));
+        assertThat(Models.parent(charge)).isEqualTo(new ParentRef(T + "/call_7", 1));
         assertThat(charge.carried()).containsExactlyInAnyOrder(Field.SPAN_ID, Field.IDEMPOTENCY_KEY);
         assertThat(charge.location().pointer()).isEqualTo("/resourceSpans/0/scopeSpans/0/spans/1");
         Attempt timedOut = charge.attempts().get(0);
@@ -159,7 +159,7 @@ class OtlpReaderTest {
         Operation legacy = ops.get(4);
         assertThat(legacy.tool()).isEqualTo("PUT files.example:8443");
         assertThat(legacy.runId()).isEqualTo("0123456789abcdef0123456789abcdef");
-        assertThat(legacy.parent()).isNull();
+        assertThat(legacy.parentOperation()).isNull();
         assertThat(legacy.attempts()).singleElement().satisfies(a -> {
             assertThat(a.attemptId()).isEqualTo(1);
             assertThat(a.status()).isEqualTo(204);
@@ -187,7 +187,7 @@ class OtlpReaderTest {
                 + str("http.request.method", "POST") + "," + str("retry_audit.operation_id", "op-1") + "]}";
         Operation op = read(export(server)).get(0);
         assertThat(op.id()).isEqualTo("op-1");
-        assertThat(op.clock()).isEqualTo(Clock.SERVER);
+        assertThat(op.serverClock()).isTrue();
         assertThat(op.attempts().get(0).outcome()).isNull();
     }
 
@@ -468,8 +468,8 @@ class OtlpReaderTest {
                 spanUnder("2222aaaa2222bb01", "", 0, tool),
                 spanUnder("2222aaaa2222bb02", "", 1000, tool),
                 spanUnder("1111aaaa2222bb01", "2222aaaa2222bb02", 1001, withStatus(503, get("https://a.example/x")))));
-        assertThat(ops.get(1).parent()).isEqualTo(new ParentRef(T + "/call_3", 2));
-        assertThat(ops.get(0).parent()).isNull();
+        assertThat(Models.parent(ops.get(1))).isEqualTo(new ParentRef(T + "/call_3", 2));
+        assertThat(ops.get(0).parentOperation()).isNull();
     }
 
     @Test

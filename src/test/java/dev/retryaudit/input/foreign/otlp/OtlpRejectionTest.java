@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign.otlp;
 
 import dev.retryaudit.input.Inputs;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import org.junit.jupiter.api.Test;

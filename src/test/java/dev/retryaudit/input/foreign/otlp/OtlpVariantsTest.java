@@ -3,7 +3,7 @@ package dev.retryaudit.input.foreign.otlp;
 import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.InputException;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.retryaudit.model;
+package dev.retryaudit.model.values;
 
 import java.io.Serializable;
 import java.util.Objects;

@@ -1,5 +1,6 @@
-package dev.retryaudit.model;
+package dev.retryaudit.model.internal;
 
+import dev.retryaudit.model.Limit;
 import dev.retryaudit.text.Escaping;
 import java.io.Serializable;
 import java.util.Objects;

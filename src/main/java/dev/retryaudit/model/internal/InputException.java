@@ -1,6 +1,6 @@
-package dev.retryaudit.model;
+package dev.retryaudit.model.internal;
 
-import dev.retryaudit.model.InputError;
+
 import dev.retryaudit.model.Limit;
 import java.util.function.Function;
 

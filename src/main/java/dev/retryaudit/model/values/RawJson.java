@@ -1,9 +1,9 @@
-package dev.retryaudit.model;
+package dev.retryaudit.model.values;
 
 import java.io.Serializable;
 import java.util.Objects;
 
-/** A free-form JSON value kept as compact text (an {@code attributes} object), copied into reports unchanged. */
+/** A JSON value kept as compact text, which a finding's evidence copies into reports unchanged. */
 public record RawJson(String json) implements Serializable {
     public RawJson {
         Objects.requireNonNull(json, "json");
