@@ -14,6 +14,7 @@ import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.model.values.LazyText;
+import dev.retryaudit.model.values.RawJson;
 import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.shared.LazyReports;
 import java.io.Serializable;
@@ -39,6 +40,9 @@ import java.util.Set;
  * {@code grouped_by} in its evidence.
  */
 public final class Engine {
+    /** The evidence key under which a finding about an operation keeps the operation's free-form attributes. */
+    private static final String ATTRIBUTES = "attributes";
+
     private final Policy policy;
     private final List<String> rules = new ArrayList<>();
     private final List<Bound> perOperation = new ArrayList<>();
@@ -293,10 +297,16 @@ public final class Engine {
                     attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(), message, evidence, at));
         }
 
-        /** Where a finding about {@code attempt} of {@code op} stands; says {@link #GROUPED_BY} in the evidence when the tool grouped the operation. */
+        /**
+         * Where a finding about {@code attempt} of {@code op} stands; says {@link #GROUPED_BY} in the evidence when the
+         * tool grouped the operation, and keeps the operation's free-form {@code attributes} there as they were given.
+         */
         private Location at(Operation op, Attempt attempt, Evidence evidence) {
             if (op.groupedBy() != null && !evidence.has(GROUPED_BY)) {
                 evidence.put(GROUPED_BY, op.groupedBy());
+            }
+            if (op.attributesJson() != null && !evidence.has(ATTRIBUTES)) {
+                evidence.put(ATTRIBUTES, new RawJson(op.attributesJson()));
             }
             return attempt != null ? attempt.location() : op.location();
         }

@@ -61,6 +61,22 @@ class EngineTest {
     }
 
     @Test
+    void theAttributesOfAnOperationAreKeptInTheEvidenceOfItsFindings() {
+        Operation withAttributes = RetryAudit.operation("op-2", "charge").method("POST")
+                .attributesJson("{\"cart\":\"c-1844\",\"amount_cents\":4599}").at(Location.atLine("in.jsonl", 5))
+                .attempt(1, a -> a.outcome(Outcome.TIMEOUT)).attempt(2, a -> a.outcome(Outcome.SUCCESS)).build();
+        RuleSelection one = RuleSelection.of(List.of(new Retried()), Policy.DEFAULTS, List.of(), List.of());
+        Engine engine = new Engine(Policy.DEFAULTS, one);
+        engine.accept(withAttributes);
+        engine.accept(RETRIED);
+        List<Finding> found = engine.finish();
+        assertThat(found).extracting(Finding::operation).containsExactly("op-1", "op-2");
+        assertThat(found.get(0).evidence().asMap()).isEmpty();
+        assertThat(found.get(1).evidence().asMap()).containsOnlyKeys("attributes");
+        assertThat(found.get(1).evidence().value(0)).hasToString("RawJson[json={\"cart\":\"c-1844\",\"amount_cents\":4599}]");
+    }
+
+    @Test
     void customRulesInASelectionRunAtTheirSeverityAndCanBeDisabled() {
         List<Rule> catalogue = new ArrayList<>(RuleRegistry.all());
         catalogue.add(new Retried());
