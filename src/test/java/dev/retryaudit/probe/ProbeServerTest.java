@@ -299,7 +299,9 @@ class ProbeServerTest {
                 long tookMillis = (System.nanoTime() - start) / 1_000_000;
 
                 assertThat(fresh.statusCode()).isEqualTo(429);
-                assertThat(tookMillis).isLessThan(1000);
+                // A server held up by the stalled connections answers only once they time out (10 s) or the
+                // client gives up (5 s); 3 s leaves a loaded machine room without hiding that.
+                assertThat(tookMillis).isLessThan(ProbeServer.READ_TIMEOUT_SECONDS * 300L);
             } finally {
                 for (Socket socket : stalled) {
                     socket.close();
