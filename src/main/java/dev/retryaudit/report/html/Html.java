@@ -30,7 +30,13 @@ public final class Html {
      * surrogates as {@code \\uXXXX} (as every format prints them), then {@code & < > " '} as references.
      */
     public static String escape(String s) {
-        String c = Escaping.controls(s == null ? "" : s);
+        if (s == null) {
+            return "";
+        }
+        if (plain(s)) {
+            return s;
+        }
+        String c = Escaping.controls(s);
         StringBuilder b = null;
         for (int i = 0; i < c.length(); i++) {
             String ref = switch (c.charAt(i)) {
@@ -53,6 +59,17 @@ public final class Html {
             }
         }
         return b == null ? c : b.toString();
+    }
+
+    /** Whether {@code s} is printable ASCII without a character HTML escapes: most strings, kept as they are in one pass. */
+    private static boolean plain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A number with one decimal, the same on every machine (SVG coordinates). */
