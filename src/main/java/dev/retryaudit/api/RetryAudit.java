@@ -141,7 +141,7 @@ public final class RetryAudit {
      * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
      * The one input summary holds the parts' notes, each source's as its reader gives a whole source, in
      * the order of the sources. A part audited otherwise is an {@link IllegalArgumentException} that
-     * says what differs.
+     * says what differs. The parts are left as they were: a part may be merged again.
      */
     public AuditResult merge(Collection<AuditPart> parts) {
         Engine engine = new Engine(policy, selection);
