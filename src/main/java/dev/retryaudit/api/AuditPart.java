@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * One part of an audit split across threads, processes or machines: what {@link RetryAudit#auditPart}
@@ -23,7 +25,8 @@ import java.util.Map;
  * into the findings and notes of one pass, by an auditor with the same policy, rules and limits. For an
  * engine that merges by key across machines (a Spark shuffle), a part comes apart into its
  * {@link #findings}, final as they are, and its {@link #pieces}, each to merge with the pieces of its
- * {@link #group} from every part. Immutable and serializable.
+ * {@link #group} from every part (or as many pieces as there are reducing tasks, {@link #pieces(int)},
+ * after {@link RetryAudit#combine combining} the parts of one task). Immutable and serializable.
  */
 public final class AuditPart implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -83,25 +86,52 @@ public final class AuditPart implements Serializable {
      * findings or that source's notes.
      */
     public List<AuditPart> pieces() {
-        Map<String, Map<Object, Object>> aggregates = state.aggregates();
-        List<AuditPart> out = new ArrayList<>();
-        aggregates.forEach((rule, byKey) -> byKey.forEach((key, aggregate) -> {
-            Map<String, Map<Object, Object>> only = new LinkedHashMap<>();
-            aggregates.keySet().forEach(id -> only.put(id, Map.of()));
-            Map<Object, Object> one = new HashMap<>();
-            one.put(key, aggregate);
-            only.put(rule, one);
-            out.add(new AuditPart(new Engine.Partial(state.setup(), List.of(), only), limits, 0, 0, new NoteParts(),
-                    rule + "\u0000" + group(key)));
-        }));
-        notes.bySource().forEach((source, its) -> out.add(new AuditPart(new Engine.Partial(state.setup(), List.of(),
-                empty(aggregates)), limits, 0, 0, its, "\u0001notes\u0000" + source)));
+        return new ArrayList<>(split(g -> g).values());
+    }
+
+    /**
+     * The part's cross-operation aggregates and notes in at most {@code groups} pieces, by group number
+     * ({@code 0} to {@code groups - 1}, its {@link #group} in decimal): each rule and key, and each
+     * source's notes, falls in the same group in every part, so the pieces of one group number, from all
+     * parts of one input split the same way, merge into the findings of its keys and the notes of its
+     * sources. A group with nothing in it has no piece.
+     */
+    public Map<Integer, AuditPart> pieces(int groups) {
+        if (groups < 1) {
+            throw new IllegalArgumentException("groups must be at least 1: " + groups);
+        }
+        Map<Integer, AuditPart> out = new TreeMap<>();
+        split(g -> Integer.toString(Math.floorMod(g.hashCode(), groups)))
+                .forEach((g, piece) -> out.put(Integer.valueOf(g), piece));
         return out;
     }
 
+    /**
+     * The part's aggregates and notes apart by {@code groupOf} of each one's own group (a rule and key, a
+     * source's notes), in the order of their first member.
+     */
+    private Map<String, AuditPart> split(UnaryOperator<String> groupOf) {
+        Map<String, Map<Object, Object>> aggregates = state.aggregates();
+        Map<String, Map<String, Map<Object, Object>>> byGroup = new LinkedHashMap<>();
+        aggregates.forEach((rule, byKey) -> byKey.forEach((key, aggregate) -> byGroup
+                .computeIfAbsent(groupOf.apply(rule + "\u0000" + group(key)), g -> empty(aggregates))
+                .get(rule).put(key, aggregate)));
+        Map<String, NoteParts> notesByGroup = new LinkedHashMap<>();
+        notes.bySource().forEach((source, its) -> {
+            String g = groupOf.apply("\u0001notes\u0000" + source);
+            byGroup.computeIfAbsent(g, k -> empty(aggregates));
+            notesByGroup.computeIfAbsent(g, k -> new NoteParts()).merge(its);
+        });
+        Map<String, AuditPart> out = new LinkedHashMap<>();
+        byGroup.forEach((g, its) -> out.put(g, new AuditPart(new Engine.Partial(state.setup(), List.of(), its), limits,
+                0, 0, notesByGroup.getOrDefault(g, new NoteParts()), g)));
+        return out;
+    }
+
+    /** An aggregate map for each of the part's rules, each empty. */
     private static Map<String, Map<Object, Object>> empty(Map<String, Map<Object, Object>> aggregates) {
         Map<String, Map<Object, Object>> none = new LinkedHashMap<>();
-        aggregates.keySet().forEach(id -> none.put(id, Map.of()));
+        aggregates.keySet().forEach(id -> none.put(id, new HashMap<>()));
         return none;
     }
 

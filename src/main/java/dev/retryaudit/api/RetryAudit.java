@@ -145,13 +145,36 @@ public final class RetryAudit {
      * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
      * The one input summary holds the parts' notes, each source's as its reader gives a whole source, in
      * the order of the sources. A part audited otherwise is an {@link IllegalArgumentException} that
-     * says what differs.
+     * says what differs. The parts are left as they were: a part may be merged again.
      */
     public AuditResult merge(Collection<AuditPart> parts) {
         Engine engine = new Engine(policy, selection);
+        NoteParts notes = new NoteParts();
+        long[] counted = take(parts, engine, notes);
+        List<InputNote> noted = new ArrayList<>();
+        notes.finish().values().forEach(noted::addAll);
+        return result(List.of(new InputSummary(OperationsInput.SOURCE, OperationsInput.FORMAT, counted[0], counted[1],
+                noted)), engine);
+    }
+
+    /**
+     * {@code parts}, audited by auditors with this one's policy, rules and limits, as one part, not yet
+     * judged: their findings, their aggregates merged key by key and their notes, as one
+     * {@link #auditPart} over all their operations would give them; for an engine that merges the
+     * pieces of a partition before it sends them on. Checked as {@link #merge} checks them; the parts
+     * are left as they were.
+     */
+    public AuditPart combine(Collection<AuditPart> parts) {
+        Engine engine = new Engine(policy, selection);
+        NoteParts notes = new NoteParts();
+        long[] counted = take(parts, engine, notes);
+        return new AuditPart(engine.partial(), settings.limits(), counted[0], counted[1], notes, null);
+    }
+
+    /** Merges {@code parts} into {@code engine} and {@code notes}; their operations and attempts. */
+    private long[] take(Collection<AuditPart> parts, Engine engine, NoteParts notes) {
         long ops = 0;
         long attempts = 0;
-        NoteParts notes = new NoteParts();
         for (AuditPart p : parts) {
             notes.merge(p.notes());
             if (!p.limits().equals(settings.limits())) {
@@ -162,10 +185,7 @@ public final class RetryAudit {
             ops += p.operations();
             attempts += p.attempts();
         }
-        List<InputNote> noted = new ArrayList<>();
-        notes.finish().values().forEach(noted::addAll);
-        return result(List.of(new InputSummary(OperationsInput.SOURCE, OperationsInput.FORMAT, ops, attempts, noted)),
-                engine);
+        return new long[] {ops, attempts};
     }
 
     /** Every operation of {@code input}, read (or taken) as {@link #audit(AuditInput)} would, for a caller that audits later or elsewhere. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Row;
@@ -28,8 +29,9 @@ import scala.Tuple2;
  * (source and operation_id, else idempotency key), from its top-level fields; a repartition on the
  * key, sorted within partitions, brings an operation's lines together, where each is read (checked and
  * parsed, once) and they are built into the operation and
- * audited by the per-operation rules, one auditor per partition. What the cross-operation rules aggregated leaves as one piece per rule and
- * key, the input notes one piece per source; a second {@code groupByKey} merges the pieces of each key and judges them. Input errors travel
+ * audited by the per-operation rules, one auditor per partition. What the cross-operation rules aggregated and
+ * the input notes leave each partition as one piece per reducing partition (by rule and key, by source),
+ * where the pieces are merged and judged. Input errors travel
  * as items beside the findings; the input-wide checks (unique ids, the operations limit, empty
  * sources) run over one small fact per operation.
  */
@@ -80,21 +82,34 @@ final class AuditJob {
 
     /**
      * The pieces of each group merged: the findings of the cross-operation rules (each rule and key judged)
-     * and the notes of each source; kept (memory, else disk) for the actions that follow.
+     * and the notes of each source; kept (memory, else disk) for the actions that follow. A Spark
+     * aggregation with its combine on the map side: each partition's pieces are merged into one part and
+     * sent on as one piece per reducing partition (its keys and sources), and each reducing partition
+     * merges the pieces it is sent, one from each partition, once; not one piece per key nor one merge per
+     * key.
      */
     static JavaRDD<AuditResult> merged(JavaRDD<Item> items, AuditSettings settings) {
-        return items.filter(i -> i.piece() != null)
-                .mapToPair(i -> new Tuple2<>(i.piece().group(), i.piece()))
-                .groupByKey()
-                .mapPartitions(groups -> {
-                    RetryAudit audit = settings.auditor();
-                    List<AuditResult> out = new ArrayList<>();
-                    while (groups.hasNext()) {
-                        List<AuditPart> parts = new ArrayList<>();
-                        groups.next()._2().forEach(parts::add);
-                        out.add(audit.merge(parts));
+        int groups = items.getNumPartitions();
+        return items.mapPartitionsToPair(it -> {
+                    List<AuditPart> pieces = new ArrayList<>();
+                    it.forEachRemaining(i -> {
+                        if (i.piece() != null) {
+                            pieces.add(i.piece());
+                        }
+                    });
+                    List<Tuple2<Integer, AuditPart>> out = new ArrayList<>();
+                    if (!pieces.isEmpty()) {
+                        AuditPart all = pieces.size() == 1 ? pieces.get(0) : settings.auditor().combine(pieces);
+                        all.pieces(groups).forEach((g, p) -> out.add(new Tuple2<>(g, p)));
                     }
                     return out.iterator();
+                })
+                .partitionBy(new HashPartitioner(groups))
+                .mapPartitions(pieces -> {
+                    List<AuditPart> parts = new ArrayList<>();
+                    pieces.forEachRemaining(p -> parts.add(p._2()));
+                    return parts.isEmpty() ? List.<AuditResult>of().iterator()
+                            : List.of(settings.auditor().merge(parts)).iterator();
                 })
                 .persist(StorageLevel.MEMORY_AND_DISK());
     }
@@ -106,7 +121,8 @@ final class AuditJob {
         Iterable<Operation> operations = () -> new Built(rows, sources, reader, out);
         AuditPart part = audit.auditPart(operations, reader);
         part.findings().forEach(f -> out.add(Item.of(f)));
-        part.pieces().forEach(p -> out.add(Item.of(p)));
+        // What is left to merge, as one piece: the merge sends it on by group.
+        part.pieces(1).values().forEach(p -> out.add(Item.of(p)));
         return out.iterator();
     }
 

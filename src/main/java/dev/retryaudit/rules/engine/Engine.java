@@ -54,6 +54,8 @@ public final class Engine {
     private Boolean currentWrite;
     private List<CommitGate.Retry> currentRetries;
     private List<Finding> finished;
+    private Setup checked;
+    private Set<String> aggregationIds;
 
     public Engine(Policy policy, RuleSelection selection) {
         this.policy = policy;
@@ -127,7 +129,11 @@ public final class Engine {
      */
     public void merge(Partial part) {
         requireOpen();
-        part.setup().requireSame(new Setup(policy, rules));
+        // The pieces split from one part share its setup: it is checked once.
+        if (part.setup() != checked) {
+            part.setup().requireSame(new Setup(policy, rules));
+            checked = part.setup();
+        }
         if (!part.aggregates().keySet().equals(aggregationIds())) {
             throw new IllegalArgumentException("a part audited with other cross-operation rules cannot merge: "
                     + part.aggregates().keySet() + " is not " + aggregationIds());
@@ -206,9 +212,12 @@ public final class Engine {
     }
 
     private Set<String> aggregationIds() {
-        Set<String> ids = new LinkedHashSet<>();
-        aggregations.forEach(a -> ids.add(a.rule.info().id()));
-        return ids;
+        if (aggregationIds == null) {
+            Set<String> ids = new LinkedHashSet<>();
+            aggregations.forEach(a -> ids.add(a.rule.info().id()));
+            aggregationIds = ids;
+        }
+        return aggregationIds;
     }
 
     private void requireOpen() {
@@ -235,10 +244,17 @@ public final class Engine {
             }
         }
 
-        /** Merges aggregates of this rule from another part; a rule's own keys and aggregates are of its types. */
+        /**
+         * Merges aggregates of this rule from another part; a rule's own keys and aggregates are of its types.
+         * The part's aggregates are merged into this engine's own (a new one for a key it has not seen), never
+         * updated: a part may be merged again, elsewhere.
+         */
         @SuppressWarnings("unchecked")
         void mergeFrom(Map<Object, Object> theirs) {
-            theirs.forEach((key, aggregate) -> byKey.merge((K) key, (A) aggregate, rule::merge));
+            theirs.forEach((key, aggregate) -> {
+                A ours = byKey.get(key);
+                byKey.put((K) key, rule.merge(ours == null ? rule.zero() : ours, (A) aggregate));
+            });
         }
 
         void finish() {

@@ -4,6 +4,10 @@ import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditPart;
+import dev.retryaudit.api.AuditResult;
+import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
@@ -34,8 +38,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,6 +79,55 @@ class SplitMergeTest {
             Collections.shuffle(parts, rnd);
             List<Finding> merged = audit(parts);
             assertThat(json(merged)).as("k=%d seed=%d", k, seed).isEqualTo(json(onePass));
+        }
+    }
+
+    /**
+     * As an engine that merges by key across machines does: parts audited apart, two of them combined
+     * into one part first, each part's pieces by group number sent on serialized, and the pieces of each
+     * group merged; with the per-operation findings, the findings of one pass. The parts are left as they
+     * were: merged again, they give the same.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 8})
+    void piecesByGroupMergeIntoTheFindingsOfOnePass(int groups) throws Exception {
+        RetryAudit audit = RetryAudit.of(AuditSettings.builder()
+                .enable(RuleRegistry.all().stream().map(r -> r.info().id()).toList()).build());
+        List<Operation> ops = input();
+        AuditResult onePass = audit.audit(AuditInput.operations(ops));
+        Random rnd = new Random(groups);
+        List<List<Operation>> split = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            split.add(new ArrayList<>());
+        }
+        ops.forEach(op -> split.get(rnd.nextInt(4)).add(op));
+        List<AuditPart> parts = split.stream().map(audit::auditPart).toList();
+        List<AuditPart> sent = List.of(audit.combine(parts.subList(0, 2)), parts.get(2), parts.get(3));
+        List<Finding> findings = new ArrayList<>();
+        Map<Integer, List<AuditPart>> byGroup = new TreeMap<>();
+        for (AuditPart p : sent) {
+            findings.addAll(p.findings());
+            for (Map.Entry<Integer, AuditPart> piece : p.pieces(groups).entrySet()) {
+                assertThat(piece.getKey()).isBetween(0, groups - 1);
+                assertThat(piece.getValue().group()).isEqualTo(Integer.toString(piece.getKey()));
+                assertThat(piece.getValue().findings()).isEmpty();
+                byGroup.computeIfAbsent(piece.getKey(), g -> new ArrayList<>()).add(shipped(piece.getValue()));
+            }
+        }
+        byGroup.values().forEach(pieces -> findings.addAll(audit.merge(pieces).findings()));
+        findings.sort(FindingOrder.ORDER);
+        assertThat(json(findings)).isEqualTo(json(onePass.findings()));
+        assertThat(audit.merge(parts)).isEqualTo(onePass);
+        assertThat(audit.merge(parts)).isEqualTo(onePass);
+    }
+
+    private static AuditPart shipped(AuditPart part) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(part);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (AuditPart) in.readObject();
         }
     }
 
