@@ -119,7 +119,7 @@ public final class AttemptBuilder {
         return this;
     }
 
-    /** Free-form attributes as a JSON object, kept as given and copied into evidence where a rule cites them. */
+    /** Free-form attributes as a JSON object, kept as given ({@code Attempt.attributesJson()}); no rule reads them. */
     public AttemptBuilder attributesJson(String json) {
         attributesJson = json;
         return this;

@@ -98,7 +98,7 @@ public final class OperationBuilder {
         return this;
     }
 
-    /** Free-form attributes as a JSON object, kept as given. */
+    /** Free-form attributes as a JSON object, kept as given and in the evidence of every finding about the operation. */
     public OperationBuilder attributesJson(String json) {
         attributesJson = json;
         return this;
