@@ -7,8 +7,10 @@ import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.values.ParentRef;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -192,6 +194,17 @@ public final class LineReader {
             throw RetryAuditException.of(e);
         }
         return out;
+    }
+
+    /**
+     * {@code linked}, the {@link LinkedOperation#operation} of an operation {@link #operations} linked, with
+     * attempt {@code attempt} of operation {@code operation} for its parent, as
+     * {@link LinkedOperation#withParent} gives it: for an engine that keeps what it linked apart from the
+     * {@link LinkedOperation} (cached, or sent elsewhere) until the parents are known.
+     */
+    public static Operation withParent(Operation linked, String operation, int attempt) {
+        return new RetryLinker.Linked(Objects.requireNonNull(linked, "linked"), null, Map.of(), 0)
+                .withParent(new ParentRef(Objects.requireNonNull(operation, "operation"), attempt));
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -75,8 +76,8 @@ public final class KryoClasses implements KryoRegistrator {
         }, (k, i) -> new Item.Stat(i.readInt(true), i.readLong(true), i.readLong(true), i.readLong(true), i.readString(),
                 k.readObjectOrNull(i, Location.class), i.readLong(true)));
         // The library's values keep their fields to themselves: they travel as Java serializes them.
-        for (Class<?> c : List.of(Finding.class, AuditPart.class, InputRejection.class, AuditResult.class,
-                AuditSettings.class)) {
+        for (Class<?> c : List.of(Finding.class, Operation.class, AuditPart.class, InputRejection.class,
+                AuditResult.class, AuditSettings.class)) {
             kryo.register(c, new JavaSerializer());
         }
         fields(kryo, Item.class, (k, o, v) -> {
@@ -86,6 +87,43 @@ public final class KryoClasses implements KryoRegistrator {
             k.writeObjectOrNull(o, v.stat(), Item.Stat.class);
         }, (k, i) -> new Item(k.readObjectOrNull(i, Finding.class), k.readObjectOrNull(i, AuditPart.class),
                 k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, Item.Stat.class)));
+        fields(kryo, OtlpJob.Op.class, (k, o, v) -> {
+            k.writeObject(o, v.operation());
+            o.writeString(v.parentKey());
+            o.writeInt(v.offers().size(), true);
+            v.offers().forEach((span, attempt) -> {
+                o.writeString(span);
+                o.writeInt(attempt, true);
+            });
+            o.writeLong(v.firstOrder(), true);
+        }, (k, i) -> {
+            Operation operation = k.readObject(i, Operation.class);
+            String parentKey = i.readString();
+            int n = i.readInt(true);
+            Map<String, Integer> offers = new LinkedHashMap<>();
+            for (int j = 0; j < n; j++) {
+                offers.put(i.readString(), i.readInt(true));
+            }
+            return new OtlpJob.Op(operation, parentKey, offers, i.readLong(true));
+        });
+        fields(kryo, OtlpJob.Linked.class, (k, o, v) -> {
+            o.writeString(v.context());
+            o.writeInt(v.operations() == null ? 0 : v.operations().size() + 1, true);
+            if (v.operations() != null) {
+                v.operations().forEach(op -> k.writeObject(o, op));
+            }
+            k.writeObjectOrNull(o, v.error(), InputRejection.class);
+            k.writeObjectOrNull(o, v.notes(), AuditPart.class);
+        }, (k, i) -> {
+            String context = i.readString();
+            int n = i.readInt(true) - 1;
+            List<OtlpJob.Op> ops = n < 0 ? null : new ArrayList<>(n);
+            for (int j = 0; j < n; j++) {
+                ops.add(k.readObject(i, OtlpJob.Op.class));
+            }
+            return new OtlpJob.Linked(context, ops, k.readObjectOrNull(i, InputRejection.class),
+                    k.readObjectOrNull(i, AuditPart.class));
+        });
         fields(kryo, OtlpJob.Offer.class, (k, o, v) -> {
             o.writeString(v.operation());
             o.writeInt(v.attempt(), true);

@@ -8,7 +8,6 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Operation;
 import java.io.Serializable;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.TaskContext;
@@ -35,11 +33,11 @@ import scala.Tuple2;
  * idempotency key; the sends of an SDK call span); there a task links its contexts in the order of their
  * first lines, each line read once for the contexts it feeds, into operations by the library's linker.
  * Which HTTP requests are SDK call spans (linked with their sends, not in their own context) is decided
- * first, from facts about each request brought together by span. An operation's parent is another
- * context's attempt: each context offers its attempts by span and asks for its operations' parent
- * spans, a join answers, and the contexts are linked again with their parents and audited, one auditor
- * per partition, as {@link AuditJob} audits spans. The notes of reading each line leave the task that
- * routed it; those of linking, the task that audits the context.
+ * first, from facts about each request brought together by span. Each context is linked once and its
+ * operations kept; an operation's parent is another context's attempt: each context offers its attempts
+ * by span and asks for its operations' parent spans, a join answers, and the kept operations are given
+ * their parents and audited, one auditor per partition, as {@link AuditJob} audits spans. The notes of
+ * reading each line leave the task that routed it; those of linking, the task that linked the context.
  */
 final class OtlpJob {
     private static final String REJECTED = "!";
@@ -59,16 +57,30 @@ final class OtlpJob {
             implements Serializable {
     }
 
+    /** One operation of a context as linked, before its parent is known (as {@link LinkedOperation} gives it). */
+    record Op(Operation operation, String parentKey, Map<String, Integer> offers, long firstOrder)
+            implements Serializable {
+    }
+
+    /**
+     * What the linking keeps of a partition: a context (its key) with its operations, or the error that
+     * rejects it; or the notes of reading or of linking the partition's lines.
+     */
+    record Linked(String context, List<Op> operations, InputRejection error, AuditPart notes)
+            implements Serializable {
+    }
+
     /** What a context is told: the answer to a parent it asked for, or an SDK call span it must leave out. */
     record Told(String parentKey, Offer offer, String call) implements Serializable {
     }
 
     /**
      * Audits {@code lines}, read as {@code kinds} says. The result's items are kept (memory, else disk)
-     * for the actions that follow.
+     * for the actions that follow; the routed lines and the linked contexts they are made from are kept
+     * too, and added to {@code kept}, to be let go once the items are.
      */
     static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, Broadcast<OtlpSources> kinds,
-            AuditSettings settings) {
+            AuditSettings settings, List<JavaRDD<?>> kept) {
         HashPartitioner partitioner = new HashPartitioner(
                 Math.max(lines.getNumPartitions(), lines.context().defaultParallelism()));
         // A line goes once to each partition that links one of its contexts (a context's partition is its
@@ -124,32 +136,28 @@ final class OtlpJob {
             return out.iterator();
         });
         JavaPairRDD<String, Iterable<Told>> callsByContext = calls.groupByKey(partitioner);
-        // Offers by (source, trace/span) and requests (source, parent trace/span) -> context; errors wait for the audit.
-        JavaPairRDD<String, Tuple2<String, Offer>> both = routed.zipPartitions(callsByContext, (it, told) -> {
-            Map<String, Set<String>> left = leftOut(told);
-            ReadLines read = new ReadLines(LineReader.otlp(settings.limits(), kinds.value().logs()), sources.value());
-            LineReader linker = LineReader.otlp(settings.limits(), kinds.value().logs());
+        // Each context linked once, before its parents are known; kept for the audit, which gives them their parents.
+        JavaRDD<Linked> linked = routed.zipPartitions(callsByContext,
+                (it, told) -> linkPartition(it, leftOut(told), sources.value(), kinds.value(), settings))
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        kept.add(routed);
+        kept.add(linked);
+        // Offers by (source, trace/span) and requests (source, parent trace/span) -> context.
+        JavaPairRDD<String, Tuple2<String, Offer>> both = linked.flatMapToPair(c -> {
             List<Tuple2<String, Tuple2<String, Offer>>> out = new ArrayList<>();
-            for (Tuple2<String, List<SpanLine>> group : inLineOrder(it)) {
-                if (group._1().startsWith(REJECTED)) {
-                    continue;
-                }
-                int source = source(group._1());
-                try {
-                    for (LinkedOperation l : link(group, read, linker, kinds.value(), left)) {
-                        String id = l.operation().id();
-                        l.offers().forEach((span, attempt) -> out.add(new Tuple2<>(source + "\u0000" + span,
-                                new Tuple2<>(null, new Offer(id, attempt, l.firstOrder())))));
-                        if (l.parentKey() != null) {
-                            out.add(new Tuple2<>(source + "\u0000" + l.parentKey(), new Tuple2<>(group._1(), null)));
-                        }
+            if (c.operations() != null) {
+                int source = source(c.context());
+                for (Op l : c.operations()) {
+                    String id = l.operation().id();
+                    l.offers().forEach((span, attempt) -> out.add(new Tuple2<>(source + "\u0000" + span,
+                            new Tuple2<>(null, new Offer(id, attempt, l.firstOrder())))));
+                    if (l.parentKey() != null) {
+                        out.add(new Tuple2<>(source + "\u0000" + l.parentKey(), new Tuple2<>(c.context(), null)));
                     }
-                } catch (RetryAuditException e) {
-                    // raised again, in its place, when the context is audited
                 }
             }
             return out.iterator();
-        }).mapToPair(t -> t);
+        });
         JavaPairRDD<String, Told> answers = both.groupByKey().flatMapToPair(t -> {
             Offer best = null;
             List<String> askers = new ArrayList<>();
@@ -170,9 +178,9 @@ final class OtlpJob {
             }
             return out.iterator();
         });
-        // The answers to a context's requests are in the partition of its key, as its lines are.
-        JavaRDD<Item> items = routed.zipPartitions(answers.union(calls).groupByKey(partitioner),
-                (it, told) -> auditPartition(it, told, sources.value(), kinds.value(), settings));
+        // The answers to a context's requests are in the partition of its key, as its linked operations are.
+        JavaRDD<Item> items = linked.zipPartitions(answers.groupByKey(partitioner),
+                (it, told) -> auditPartition(it, told, settings));
         return items.persist(StorageLevel.MEMORY_AND_DISK());
     }
 
@@ -228,82 +236,89 @@ final class OtlpJob {
                 kinds.single().contains(group._2().get(0).sourceIndex()), leftOut.getOrDefault(key, Set.of()));
     }
 
-    private static Iterator<Item> auditPartition(Iterator<Routed> routed, Iterator<Tuple2<String, Iterable<Told>>> told,
+    /**
+     * The contexts of a partition's routed lines, each linked once in the order of their first lines
+     * (each line read once for the contexts it feeds), or the error that rejects it; then the notes of
+     * reading the lines and of linking them.
+     */
+    private static Iterator<Linked> linkPartition(Iterator<Routed> routed, Map<String, Set<String>> leftOut,
             List<String> sources, OtlpSources kinds, AuditSettings settings) {
-        Map<String, Map<String, Offer>> parents = new HashMap<>();
-        Map<String, Set<String>> leftOut = new HashMap<>();
-        told.forEachRemaining(t -> t._2().forEach(c -> {
-            if (c.call() != null) {
-                leftOut.computeIfAbsent(t._1(), k -> new HashSet<>(2)).add(c.call());
-            } else {
-                parents.computeIfAbsent(t._1(), k -> new HashMap<>()).put(c.parentKey(), c.offer());
-            }
-        }));
-        List<Item> out = new ArrayList<>();
+        List<Linked> out = new ArrayList<>();
         List<Routed> held = new ArrayList<>();
         routed.forEachRemaining(r -> {
             if (r.notes() != null) {
-                r.notes().pieces().forEach(p -> out.add(Item.of(p)));
+                out.add(new Linked(null, null, null, r.notes()));
             } else {
                 held.add(r);
             }
         });
-        List<Tuple2<String, List<SpanLine>>> ordered = inLineOrder(held.iterator());
         ReadLines read = new ReadLines(LineReader.otlp(settings.limits(), kinds.logs()), sources);
         LineReader linker = LineReader.otlp(settings.limits(), kinds.logs());
-        RetryAudit audit = settings.auditor();
-        Iterator<Tuple2<String, List<SpanLine>>> contexts = ordered.iterator();
-        ArrayDeque<Operation> ops = new ArrayDeque<>();
-        Iterable<Operation> operations = () -> new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                while (ops.isEmpty() && contexts.hasNext()) {
-                    Tuple2<String, List<SpanLine>> c = contexts.next();
-                    ops.addAll(build(c, parents.getOrDefault(c._1(), Map.of()), read, linker, kinds, leftOut, out));
-                }
-                return !ops.isEmpty();
-            }
-
-            @Override
-            public Operation next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return ops.removeFirst();
-            }
-        };
-        AuditPart part = audit.auditPart(operations, linker);
-        part.findings().forEach(f -> out.add(Item.of(f)));
-        part.pieces().forEach(p -> out.add(Item.of(p)));
+        for (Tuple2<String, List<SpanLine>> c : inLineOrder(held.iterator())) {
+            out.add(linkContext(c, read, linker, kinds, leftOut));
+        }
+        out.add(new Linked(null, null, null, settings.auditor().auditPart(List.of(), linker)));
         return out.iterator();
     }
 
-    /** The operations of one context with their parents; their facts, or the context's error, go to {@code side}. */
-    private static List<Operation> build(Tuple2<String, List<SpanLine>> lines, Map<String, Offer> parents,
-            ReadLines read, LineReader linker, OtlpSources kinds, Map<String, Set<String>> leftOut, List<Item> side) {
+    /** The operations of one context as linked, before their parents are known, or the error that rejects the context. */
+    private static Linked linkContext(Tuple2<String, List<SpanLine>> lines, ReadLines read, LineReader linker,
+            OtlpSources kinds, Map<String, Set<String>> leftOut) {
         int source = source(lines._1());
         if (lines._1().startsWith(REJECTED)) {
             try {
                 read.get(lines._2().get(0));
                 throw new IllegalStateException("a line rejected once was accepted the second time");
             } catch (RetryAuditException e) {
-                side.add(Item.of(InputRejection.reading(source, e)));
-                return List.of();
+                return new Linked(lines._1(), null, InputRejection.reading(source, e), null);
             }
         }
         try {
-            List<Operation> ops = new ArrayList<>();
+            List<Op> ops = new ArrayList<>();
             for (LinkedOperation l : link(lines, read, linker, kinds, leftOut)) {
-                Offer parent = l.parentKey() == null ? null : parents.get(l.parentKey());
-                Operation op = parent == null ? l.operation() : l.withParent(parent.operation(), parent.attempt());
-                side.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(), l.firstOrder(),
-                        op.id(), op.location(), op.attempts().size())));
-                ops.add(op);
+                ops.add(new Op(l.operation(), l.parentKey(), l.offers(), l.firstOrder()));
             }
-            return ops;
+            return new Linked(lines._1(), ops, null, null);
         } catch (RetryAuditException e) {
-            side.add(Item.of(InputRejection.atEnd(source, e.line(), e.column(), e)));
-            return List.of();
+            return new Linked(lines._1(), null, InputRejection.atEnd(source, e.line(), e.column(), e), null);
         }
+    }
+
+    /**
+     * A partition's linked contexts audited, in the order they were linked, each operation given the
+     * parent its context was told; with the facts of each operation, the contexts' errors and the notes.
+     */
+    private static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
+            AuditSettings settings) {
+        Map<String, Map<String, Offer>> parents = new HashMap<>();
+        told.forEachRemaining(t -> t._2().forEach(c -> parents.computeIfAbsent(t._1(), k -> new HashMap<>())
+                .put(c.parentKey(), c.offer())));
+        List<Item> out = new ArrayList<>();
+        List<AuditPart> pieces = new ArrayList<>();
+        List<Operation> ops = new ArrayList<>();
+        linked.forEachRemaining(c -> {
+            if (c.notes() != null) {
+                pieces.add(c.notes());
+            } else if (c.error() != null) {
+                out.add(Item.of(c.error()));
+            } else {
+                int source = source(c.context());
+                Map<String, Offer> asked = parents.getOrDefault(c.context(), Map.of());
+                for (Op l : c.operations()) {
+                    Offer parent = l.parentKey() == null ? null : asked.get(l.parentKey());
+                    Operation op = parent == null ? l.operation()
+                            : LineReader.withParent(l.operation(), parent.operation(), parent.attempt());
+                    out.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(),
+                            l.firstOrder(), op.id(), op.location(), op.attempts().size())));
+                    ops.add(op);
+                }
+            }
+        });
+        AuditPart part = settings.auditor().auditPart(ops);
+        part.findings().forEach(f -> out.add(Item.of(f)));
+        pieces.add(part);
+        // What is left to merge, as one piece: the merge sends it on by group.
+        settings.auditor().combine(pieces).pieces(1).values().forEach(p -> out.add(Item.of(p)));
+        return out.iterator();
     }
 }

@@ -108,8 +108,17 @@ public final class SparkAudit {
                 empty.add(InputRejection.empty(s, reader.empty(sources.names().get(s), s)));
             }
         }
-        JavaRDD<Item> items = OtlpJob.items(lines, names, jsc().broadcast(new OtlpSources(single, logs)), settings);
-        return audit(items, sources, OTLP, InputChecks.counts(items, sources.names().size()), empty);
+        List<JavaRDD<?>> kept = new ArrayList<>();
+        JavaRDD<Item> items = OtlpJob.items(lines, names, jsc().broadcast(new OtlpSources(single, logs)), settings,
+                kept);
+        long[][] counts;
+        try {
+            counts = InputChecks.counts(items, sources.names().size());
+        } finally {
+            // The items are kept from here on: what they were made from is not needed again.
+            kept.forEach(r -> r.unpersist(false));
+        }
+        return audit(items, sources, OTLP, counts, empty);
     }
 
     /**

@@ -3,14 +3,19 @@ package dev.retryaudit.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
+import dev.retryaudit.model.Operation;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
@@ -101,5 +106,23 @@ class KryoClassesTest {
         assertThat(fact.line()).isNull();
         assertThat(fact.contexts()).isNull();
         assertThat(fact.fact()).containsExactly("k", "v");
+        Operation op = RetryAudit.operation("op-3", "charge").method("POST").at(at)
+                .attempt(1, a -> a.startedAt(Instant.parse("2026-01-01T00:00:00Z"))).build();
+        Map<String, Integer> offers = new LinkedHashMap<>();
+        offers.put("t/s2", 1);
+        offers.put("t/s1", 1);
+        OtlpJob.Linked linked = roundTrip(new OtlpJob.Linked("0\u0000c1",
+                List.of(new OtlpJob.Op(op, "t/p", offers, 1L << 33), new OtlpJob.Op(op, null, Map.of(), 0)), null, null));
+        assertThat(linked.context()).isEqualTo("0\u0000c1");
+        assertThat(linked.operations()).hasSize(2);
+        assertThat(linked.operations().get(0).operation()).isEqualTo(op);
+        assertThat(linked.operations().get(0).parentKey()).isEqualTo("t/p");
+        assertThat(linked.operations().get(0).offers()).containsExactly(Map.entry("t/s2", 1), Map.entry("t/s1", 1));
+        assertThat(linked.operations().get(0).firstOrder()).isEqualTo(1L << 33);
+        assertThat(linked.operations().get(1).parentKey()).isNull();
+        assertThat(linked.error()).isNull();
+        assertThat(linked.notes()).isNull();
+        OtlpJob.Linked none = roundTrip(new OtlpJob.Linked("!0:3", null, null, null));
+        assertThat(none.operations()).isNull();
     }
 }
