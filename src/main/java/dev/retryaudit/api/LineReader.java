@@ -10,7 +10,6 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.values.ParentRef;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -203,8 +202,8 @@ public final class LineReader {
      * {@link LinkedOperation} (cached, or sent elsewhere) until the parents are known.
      */
     public static Operation withParent(Operation linked, String operation, int attempt) {
-        return new RetryLinker.Linked(Objects.requireNonNull(linked, "linked"), null, Map.of(), 0)
-                .withParent(new ParentRef(Objects.requireNonNull(operation, "operation"), attempt));
+        return RetryLinker.withParent(Objects.requireNonNull(linked, "linked"),
+                new ParentRef(Objects.requireNonNull(operation, "operation"), attempt));
     }
 
     /**

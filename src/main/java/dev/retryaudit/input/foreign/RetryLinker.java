@@ -166,9 +166,16 @@ public final class RetryLinker {
     public record Linked(Operation operation, String parentKey, Map<String, ParentRef> offers, long firstOrder) {
         /** The operation with {@code parent} (its parent's attempt, or null when it has none). */
         public Operation withParent(ParentRef parent) {
-            return parent == null || parent.operation().equals(operation.id()) ? operation
-                    : RetryLinker.withParent(operation, parent);
+            return RetryLinker.withParent(operation, parent);
         }
+    }
+
+    /**
+     * {@code op}, linked without its parent, with {@code parent} for it: unchanged when {@code parent} is null
+     * or one of its own attempts (a span under a span of the same operation).
+     */
+    public static Operation withParent(Operation op, ParentRef parent) {
+        return parent == null || parent.operation().equals(op.id()) ? op : Models.withParent(op, parent);
     }
 
     /**
@@ -488,12 +495,6 @@ public final class RetryLinker {
         Map<String, ParentRef> offers = offers(g, id, attempts, parents, allOffers);
         String parentKey = under.parentSpanId.isEmpty() ? null : under.traceId + "/" + under.parentSpanId;
         return new Linked(operation(id, spans, attempts, g.groupedBy()), parentKey, offers, g.firstOrder());
-    }
-
-    private static Operation withParent(Operation op, ParentRef parent) {
-        return Models.operation(op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
-                op.runId(), parent, op.deadlineMs(), op.reportedOutcome(), op.serverClock() ? Clock.SERVER : Clock.CLIENT, op.attempts(), op.checks(),
-                op.attributesJson(), op.location(), op.carried(), op.groupedBy());
     }
 
     /** The operation of {@code spans}, but for its parent. */
