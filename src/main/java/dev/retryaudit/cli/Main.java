@@ -26,6 +26,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // A large audit of a bare `java -jar` runs in a JVM with the launcher's settings (TunedJvm).
+        java.util.OptionalInt tuned = TunedJvm.run(args, System.err);
+        if (tuned.isPresent()) {
+            System.exit(tuned.getAsInt());
+        }
         // picocli's converters for java.time, java.sql and Path are found by reflection, which loads and
         // initializes those classes on every start (a tenth of a short audit's CPU): no option needs them,
         // and Path has a converter of its own here. Set in the process's entry alone, never for a library caller.
