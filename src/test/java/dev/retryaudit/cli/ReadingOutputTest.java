@@ -29,6 +29,7 @@ class ReadingOutputTest {
     private static final Path DIR = Path.of("target/reading-output");
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
     private static final String CHUNK_BYTES = "retryaudit.chunkBytes";
+    private static final java.util.regex.Pattern TRACE_ID = java.util.regex.Pattern.compile("\"traceId\":\"([0-9a-fA-F])");
 
     @BeforeAll
     static void writeInputs() throws IOException {
@@ -49,6 +50,44 @@ class ReadingOutputTest {
         broken("no-group-key", lines, Map.of(3500, "{\"tool\":\"t\",\"attempt_id\":1}"));
         broken("check-only", lines, Map.of(700, "{\"type\":\"check\",\"operation_id\":\"lonely\",\"after_attempt\":1,\"result\":\"committed\"}"));
         broken("blank-lines", lines, Map.of(10, "", 11, "   ", 2222, ""));
+        List<String> otlp = otlpLines();
+        Files.writeString(DIR.resolve("otlp-lines.jsonl"), String.join("\n", otlp) + "\n", StandardCharsets.UTF_8);
+        int late = otlp.size() - 5;
+        broken("otlp-late-syntax", otlp, Map.of(late, "{\"resourceSpans\":[}"));
+        broken("otlp-duplicate-key", otlp, Map.of(late, otlp.get(late).replaceFirst("\"spanId\":", "\"spanId\":\"00000000000000ff\",\"spanId\":")));
+        broken("otlp-spread-object", otlp, Map.of(late, otlp.get(late).replaceFirst(",", ",\n")));
+        broken("otlp-second-value", otlp, Map.of(late, otlp.get(late) + " {}"));
+        broken("otlp-bad-time", otlp, Map.of(late, otlp.get(late).replaceFirst("\"startTimeUnixNano\":\"[0-9]+\"", "\"startTimeUnixNano\":\"soon\"")));
+        broken("otlp-blank-lines", otlp, Map.of(3, "", 40, "  ", late, ""));
+    }
+
+    /**
+     * OTLP/JSON Lines of real producers, over 1 MiB: every recorded OpenTelemetry JS export and gRPC
+     * export, one a line, eight times, each copy with trace ids and idempotency keys of its own.
+     */
+    private static List<String> otlpLines() throws IOException {
+        List<String> exports = new ArrayList<>();
+        for (String dir : List.of("otel-js", "grpc-otel")) {
+            try (var files = Files.list(Path.of("src/test/resources/real/recorded", dir))) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".jsonl")).sorted().toList()) {
+                    Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).forEach(exports::add);
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int copy = 0; copy < 8; copy++) {
+            String digit = Integer.toHexString(copy);
+            for (String e : exports) {
+                int flip = copy;
+                // The first digit of each trace id, XOR the copy's number: another trace in every copy.
+                String retraced = TRACE_ID.matcher(e).replaceAll(m -> "\"traceId\":\""
+                        + Integer.toHexString(Integer.parseInt(m.group(1), 16) ^ flip));
+                out.add(copy == 0 ? e : retraced
+                        .replace("idempotency-key\",\"value\":{\"arrayValue\":{\"values\":[{\"stringValue\":\"",
+                                "idempotency-key\",\"value\":{\"arrayValue\":{\"values\":[{\"stringValue\":\"" + digit + "-"));
+            }
+        }
+        return out;
     }
 
     private static void broken(String name, List<String> lines, Map<Integer, String> replace) throws IOException {
@@ -85,6 +124,16 @@ class ReadingOutputTest {
             cases.put(ext + " one family", List.of("--disable", "budget", "--disable", "effect-verification",
                     "--disable", "timeout-replay", "--format", "github", file));
         }
+        String otlp = DIR.resolve("otlp-lines.jsonl").toString();
+        cases.put("otlp lines json", List.of(otlp));
+        cases.put("otlp lines text", List.of("--format", "text", "--color", "never", otlp));
+        cases.put("otlp lines limit-operations", List.of("--limit-operations", "100", otlp));
+        cases.put("otlp lines limit-bytes", List.of("--limit-bytes", "400000", otlp));
+        cases.put("otlp lines limit-string", List.of("--limit-string", "40", otlp));
+        cases.put("otlp lines twice", List.of(otlp, otlp));
+        for (String name : List.of("late-syntax", "duplicate-key", "spread-object", "second-value", "bad-time", "blank-lines")) {
+            cases.put("broken otlp " + name, List.of(DIR.resolve("otlp-" + name + ".jsonl").toString()));
+        }
         cases.put("example and spans", List.of("examples/checkout-spans.jsonl", spans));
         cases.put("spans as stdin", List.of("-"));
         for (String name : List.of("late-syntax", "two-errors", "syntax-after-rule-error", "second-value",
@@ -94,7 +143,7 @@ class ReadingOutputTest {
         return cases;
     }
 
-    /** Spans files are read in chunks on several cores: chunks of a few lines test every edge of that. */
+    /** Spans and OTLP JSON Lines files are read in chunks on several cores: chunks of a few lines test every edge of that. */
     @ParameterizedTest(name = "chunks of {0} bytes")
     @ValueSource(ints = {1 << 20, 4096, 300})
     void everyCaseGivesTheRecordedOutput(int chunkBytes) throws Exception {
