@@ -110,7 +110,10 @@ public final class RetryAudit {
             inputs = List.of(feed(engine, o.operations(), o.source(), o.format()));
         } else {
             ReadInput r = (ReadInput) input;
-            inputs = read(r.sources(), r.in(), engine::accept);
+            try (RulesBeside rules = new RulesBeside(engine::accept)) {
+                inputs = read(r.sources(), r.in(), rules);
+                rules.finish();
+            }
         }
         AuditResult result = result(inputs, engine);
         result.findings().forEach(listener);
