@@ -81,6 +81,16 @@ public final class SpanScratch implements AnyValue.Span {
         sendNanos = 0;
     }
 
+    /** How many spans were read with this scratch (or before it, see {@link #startAfter}). */
+    public long spansRead() {
+        return order;
+    }
+
+    /** Numbers the spans read with this scratch from after the {@code spans} spans of the source read before. */
+    public void startAfter(long spans) {
+        order = spans;
+    }
+
     @Override
     public String pointer() {
         if (pointer == null) {

@@ -41,6 +41,30 @@ public final class UnusedSpans {
         return null;
     }
 
+    /** What this has counted, in a new one, leaving this with nothing counted. */
+    public UnusedSpans take() {
+        UnusedSpans taken = new UnusedSpans();
+        taken.counts.putAll(counts);
+        counts.clear();
+        return taken;
+    }
+
+    /**
+     * Counts here what {@code later} counted in the spans that follow those counted here, its places
+     * {@code lines} lines further on.
+     */
+    public void add(UnusedSpans later, long lines) {
+        for (Map.Entry<String, long[]> e : later.counts.entrySet()) {
+            long[] c = e.getValue();
+            long[] here = counts.get(e.getKey());
+            if (here == null) {
+                counts.put(e.getKey(), new long[] {c[0], c[1] + lines, c[2]});
+            } else {
+                here[0] += c[0];
+            }
+        }
+    }
+
     /** Notes each protocol counted, at its first span, and forgets them. */
     public void note(ReadContext ctx) {
         for (Map.Entry<String, long[]> e : counts.entrySet()) {

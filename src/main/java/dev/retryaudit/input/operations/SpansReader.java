@@ -45,11 +45,6 @@ public final class SpansReader implements TraceReader {
     private static final int CHECK = 2 << 8;
     private static final int[] LINE_KINDS = LINE_FIELDS.stream().mapToInt(SpansReader::kindOf).toArray();
 
-    /** The bytes of a chunk of lines parsed on one core ({@code retryaudit.chunkBytes} sets it, for tests). */
-    private static int chunkBytes() {
-        return Math.max(1, Integer.getInteger("retryaudit.chunkBytes", 1 << 20));
-    }
-
     /** Repeated values of the chunks one thread parses. */
     private static final ThreadLocal<StringPool> CHUNK_STRINGS = ThreadLocal.withInitial(() -> new StringPool(1 << 16));
 
@@ -58,7 +53,7 @@ public final class SpansReader implements TraceReader {
         HeldOperations groups = new HeldOperations();
         LineDiscipline lines = discipline(ctx);
         Queue<Batch> spare = new ConcurrentLinkedQueue<>();
-        InputStream rest = ParallelChunks.run(ctx.lineChunks(chunkBytes()), chunk -> parse(ctx, chunk, spare),
+        InputStream rest = ParallelChunks.run(ctx.lineChunks(ParallelChunks.chunkBytes()), chunk -> parse(ctx, chunk, spare),
                 (chunk, batch) -> {
                     for (int k = 0; k < batch.size; k++) {
                         long at = chunk.firstLine() - 1 + batch.line[k];
@@ -148,7 +143,7 @@ public final class SpansReader implements TraceReader {
             out = new Batch();
         }
         LineDiscipline lines = discipline(ctx);
-        JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get());
+        JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get(), true);
         try (JsonParser p = c.parser()) {
             JsonToken t;
             while ((t = c.next()) != null) {

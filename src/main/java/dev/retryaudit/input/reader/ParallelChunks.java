@@ -24,6 +24,11 @@ public final class ParallelChunks {
     private ParallelChunks() {
     }
 
+    /** The bytes of a chunk of lines parsed on one core ({@code retryaudit.chunkBytes} sets it, for tests). */
+    public static int chunkBytes() {
+        return Math.max(1, Integer.getInteger("retryaudit.chunkBytes", 1 << 20));
+    }
+
     /** Parses one chunk into what it holds; any exception sends the chunk to the one-pass reader. */
     public interface Parse<T> {
         T parse(LineChunks.Chunk chunk) throws Exception;

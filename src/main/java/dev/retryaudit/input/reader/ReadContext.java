@@ -90,13 +90,37 @@ public final class ReadContext {
     }
 
     /**
-     * A parser over one chunk of the source, as {@link #openCheckingDuplicatesItself()} sets it up, sharing
-     * repeated values through {@code strings}; safe to use on another thread. Lines count from the chunk's start.
+     * A parser over one chunk of the source, as {@link #open()} sets it up (as
+     * {@link #openCheckingDuplicatesItself()} does when {@code checksDuplicatesItself}), sharing repeated
+     * values through {@code strings}; safe to use on another thread. Lines count from the chunk's start.
      */
-    public JsonCursor chunkCursor(byte[] bytes, int length, StringPool strings) throws IOException {
+    public JsonCursor chunkCursor(byte[] bytes, int length, StringPool strings, boolean checksDuplicatesItself)
+            throws IOException {
         JsonCursor c = new JsonCursor(json.parser(bytes, 0, length), source, limits, strings);
-        c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        if (checksDuplicatesItself) {
+            c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        }
         return c;
+    }
+
+    /**
+     * A context of the same source with no stream and no sink, whose notes are kept apart: for reading a
+     * chunk of the source on another thread. {@link #noteAll} then makes its notes here, in their order.
+     */
+    public ReadContext apart() {
+        return new ReadContext(source, sourceIndex, InputStream.nullInputStream(), json, limits, null);
+    }
+
+    /**
+     * Makes the notes {@code apart} made, in the order it made them, {@code lines} lines further on (a
+     * note on the whole source stays at 0:0), as if they had been made here; those it left out count as
+     * left out here too.
+     */
+    public void noteAll(ReadContext apart, long lines) {
+        for (InputNote n : apart.notes) {
+            note(n.line() == 0 ? 0 : n.line() + lines, n.column(), n.message());
+        }
+        notesLeftOut += apart.notesLeftOut;
     }
 
     /** The cursor opened last, or null: where an error from the stream itself happened. */

@@ -185,7 +185,7 @@ public final class OtlpLines {
                             + JsonCursor.describe(first));
                 }
                 start[0] = c.column();
-                OtlpReader.readExport(c, ctx, line, scratch, "", true);
+                OtlpReader.readExport(c, ctx, line::add, scratch, "", true);
                 if (c.next() != null) {
                     throw c.error("$", "a second JSON value on one line: JSON Lines hold one export a line");
                 }

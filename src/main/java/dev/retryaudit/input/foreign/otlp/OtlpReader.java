@@ -17,8 +17,10 @@ import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Reads OpenTelemetry trace exports in the OTLP/JSON encoding: one {@code TracesData} (or
@@ -47,20 +49,25 @@ public final class OtlpReader implements TraceReader {
             return;
         }
         boolean log = OtlpLogLines.isLog(head, head.length);
-        JsonCursor c = log ? ctx.open(OtlpLogLines::blanking) : ctx.open();
         RetryLinker linker = new RetryLinker();
         SpanScratch scratch = new SpanScratch();
-        LineDiscipline lines = new LineDiscipline(ctx.source(), "an OTLP file holds one export, or one export a line "
-                + "(JSON Lines)", "JSON Lines hold one export a line",
-                "an export in JSON Lines must fit on one line; this one spans several", log);
+        LineDiscipline lines = discipline(ctx.source(), log);
+        JsonCursor c;
+        if (log) {
+            c = ctx.open(OtlpLogLines::blanking);
+        } else {
+            // JSON Lines of many exports are read on every core; one export, or what does not read so, in one pass.
+            InputStream rest = OtlpChunks.read(ctx, linker::add, scratch, lines);
+            c = rest == null ? null : ctx.open(in -> rest);
+        }
         JsonToken t;
-        while ((t = c.next()) != null) {
+        while (c != null && (t = c.next()) != null) {
             lines.start(c);
             if (t != JsonToken.START_OBJECT) {
                 throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
                         + JsonCursor.describe(t));
             }
-            readExport(c, ctx, linker, scratch, "", true);
+            readExport(c, ctx, linker::add, scratch, "", true);
             lines.end(c);
         }
         if (lines.records() == 0) {
@@ -68,6 +75,13 @@ public final class OtlpReader implements TraceReader {
         }
         scratch.unused.note(ctx);
         linker.emit(ctx, lines.records() == 1);
+    }
+
+    /** The line discipline of OTLP exports: one document, or one export a line ({@code linesOnly}: lines alone). */
+    static LineDiscipline discipline(String source, boolean linesOnly) {
+        return new LineDiscipline(source, "an OTLP file holds one export, or one export a line (JSON Lines)",
+                "JSON Lines hold one export a line", "an export in JSON Lines must fit on one line; this one spans several",
+                linesOnly);
     }
 
     /** The rejection of a source with no export: blank lines only, or a log with no line that holds one. */
@@ -83,7 +97,7 @@ public final class OtlpReader implements TraceReader {
      * one bare {@code ResourceSpans} (its {@code scopeSpans}, as the logging exporter writes a line),
      * or, at the top, the Jaeger query API's {@code {"result": export}}.
      */
-    static void readExport(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch, String pointer,
+    static void readExport(JsonCursor c, ReadContext ctx, Consumer<ForeignSpan> linker, SpanScratch scratch, String pointer,
             boolean top) throws IOException, InputException {
         long line = c.line();
         long column = c.column();
@@ -137,7 +151,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static void readResource(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
+    private static void readResource(JsonCursor c, ReadContext ctx, Consumer<ForeignSpan> linker, SpanScratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ResourceSpans");
         scratch.resourceSpans.clear();
@@ -162,15 +176,15 @@ public final class OtlpReader implements TraceReader {
      * The resource may follow its spans, so they learn their client once the resource is read, and only
      * then go to the linker: a root request is linked within its client.
      */
-    private static void resourceRead(SpanScratch scratch, String client, RetryLinker linker) {
+    private static void resourceRead(SpanScratch scratch, String client, Consumer<ForeignSpan> linker) {
         for (ForeignSpan span : scratch.resourceSpans) {
             span.client = client;
-            linker.add(span);
+            linker.accept(span);
         }
         scratch.resourceSpans.clear();
     }
 
-    private static void readScopes(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
+    private static void readScopes(JsonCursor c, ReadContext ctx, Consumer<ForeignSpan> linker, SpanScratch scratch,
             String pointer, String name) throws IOException, InputException {
         c.expectArray(name);
         for (int s = 0; c.next() != JsonToken.END_ARRAY; s++) {
@@ -178,7 +192,7 @@ public final class OtlpReader implements TraceReader {
         }
     }
 
-    private static void readScope(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch scratch,
+    private static void readScope(JsonCursor c, ReadContext ctx, Consumer<ForeignSpan> linker, SpanScratch scratch,
             String pointer) throws IOException, InputException {
         c.expectObject("a ScopeSpans");
         long line = c.line();

@@ -75,7 +75,7 @@ public final class OtlpRecords {
                             + JsonCursor.describe(first));
                 }
                 SpanScratch scratch = new SpanScratch();
-                OtlpReader.readExport(c, ctx, one, scratch, "", true);
+                OtlpReader.readExport(c, ctx, one::add, scratch, "", true);
                 scratch.unused.note(ctx);
                 if (c.next() != null) {
                     throw c.error("$", "a second JSON value after the export");
