@@ -286,6 +286,30 @@ class LauncherIT {
         assertThat(star.err()).contains("Could not find or load main class *");
     }
 
+    /** The TieredStopAtLevel the launcher's JVM ran with, as -XX:+PrintFlagsFinal prints it on stderr. */
+    private int compilerLevel(String... args) throws Exception {
+        JarIT.Run r = launcher(Map.of("RETRY_AUDIT_CDS", "off", "RETRY_AUDIT_JAVA_OPTS", "-XX:+PrintFlagsFinal"), new byte[0], args);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d)").matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void theQuickCompilerIsChosenByTheInputFilesNotByTheReportsOwn() throws Exception {
+        // Sparse files of 300 MiB: no disk, but their size; the input is rejected at its first byte.
+        Path big = tmp.resolve("big.jsonl");
+        Path report = tmp.resolve("report.json");
+        for (Path p : List.of(big, report)) {
+            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+                f.write('x');
+                f.setLength(300L << 20);
+            }
+        }
+        assertThat(compilerLevel("audit", SPANS)).isEqualTo(1);
+        assertThat(compilerLevel("audit", "--output", report.toString(), SPANS)).isEqualTo(1);
+        assertThat(compilerLevel("audit", SPANS, big.toString())).isEqualTo(4);
+    }
+
     @Test
     void classSharingOffAndTheCollectorOfOnesOwnChoice() throws Exception {
         JarIT.Run expected = javaJar(new byte[0], "audit", "examples/checkout-spans.jsonl");

@@ -29,8 +29,8 @@ import java.util.function.ToLongFunction;
  * and the arguments (no JVM option), none of {@code JAVA_TOOL_OPTIONS}, {@code JDK_JAVA_OPTIONS} and
  * {@code _JAVA_OPTIONS} is set, {@code RETRY_AUDIT_RELAUNCH} is not {@code off}, the first argument is
  * {@code audit}, and the arguments that name regular files come to at least 4 MiB (a {@code .gz} or
- * {@code .zst} file counted at eight times its size, as the launcher counts them; standard input is not
- * counted). Below that a second start costs more than the settings save.
+ * {@code .zst} file counted at eight times its size, as the launcher counts them; standard input and the
+ * {@code --output} file are not counted). Below that a second start costs more than the settings save.
  */
 final class TunedJvm {
     /** The environment variable that turns the relaunch off ({@code off}). */
@@ -131,10 +131,17 @@ final class TunedJvm {
         return Optional.of(command);
     }
 
-    /** The bytes of the files the arguments name, a compressed one at eight times its size, as the launcher counts them. */
+    /**
+     * The bytes of the files the arguments name, a compressed one at eight times its size, as the launcher
+     * counts them; not the report's own file (the value of {@code --output}), which an earlier run may have left.
+     */
     static long inputBytes(List<String> args, ToLongFunction<String> sizeOf) {
         long total = 0;
-        for (String a : args) {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (i > 0 && args.get(i - 1).equals("--output")) {
+                continue;
+            }
             long n = sizeOf.applyAsLong(a);
             if (n > 0) {
                 String name = a.toLowerCase(Locale.ROOT);

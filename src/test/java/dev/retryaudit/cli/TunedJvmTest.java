@@ -56,6 +56,8 @@ class TunedJvmTest {
         assertThat(TunedJvm.inputBytes(List.of("audit", "a.jsonl", "b.json.gz", "c.ZST", "--policy", "policy.json", "-"), sizes))
                 .isEqualTo(3 * MIB + 8 * MIB + 8 * MIB + 100);
         assertThat(TunedJvm.inputBytes(List.of("audit", "-"), sizes)).isZero();
+        // A report left by an earlier run is no input.
+        assertThat(TunedJvm.inputBytes(List.of("audit", "--output", "a.jsonl", "c.ZST"), sizes)).isEqualTo(8 * MIB);
     }
 
     @Test
