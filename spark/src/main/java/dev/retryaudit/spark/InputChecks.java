@@ -14,15 +14,6 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.expressions.Window;
-import org.apache.spark.sql.expressions.WindowSpec;
-import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
@@ -52,7 +43,7 @@ final class InputChecks {
      * The first error, of those found here and {@code empty} (sources with nothing to read, found by the
      * caller); {@code operationsAtEnd}: a source hands its operations on at its end (linked), not as it is read.
      */
-    static Optional<InputRejection> first(SparkSession spark, JavaRDD<Item> items, long[][] counts, Sources sources,
+    static Optional<InputRejection> first(JavaRDD<Item> items, long[][] counts, Sources sources,
             Limits limits,
             Configuration conf, List<InputRejection> empty, boolean operationsAtEnd) throws RetryAuditException {
         List<InputRejection> found = new ArrayList<>(items.filter(i -> i.rejection() != null)
@@ -65,7 +56,7 @@ final class InputChecks {
                     return min == null ? List.<InputRejection>of().iterator() : List.of(min).iterator();
                 }).collect());
         found.addAll(empty);
-        duplicate(spark, items).ifPresent(found::add);
+        duplicate(items).ifPresent(found::add);
         long total = 0;
         for (int s = 0; s < counts.length; s++) {
             if (counts[s][0] > limits.operations()) {
@@ -95,35 +86,64 @@ final class InputChecks {
         }
     }
 
-    /** An operation's id and its place in the order the reader hands operations on. */
-    private static final StructType IDS = DataTypes.createStructType(new StructField[] {
-        DataTypes.createStructField("id", DataTypes.StringType, false),
-        DataTypes.createStructField("source", DataTypes.IntegerType, false),
-        DataTypes.createStructField("order", DataTypes.LongType, false)});
-
     /**
      * The second operation (in input order) of an id that two have: the one the command line rejects
-     * first. A Spark aggregation over the ids and places finds it; only its facts are then looked up.
+     * first. An aggregation by id, combined on the map side, keeps the places of the first two of each id
+     * ({source, order, source, order}, the second -1 while there is one); each partition gives the first
+     * of the second places it holds, and only that operation's facts are then looked up.
      */
-    private static Optional<InputRejection> duplicate(SparkSession spark, JavaRDD<Item> items) {
-        JavaRDD<Row> ids = items.filter(i -> i.stat() != null && i.stat().built())
-                .map(i -> RowFactory.create(i.stat().id(), i.stat().source(), i.stat().order()));
-        WindowSpec byId = Window.partitionBy("id").orderBy("source", "order");
-        List<Row> second = spark.createDataFrame(ids, IDS)
-                .withColumn("n", functions.row_number().over(byId))
-                .filter(functions.col("n").equalTo(2))
-                .orderBy("source", "order")
-                .select("source", "order")
-                .limit(1)
-                .collectAsList();
-        if (second.isEmpty()) {
+    private static Optional<InputRejection> duplicate(JavaRDD<Item> items) {
+        List<long[]> seconds = items.filter(i -> i.stat() != null && i.stat().built())
+                .mapToPair(i -> new Tuple2<>(i.stat().id(), new long[] {i.stat().source(), i.stat().order(), -1, -1}))
+                .reduceByKey(InputChecks::firstTwo)
+                .mapPartitions(it -> {
+                    long[] min = null;
+                    while (it.hasNext()) {
+                        long[] two = it.next()._2();
+                        if (two[2] >= 0 && (min == null || before(two[2], two[3], min[0], min[1]))) {
+                            min = new long[] {two[2], two[3]};
+                        }
+                    }
+                    return min == null ? List.<long[]>of().iterator() : List.of(min).iterator();
+                }).collect();
+        long[] second = null;
+        for (long[] p : seconds) {
+            second = second == null || before(p[0], p[1], second[0], second[1]) ? p : second;
+        }
+        if (second == null) {
             return Optional.empty();
         }
-        int source = second.get(0).getInt(0);
-        long order = second.get(0).getLong(1);
+        int source = (int) second[0];
+        long order = second[1];
         Item.Stat s = items.filter(i -> i.stat() != null && i.stat().built() && i.stat().source() == source
                 && i.stat().order() == order).first().stat();
         return Optional.of(InputRejection.duplicateId(s.at()));
+    }
+
+    /** The first two places of two pairs of places, each sorted; a new pair. */
+    private static long[] firstTwo(long[] a, long[] b) {
+        long[] out = {-1, -1, -1, -1};
+        int i = 0;
+        int j = 0;
+        for (int k = 0; k < 4; k += 2) {
+            boolean fromA = i < 4 && a[i] >= 0 && (j >= 4 || b[j] < 0 || !before(b[j], b[j + 1], a[i], a[i + 1]));
+            boolean fromB = !fromA && j < 4 && b[j] >= 0;
+            if (fromA) {
+                out[k] = a[i];
+                out[k + 1] = a[i + 1];
+                i += 2;
+            } else if (fromB) {
+                out[k] = b[j];
+                out[k + 1] = b[j + 1];
+                j += 2;
+            }
+        }
+        return out;
+    }
+
+    /** Whether place (source, order) {@code a} comes before {@code b} in the order the reader hands operations on. */
+    private static boolean before(long aSource, long aOrder, long bSource, long bOrder) {
+        return aSource != bSource ? aSource < bSource : aOrder < bOrder;
     }
 
     /**

@@ -185,7 +185,7 @@ public final class SparkAudit {
     private SparkAuditResult audit(JavaRDD<Item> items, Sources sources, String format, long[][] counts,
             List<InputRejection> empty) throws RetryAuditException {
         try {
-            Optional<InputRejection> rejected = InputChecks.first(spark, items, counts, sources, settings.limits(),
+            Optional<InputRejection> rejected = InputChecks.first(items, counts, sources, settings.limits(),
                     jsc().hadoopConfiguration(), empty, format.equals(OTLP));
             if (rejected.isPresent()) {
                 throw rejected.get().error();

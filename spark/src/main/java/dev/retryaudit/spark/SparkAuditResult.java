@@ -1,13 +1,16 @@
 package dev.retryaudit.spark;
 
+import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.FailOn;
+import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +42,11 @@ public final class SparkAuditResult implements AutoCloseable {
     private final Dataset<Row> rows;
     private final FailOn failOn;
     private final JavaRDD<Item> items;
-    private final JavaRDD<?> merged;
+    private final JavaRDD<AuditResult> merged;
     private Map<Severity, Long> counts;
 
     SparkAuditResult(RetryAudit auditor, List<InputSummary> inputs, Dataset<Row> rows, FailOn failOn,
-            JavaRDD<Item> items, JavaRDD<?> merged) {
+            JavaRDD<Item> items, JavaRDD<AuditResult> merged) {
         this.auditor = auditor;
         this.inputs = List.copyOf(inputs);
         this.rows = rows;
@@ -67,19 +70,33 @@ public final class SparkAuditResult implements AutoCloseable {
         return inputs;
     }
 
-    /** The number of findings of each severity, every severity present (one Spark job, run once). */
+    /**
+     * The number of findings of each severity, every severity present: one Spark job over the kept findings of
+     * the per-operation and the cross-operation rules (one count per partition to the driver), run once.
+     */
     public Map<Severity, Long> counts() {
         if (counts == null) {
+            long[] n = new long[Severity.values().length];
+            for (long[] part : items.filter(i -> i.finding() != null).map(Item::finding)
+                    .union(merged.flatMap(r -> r.findings().iterator()))
+                    .mapPartitions(SparkAuditResult::count).collect()) {
+                for (int s = 0; s < n.length; s++) {
+                    n[s] += part[s];
+                }
+            }
             Map<Severity, Long> c = new EnumMap<>(Severity.class);
             for (Severity s : Severity.values()) {
-                c.put(s, 0L);
-            }
-            for (Row r : rows.groupBy("severity").count().collectAsList()) {
-                c.put(Severity.parse(r.getString(0)), r.getLong(1));
+                c.put(s, n[s.ordinal()]);
             }
             counts = c;
         }
         return counts;
+    }
+
+    private static Iterator<long[]> count(Iterator<Finding> findings) {
+        long[] n = new long[Severity.values().length];
+        findings.forEachRemaining(f -> n[f.severity().ordinal()]++);
+        return List.of(n).iterator();
     }
 
     /** Whether no finding is at or above {@code --fail-on}. */
