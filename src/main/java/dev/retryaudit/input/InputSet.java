@@ -10,6 +10,7 @@ import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
@@ -201,6 +202,9 @@ public final class InputSet {
                     reader.read(ctx);
                     return null;
                 });
+        if (counts[0] == 0 && ctx.made().isEmpty() && ctx.leftOut() == 0) {
+            ctx.note(0, 0, InputNote.nothingToAudit(s.name()).message());
+        }
         return new InputSummary(s.name(), chosen.id(), counts[0], counts[1], ctx.notes());
     }
 

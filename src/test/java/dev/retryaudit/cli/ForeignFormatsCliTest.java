@@ -213,4 +213,35 @@ class ForeignFormatsCliTest {
     void helpListsTheForeignFormats() {
         assertThat(CliRunner.run("audit", "--help").out()).contains("otlp", "har");
     }
+
+    @Test
+    void anInputOfNoAttemptSaysThatNothingInItWasAudited() throws IOException {
+        String otlp = write("empty.json", "{\"resourceSpans\":[]}");
+        String har = write("empty.har", "{\"log\":{\"version\":\"1.2\",\"creator\":{\"name\":\"x\",\"version\":\"1\"},\"entries\":[]}}");
+        String zipkin = write("empty-zipkin.json", "[]");
+        String spans = copy("/input/otlp/agent-checkout.json", "agent.json");
+        String nothing = "nothing in this input was audited: it holds no attempt (no span, request or operation the audit reads)";
+        CliRunner.Result r = CliRunner.run("audit", "--fail-on", "never", otlp, har, spans);
+        assertThat(r.exit()).isZero();
+        JsonNode inputs = JSON.readTree(r.out()).get("inputs");
+        for (int i : new int[] {0, 1}) {
+            assertThat(inputs.get(i).get("operations").asLong()).isZero();
+            assertThat(inputs.get(i).get("notes")).hasSize(1);
+            JsonNode note = inputs.get(i).get("notes").get(0);
+            assertThat(note.get("message").asText()).isEqualTo(nothing);
+            assertThat(note.get("line").asLong()).isZero();
+        }
+        // An input with attempts gets no such note.
+        assertThat(inputs.get(2).get("operations").asLong()).isPositive();
+        assertThat(inputs.get(2).toString()).doesNotContain("nothing in this input");
+        CliRunner.Result text = CliRunner.run("audit", "--format", "text", "--input-format", "zipkin", zipkin);
+        assertThat(text.exit()).isZero();
+        assertThat(text.out()).contains(zipkin + ": input note: " + nothing);
+        // Spans the audit does not read are noted as such, and that note says enough.
+        String dubbo = write("dubbo.json", "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"traceId\":\"" + TRACE
+                + "\",\"spanId\":\"1111111111111111\",\"name\":\"call\",\"kind\":3,\"startTimeUnixNano\":\"1\","
+                + "\"endTimeUnixNano\":\"2\",\"attributes\":[{\"key\":\"rpc.system\",\"value\":{\"stringValue\":\"dubbo\"}}]}]}]}]}");
+        CliRunner.Result other = CliRunner.run("audit", "--format", "text", dubbo);
+        assertThat(other.out()).contains("not used").doesNotContain("nothing in this input");
+    }
 }

@@ -203,7 +203,11 @@ public final class SparkAudit {
         List<InputSummary> inputs = new ArrayList<>();
         for (int s = 0; s < counts.length; s++) {
             String name = sources.names().get(s);
-            inputs.add(new InputSummary(name, format, counts[s][1], counts[s][2], notes.remove(name)));
+            List<InputNote> read = notes.remove(name);
+            if (counts[s][1] == 0 && (read == null || read.isEmpty())) {
+                read = List.of(InputNote.nothingToAudit(name));
+            }
+            inputs.add(new InputSummary(name, format, counts[s][1], counts[s][2], read));
         }
         JavaRDD<Row> rows = items.filter(i -> i.finding() != null).map(Item::finding)
                 .union(merged.flatMap(r -> r.findings().iterator()))

@@ -111,6 +111,16 @@ class OtlpParityTest {
      * are the command line's, text, places and order.
      */
     @Test
+    void aSourceOfNoAttemptIsNotedAsTheCommandLineNotesIt() throws IOException {
+        Path empty = Files.writeString(dir.resolve("empty.jsonl"), "{\"resourceSpans\":[]}\n{}\n");
+        Path full = dir.resolve("full.jsonl");
+        Files.writeString(full, OtlpCorpus.files(1, 10).get(0));
+        Parity.CliAnswer cli = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, List.of(empty, full));
+        assertThat(cli.report().get("inputs").get(0).get("notes").get(0).get("message").asText())
+                .startsWith("nothing in this input was audited");
+    }
+
+    @Test
     void notesAsTheCommandLineGivesThem() throws IOException {
         List<Path> files = new ArrayList<>();
         for (int f = 0; f < 2; f++) {
