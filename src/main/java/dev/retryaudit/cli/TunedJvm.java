@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -54,8 +55,8 @@ final class TunedJvm {
     static OptionalInt run(String[] args, PrintStream stderr) {
         Optional<List<String>> command;
         try {
-            command = command(ProcessHandle.current().info().arguments().map(List::of).orElse(null),
-                    System.getenv(), List.of(args), javaExecutable(), jarOfThisClass(), TunedJvm::size);
+            command = command(() -> ProcessHandle.current().info().arguments().map(List::of).orElse(null),
+                    System.getenv(), List.of(args), TunedJvm::javaExecutable, TunedJvm::jarOfThisClass, TunedJvm::size);
         } catch (RuntimeException e) {
             return OptionalInt.empty();
         }
@@ -97,7 +98,9 @@ final class TunedJvm {
     }
 
     /**
-     * The command of the JVM the audit should run in, or empty for this one.
+     * The command of the JVM the audit should run in, or empty for this one. What the process is asked
+     * (its arguments, its java, its jar) only once the command and the input are worth a JVM of its own,
+     * so that every other start pays nothing for it.
      *
      * @param processArgs this process's arguments after the executable, as the system gives them (null: unknown)
      * @param env         the environment
@@ -106,27 +109,34 @@ final class TunedJvm {
      * @param jar         the jar this class was loaded from (null: not a jar)
      * @param sizeOf      the size in bytes of the regular file an argument names, else -1
      */
-    static Optional<List<String>> command(List<String> processArgs, Map<String, String> env, List<String> args,
-            Path java, Path jar, ToLongFunction<String> sizeOf) {
-        if (processArgs == null || java == null || jar == null || args.isEmpty() || !args.get(0).equals("audit")
-                || "off".equals(env.get(SWITCH))
-                || JVM_OPTIONS_VARIABLES.stream().anyMatch(v -> env.get(v) != null && !env.get(v).isBlank())
-                || processArgs.size() != args.size() + 2 || !processArgs.get(0).equals("-jar")
-                || !processArgs.subList(2, processArgs.size()).equals(args) || !passesIntact(args)) {
+    static Optional<List<String>> command(Supplier<List<String>> processArgs, Map<String, String> env, List<String> args,
+            Supplier<Path> java, Supplier<Path> jar, ToLongFunction<String> sizeOf) {
+        if (args.isEmpty() || !args.get(0).equals("audit") || "off".equals(env.get(SWITCH))
+                || JVM_OPTIONS_VARIABLES.stream().anyMatch(v -> env.get(v) != null && !env.get(v).isBlank())) {
             return Optional.empty();
         }
         long bytes = inputBytes(args, sizeOf);
-        if (bytes < FROM_BYTES) {
+        if (bytes < FROM_BYTES || !passesIntact(args)) {
+            return Optional.empty();
+        }
+        List<String> process = processArgs.get();
+        if (process == null || process.size() != args.size() + 2 || !process.get(0).equals("-jar")
+                || !process.subList(2, process.size()).equals(args)) {
+            return Optional.empty();
+        }
+        Path javaPath = java.get();
+        Path jarPath = jar.get();
+        if (javaPath == null || jarPath == null) {
             return Optional.empty();
         }
         List<String> command = new ArrayList<>();
-        command.add(java.toString());
+        command.add(javaPath.toString());
         command.add("-XX:+UseSerialGC");
         if (bytes < QUICK_COMPILER_BELOW) {
             command.add("-XX:TieredStopAtLevel=1");
         }
         command.add("-jar");
-        command.add(jar.toString());
+        command.add(jarPath.toString());
         command.addAll(args);
         return Optional.of(command);
     }

@@ -27,7 +27,7 @@ class TunedJvmTest {
     }
 
     private static List<String> command(List<String> args, Map<String, String> env, long bytes) {
-        return TunedJvm.command(bare(args), env, args, JAVA, JAR, files(bytes)).orElse(null);
+        return TunedJvm.command(() -> bare(args), env, args, () -> JAVA, () -> JAR, files(bytes)).orElse(null);
     }
 
     @Test
@@ -66,6 +66,16 @@ class TunedJvmTest {
         assertThat(command(List.of("audit", "spans.jsonl"), Map.of(), TunedJvm.FROM_BYTES)).isNotNull();
         assertThat(command(List.of("audit", "-"), Map.of(), 40 * MIB)).isNull();
         assertThat(command(List.of("audit", "spans.jsonl.gz"), Map.of(), TunedJvm.FROM_BYTES / 8)).isNotNull();
+        // Neither a small input nor another command asks the process anything.
+        java.util.function.Supplier<List<String>> unasked = () -> {
+            throw new AssertionError("the process was asked for its arguments");
+        };
+        java.util.function.Supplier<Path> noPath = () -> {
+            throw new AssertionError("the process was asked for its java or jar");
+        };
+        assertThat(TunedJvm.command(unasked, Map.of(), List.of("audit", "spans.jsonl"), noPath, noPath,
+                files(TunedJvm.FROM_BYTES - 1))).isEmpty();
+        assertThat(TunedJvm.command(unasked, Map.of(), List.of("rules"), noPath, noPath, files(40 * MIB))).isEmpty();
     }
 
     @Test
@@ -80,9 +90,9 @@ class TunedJvmTest {
         List<String> args = List.of("audit", "spans.jsonl");
         List<String> withOption = new ArrayList<>(List.of("-Xmx2g"));
         withOption.addAll(bare(args));
-        assertThat(TunedJvm.command(withOption, Map.of(), args, JAVA, JAR, files(40 * MIB))).isEmpty();
-        assertThat(TunedJvm.command(List.of("-cp", "retry-audit.jar", "dev.retryaudit.cli.Main", "audit", "spans.jsonl"),
-                Map.of(), args, JAVA, JAR, files(40 * MIB))).isEmpty();
+        assertThat(TunedJvm.command(() -> withOption, Map.of(), args, () -> JAVA, () -> JAR, files(40 * MIB))).isEmpty();
+        assertThat(TunedJvm.command(() -> List.of("-cp", "retry-audit.jar", "dev.retryaudit.cli.Main", "audit", "spans.jsonl"),
+                Map.of(), args, () -> JAVA, () -> JAR, files(40 * MIB))).isEmpty();
         for (String variable : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")) {
             assertThat(command(args, Map.of(variable, "-XX:+UseG1GC"), 40 * MIB)).as(variable).isNull();
             assertThat(command(args, Map.of(variable, " "), 40 * MIB)).as(variable).isNotNull();
@@ -99,11 +109,11 @@ class TunedJvmTest {
     @Test
     void withoutAJavaAJarOrTheProcessArgumentsItRunsInThisJvm() {
         List<String> args = List.of("audit", "spans.jsonl");
-        assertThat(TunedJvm.command(null, Map.of(), args, JAVA, JAR, files(40 * MIB))).isEmpty();
-        assertThat(TunedJvm.command(bare(args), Map.of(), args, null, JAR, files(40 * MIB))).isEmpty();
-        assertThat(TunedJvm.command(bare(args), Map.of(), args, JAVA, null, files(40 * MIB))).isEmpty();
+        assertThat(TunedJvm.command(() -> null, Map.of(), args, () -> JAVA, () -> JAR, files(40 * MIB))).isEmpty();
+        assertThat(TunedJvm.command(() -> bare(args), Map.of(), args, () -> null, () -> JAR, files(40 * MIB))).isEmpty();
+        assertThat(TunedJvm.command(() -> bare(args), Map.of(), args, () -> JAVA, () -> null, files(40 * MIB))).isEmpty();
         // arguments that are not the process's own (a caller of Main.main in a JVM of its own)
-        assertThat(TunedJvm.command(bare(List.of("audit", "other.jsonl")), Map.of(), args, JAVA, JAR, files(40 * MIB))).isEmpty();
+        assertThat(TunedJvm.command(() -> bare(List.of("audit", "other.jsonl")), Map.of(), args, () -> JAVA, () -> JAR, files(40 * MIB))).isEmpty();
     }
 
     @Test

@@ -89,28 +89,18 @@ final class InputChecks {
     /**
      * The second operation (in input order) of an id that two have: the one the command line rejects
      * first. An aggregation by id, combined on the map side, keeps the places of the first two of each id
-     * ({source, order, source, order}, the second -1 while there is one); each partition gives the first
-     * of the second places it holds, and only that operation's facts are then looked up.
+     * ({source, order, source, order}, the second -1 while there is one); a fold, per partition and then on
+     * the driver, gives the first of the second places, and only that operation's facts are then looked up.
      */
     private static Optional<InputRejection> duplicate(JavaRDD<Item> items) {
-        List<long[]> seconds = items.filter(i -> i.stat() != null && i.stat().built())
+        long[] second = items.filter(i -> i.stat() != null && i.stat().built())
                 .mapToPair(i -> new Tuple2<>(i.stat().id(), new long[] {i.stat().source(), i.stat().order(), -1, -1}))
                 .reduceByKey(InputChecks::firstTwo)
-                .mapPartitions(it -> {
-                    long[] min = null;
-                    while (it.hasNext()) {
-                        long[] two = it.next()._2();
-                        if (two[2] >= 0 && (min == null || before(two[2], two[3], min[0], min[1]))) {
-                            min = new long[] {two[2], two[3]};
-                        }
-                    }
-                    return min == null ? List.<long[]>of().iterator() : List.of(min).iterator();
-                }).collect();
-        long[] second = null;
-        for (long[] p : seconds) {
-            second = second == null || before(p[0], p[1], second[0], second[1]) ? p : second;
-        }
-        if (second == null) {
+                .values()
+                .filter(two -> two[2] >= 0)
+                .map(two -> new long[] {two[2], two[3]})
+                .fold(NO_PLACE, (a, b) -> before(b[0], b[1], a[0], a[1]) ? b : a);
+        if (second[0] == NO_PLACE[0]) {
             return Optional.empty();
         }
         int source = (int) second[0];
@@ -119,6 +109,9 @@ final class InputChecks {
                 && i.stat().order() == order).first().stat();
         return Optional.of(InputRejection.duplicateId(s.at()));
     }
+
+    /** A place after every other (source, order): the first of none. */
+    private static final long[] NO_PLACE = {Long.MAX_VALUE, Long.MAX_VALUE};
 
     /** The first two places of two pairs of places, each sorted; a new pair. */
     private static long[] firstTwo(long[] a, long[] b) {

@@ -209,9 +209,7 @@ public final class SparkAudit {
             }
             inputs.add(new InputSummary(name, format, counts[s][1], counts[s][2], read));
         }
-        JavaRDD<Row> rows = items.filter(i -> i.finding() != null).map(Item::finding)
-                .union(merged.flatMap(r -> r.findings().iterator()))
-                .map(FindingRows::row);
+        JavaRDD<Row> rows = SparkAuditResult.findings(items, merged).map(FindingRows::row);
         Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA).orderBy(FindingRows.ORDER);
         return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items, merged);
     }

@@ -77,9 +77,7 @@ public final class SparkAuditResult implements AutoCloseable {
     public Map<Severity, Long> counts() {
         if (counts == null) {
             long[] n = new long[Severity.values().length];
-            for (long[] part : items.filter(i -> i.finding() != null).map(Item::finding)
-                    .union(merged.flatMap(r -> r.findings().iterator()))
-                    .mapPartitions(SparkAuditResult::count).collect()) {
+            for (long[] part : findings(items, merged).mapPartitions(SparkAuditResult::count).collect()) {
                 for (int s = 0; s < n.length; s++) {
                     n[s] += part[s];
                 }
@@ -91,6 +89,11 @@ public final class SparkAuditResult implements AutoCloseable {
             counts = c;
         }
         return counts;
+    }
+
+    /** Every finding: those of the per-operation rules, kept with the items, and those the merge of the cross-operation rules gave. */
+    static JavaRDD<Finding> findings(JavaRDD<Item> items, JavaRDD<AuditResult> merged) {
+        return items.filter(i -> i.finding() != null).map(Item::finding).union(merged.flatMap(r -> r.findings().iterator()));
     }
 
     private static Iterator<long[]> count(Iterator<Finding> findings) {

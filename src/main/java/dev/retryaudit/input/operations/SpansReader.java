@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.LineChunks;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;
@@ -44,9 +43,6 @@ public final class SpansReader implements TraceReader {
     private static final int ATTEMPT = 1 << 8;
     private static final int CHECK = 2 << 8;
     private static final int[] LINE_KINDS = LINE_FIELDS.stream().mapToInt(SpansReader::kindOf).toArray();
-
-    /** Repeated values of the chunks one thread parses. */
-    private static final ThreadLocal<StringPool> CHUNK_STRINGS = ThreadLocal.withInitial(() -> new StringPool(1 << 16));
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
@@ -132,18 +128,12 @@ public final class SpansReader implements TraceReader {
      */
     private static Batch parse(ReadContext ctx, LineChunks.Chunk chunk, Queue<Batch> spare)
             throws IOException, InputException {
-        byte[] bytes = chunk.bytes();
-        for (int i = 0; i < Math.min(4, chunk.length()); i++) {
-            if (bytes[i] == 0 || bytes[i] < 0) {
-                throw new IOException("not plain UTF-8 JSON at the start of a chunk");
-            }
-        }
+        JsonCursor c = ctx.chunkCursor(chunk, true);
         Batch out = spare.poll();
         if (out == null) {
             out = new Batch();
         }
         LineDiscipline lines = discipline(ctx);
-        JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get(), true);
         try (JsonParser p = c.parser()) {
             JsonToken t;
             while ((t = c.next()) != null) {

@@ -28,6 +28,8 @@ public final class ReadContext {
 
     /** The most notes kept for one source; the rest are counted in a last note. */
     public static final int MAX_NOTES = 100;
+    /** Repeated values of the chunks one thread parses, whatever their source. */
+    private static final ThreadLocal<StringPool> CHUNK_STRINGS = ThreadLocal.withInitial(() -> new StringPool(1 << 16));
 
     public ReadContext(String source, int sourceIndex, InputStream in, StrictJson json, Limits limits, OperationSink sink) {
         this.source = source;
@@ -92,11 +94,18 @@ public final class ReadContext {
     /**
      * A parser over one chunk of the source, as {@link #open()} sets it up (as
      * {@link #openCheckingDuplicatesItself()} does when {@code checksDuplicatesItself}), sharing repeated
-     * values through {@code strings}; safe to use on another thread. Lines count from the chunk's start.
+     * values through a pool of the calling thread's; safe to use on another thread. Lines count from the
+     * chunk's start. Throws at a start that is not plain UTF-8 JSON (a byte order mark, another encoding),
+     * which only the one-pass reader judges.
      */
-    public JsonCursor chunkCursor(byte[] bytes, int length, StringPool strings, boolean checksDuplicatesItself)
-            throws IOException {
-        JsonCursor c = new JsonCursor(json.parser(bytes, 0, length), source, limits, strings);
+    public JsonCursor chunkCursor(LineChunks.Chunk chunk, boolean checksDuplicatesItself) throws IOException {
+        byte[] bytes = chunk.bytes();
+        for (int i = 0; i < Math.min(4, chunk.length()); i++) {
+            if (bytes[i] == 0 || bytes[i] < 0) {
+                throw new IOException("not plain UTF-8 JSON at the start of a chunk");
+            }
+        }
+        JsonCursor c = new JsonCursor(json.parser(bytes, 0, chunk.length()), source, limits, CHUNK_STRINGS.get());
         if (checksDuplicatesItself) {
             c.parser().disable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         }

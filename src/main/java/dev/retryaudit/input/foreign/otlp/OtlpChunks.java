@@ -6,7 +6,6 @@ import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.foreign.UnusedSpans;
 import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.StringPool;
 import dev.retryaudit.input.reader.LineChunks;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;
@@ -29,9 +28,6 @@ import java.util.function.Consumer;
  * there to the one-pass reader, which words its error exactly as always.
  */
 final class OtlpChunks {
-    /** Repeated values of the chunks one thread reads. */
-    private static final ThreadLocal<StringPool> CHUNK_STRINGS = ThreadLocal.withInitial(() -> new StringPool(1 << 16));
-
     /** What one chunk held: its attempt spans, where each export starts (line within the chunk), its notes, the spans of other protocols, every span it read. */
     private record Read(List<ForeignSpan> spans, long[] starts, ReadContext notes, UnusedSpans unused, long spansRead) {
     }
@@ -65,19 +61,13 @@ final class OtlpChunks {
 
     /** Reads one chunk, on any thread; throws at the first thing one pass would not read the same way. */
     private Read parse(LineChunks.Chunk chunk) throws IOException, InputException {
-        byte[] bytes = chunk.bytes();
-        for (int i = 0; i < Math.min(4, chunk.length()); i++) {
-            if (bytes[i] == 0 || bytes[i] < 0) {
-                throw new IOException("not plain UTF-8 JSON at the start of a chunk");
-            }
-        }
+        JsonCursor c = ctx.chunkCursor(chunk, false);
         ReadContext notes = ctx.apart();
         SpanScratch s = new SpanScratch();
         LineDiscipline discipline = OtlpReader.discipline(ctx.source(), true);
         List<ForeignSpan> spans = new ArrayList<>();
         long[] starts = new long[64];
         int records = 0;
-        JsonCursor c = ctx.chunkCursor(bytes, chunk.length(), CHUNK_STRINGS.get(), false);
         try (JsonParser p = c.parser()) {
             JsonToken t;
             while ((t = c.next()) != null) {
