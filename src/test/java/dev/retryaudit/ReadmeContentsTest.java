@@ -67,10 +67,10 @@ class ReadmeContentsTest {
         assertThat(broken).isEmpty();
     }
 
-    /** README.md and every markdown file under docs/. */
+    /** README.md and every markdown file under docs/, its folders included. */
     private static List<Path> docs() throws IOException {
         List<Path> docs = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> files = Files.list(Path.of("docs"))) {
+        try (Stream<Path> files = Files.walk(Path.of("docs"))) {
             files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
         }
         return docs;
