@@ -471,10 +471,10 @@ public final class Attempt extends Placed {
             return this;
         }
 
-        /** The attempt; an attempt id under 1 or a missing place is an {@link IllegalArgumentException}. */
+        /** The attempt; an attempt id under 1 is an {@link IllegalArgumentException}, a missing place an {@link IllegalStateException}. */
         public Attempt build() {
             if (!placed()) {
-                throw new IllegalArgumentException("attempt " + attemptId + " needs a location: at(...)");
+                throw new IllegalStateException("attempt " + attemptId + " needs a location: at(...)");
             }
             return new Attempt(this);
         }
