@@ -49,6 +49,24 @@ class ModelBuildersTest {
     }
 
     @Test
+    void clearingAnAttemptBuilderForgetsEveryField() throws Exception {
+        Attempt.Builder fresh = Attempt.builder();
+        List<String> kept = new ArrayList<>();
+        for (Field f : Attempt.Builder.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            f.setAccessible(true);
+            Attempt.Builder b = Attempt.builder();
+            f.set(b, otherValue(f, f.get(b)));
+            if (!java.util.Objects.equals(f.get(b.clear()), f.get(fresh))) {
+                kept.add(f.getName());
+            }
+        }
+        assertThat(kept).as("fields that clear() keeps").isEmpty();
+    }
+
+    @Test
     void anAttemptPlacedByItsPartsHasTheLocationOfThoseParts() {
         Attempt a = Attempt.builder().attemptId(1).at("in.json", 0, 3, 5).pointer("/operations/", 2)
                 .nested("/attempts/", 0).build();

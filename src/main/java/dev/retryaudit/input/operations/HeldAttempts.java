@@ -88,8 +88,6 @@ final class HeldAttempts {
     }
 
     private final List<Page> pages = new ArrayList<>();
-    /** The one builder of the attempts built, as {@link #build} is called for one after another. */
-    private final Attempt.Builder builder = Attempt.builder();
     private final List<byte[]> arenas = new ArrayList<>();
     private final Map<Integer, String> otherSpanIds = new HashMap<>();
     /** The idempotency keys, each held once; the key built last, for the other attempts of its operation. */
@@ -172,7 +170,7 @@ final class HeldAttempts {
         int i = row & MASK;
         int e = p.enums[i];
         Rare r = p.rare[i];
-        return builder.attemptId(p.attemptId[i]).spanId(spanId(p, i, row)).idempotencyKey(key(p.key[i]))
+        return Attempt.builder().attemptId(p.attemptId[i]).spanId(spanId(p, i, row)).idempotencyKey(key(p.key[i]))
                 .startMillis(p.startedAt[i]).endMillis(p.endedAt[i]).durationMillis(p.durationMs[i])
                 .outcome(decode(OUTCOMES, e)).status(p.status[i] == 0 ? null : AttemptDraft.status(p.status[i]))
                 .errorClass(decode(ERROR_CLASSES, e >>> 8)).retryAfter(r == null ? null : r.retryAfter)

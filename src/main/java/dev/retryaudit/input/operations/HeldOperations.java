@@ -38,8 +38,6 @@ final class HeldOperations {
 
     final HeldAttempts attempts = new HeldAttempts();
     private final IdTable operationIds = new IdTable();
-    /** The one builder of the operations built, as {@link #build} is called for one after another. */
-    private final Operation.Builder builder = Operation.builder();
     private final IdTable keys = new IdTable();
     /** The operation of each entry of {@link #operationIds}, of {@link #keys}. */
     private int[] byOperationId = new int[8];
@@ -232,7 +230,7 @@ final class HeldOperations {
             list.add(attempts.build(row, source, sourceIndex));
         }
         list.sort(Attempt.BY_ID);
-        return op.fill(builder).id(id(g))
+        return op.fill(Operation.builder()).id(id(g))
                 .idempotencyKey(list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : attempts.key(p.key[k]))
                 .runId(p.runId[k]).attempts(list).checks(p.rare[k] == null ? List.of() : p.rare[k].checks)
                 .at(source, sourceIndex, p.firstLine[k], p.firstColumn[k]).build();
