@@ -416,17 +416,20 @@ public final class RetryLinker {
         }
         List<ForeignSpan> nested = new ArrayList<>();
         Map<String, ForeignSpan> calls = CallSpans.take(http, nested);
-        Map<String, String> joined = new HashMap<>();
-        Wrappers.joinCalls(calls, http, joined);
-        Wrappers.joinSiblings(http, wrappers, joined);
-        toolGroups(groups, calls.keySet(), joined, ctx, parts);
         for (ForeignSpan call : nested) {
             ReadContext layer = notes(ctx, parts);
             CallSpans.noteNested(layer, call);
             place(layer, parts, NoteParts.CHAINS, call.order);
         }
         Abandoned.note(ctx, http.values(), parts);
+        Set<String> toolSpans = new HashSet<>();
+        tools.values().forEach(spans -> spans.forEach(t -> toolSpans.add(t.traceId + "/" + t.spanId)));
+        McpTransport.note(ctx, http.values(), toolSpans, parts);
         Unlinkable.note(ctx, http.values(), parts);
+        Map<String, String> joined = new HashMap<>();
+        Wrappers.joinCalls(calls, http, joined);
+        Wrappers.joinSiblings(http, wrappers, joined);
+        toolGroups(groups, calls.keySet(), joined, ctx, parts);
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
             ForeignSpan call = calls.get(bucket.getKey());
             String join = joined.get(bucket.getKey());

@@ -199,6 +199,7 @@ public final class OtlpReader implements TraceReader {
         long column = c.column();
         String scope = null;
         int requests = 0;
+        int spans = 0;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
@@ -211,7 +212,7 @@ public final class OtlpReader implements TraceReader {
                 continue;
             }
             c.expectArray("spans");
-            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
+            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++, spans++) {
                 scratch.reset(c, pointer, i);
                 scratch.recordsEveryStatus = true;
                 readSpan(c, scratch);
@@ -222,10 +223,11 @@ public final class OtlpReader implements TraceReader {
                 }
             }
         }
-        String blind = OtlpResource.oneSpanPerRequest(scope);
-        if (blind != null && requests > 0) {
-            ctx.note(line, column, "the export cannot show retries: " + blind + " (scope " + scope
-                    + ") records one span over all sends of a request, so retries it made are not in the export");
+        OtlpResource.Blind blind = OtlpResource.oneSpanPerRequest(scope);
+        if (blind != null && (requests > 0 || blind.anySpan() && spans > 0)) {
+            ctx.note(line, column, "the export cannot show retries: " + blind.producer() + " (scope " + scope
+                    + ") records one span over all sends of a request, so retries it made are not in the export"
+                    + (blind.shows() == null ? "" : "; to see them, use " + blind.shows()));
         }
     }
 
