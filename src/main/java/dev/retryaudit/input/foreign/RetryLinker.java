@@ -72,18 +72,23 @@ public final class RetryLinker {
      * where its first span stands in the source, and the SDK call span its spans are the sends of (or null).
      */
     private record Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, long firstOrder,
-            ForeignSpan call, Wrappers.Fold fold, String method) {
+            ForeignSpan call, Wrappers.Fold fold, String method, String name) {
         Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy) {
             this(spans, byResendCount, groupedBy, null);
         }
 
         Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, ForeignSpan call) {
-            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans), call, null, null);
+            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans), call, null, null, null);
         }
 
         /** This group with {@code method} for its operation: the one the requests sent under a tool's spans share. */
         Group withMethod(String method) {
-            return new Group(spans, byResendCount, groupedBy, firstOrder, call, fold, method);
+            return new Group(spans, byResendCount, groupedBy, firstOrder, call, fold, method, name);
+        }
+
+        /** This group with {@code name} for its operation's tool: the span its requests were sent under names it. */
+        Group named(String name) {
+            return new Group(spans, byResendCount, groupedBy, firstOrder, call, fold, method, name);
         }
 
         /** The spans whose children this group's attempts are parents of: its own, and a folded tool's spans. */
@@ -98,7 +103,8 @@ public final class RetryLinker {
 
         /** The sends of a tool called again, as the one operation the tool's calls are ({@link Wrappers.Fold}). */
         Group(List<ForeignSpan> spans, String groupedBy, Wrappers.Fold fold) {
-            this(spans, false, groupedBy, Math.min(firstOrder(spans), firstOrder(fold.tools())), null, fold, null);
+            this(spans, false, groupedBy, Math.min(firstOrder(spans), firstOrder(fold.tools())), null, fold, null,
+                    fold.tool());
         }
 
         /**
@@ -442,10 +448,12 @@ public final class RetryLinker {
             // The reader meets a context's requests in the order of the first one it read.
             long first = Group.firstOrder(bucket.getValue());
             ReadContext notes = notes(ctx, parts);
+            String wrapper = Wrappers.siblingName(join);
             for (RequestChains.Chain chain : RequestChains.split(bucket.getValue(), notes)) {
                 String reasons = chain.reasons == null ? null : String.join("; ", chain.reasons);
-                groups.add(new Group(chain.spans, !chain.unlinkedResend,
-                        join == null || reasons == null ? reasons : join + "; " + reasons));
+                Group group = new Group(chain.spans, !chain.unlinkedResend,
+                        join == null || reasons == null ? reasons : join + "; " + reasons);
+                groups.add(reasons != null && wrapper != null ? group.named(wrapper) : group);
             }
             place(notes, parts, NoteParts.CHAINS, first);
         }
@@ -479,9 +487,16 @@ public final class RetryLinker {
      */
     private void toolGroups(List<Group> groups, Set<String> calls, Map<String, String> joined, ReadContext ctx,
             NoteParts parts) {
-        for (List<ForeignSpan> spans : tools.values()) {
+        for (Map.Entry<String, List<ForeignSpan>> trace : tools.entrySet()) {
+            List<ForeignSpan> spans = trace.getValue();
             ReadContext notes = notes(ctx, parts);
             long first = Group.firstOrder(spans);
+            Map<String, ForeignSpan> byId = new HashMap<>();
+            for (ForeignSpan s : wrappers.getOrDefault(trace.getKey(), List.of())) {
+                byId.put(s.spanId, s);
+            }
+            spans.forEach(s -> byId.put(s.spanId, s));
+            Wrappers.adopt(spans, byId, http);
             for (ToolCalls.Call call : ToolCalls.split(spans, notes)) {
                 String method = Wrappers.method(call.spans, http);
                 if (call.spans.size() > 1) {
@@ -638,7 +653,7 @@ public final class RetryLinker {
                 carried.add(Field.REQUEST_HASH);
             }
         }
-        toolName = g.fold() != null && g.fold().tool() != null ? g.fold().tool() : toolName;
+        toolName = g.name() != null ? g.name() : toolName;
         if (toolName == null) {
             toolName = first.method != null ? Http.toolName(first.method, first.host)
                     : first.name != null && !first.name.isEmpty() ? first.name : "span";

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import dev.retryaudit.text.Times;
 
 /**
  * The spans that sends stand under without being attempts themselves, and how they join sends into
@@ -25,6 +26,10 @@ final class Wrappers {
     /** A tool called again whose sends are its operation: the tool's spans, in order, and its name. */
     record Fold(List<ForeignSpan> tools, String tool) {
     }
+
+    private static final String SIBLINGS = "sends under sibling spans named ";
+    /** How far up from a tool span its requests are looked for. */
+    private static final int MAX_DEPTH = 8;
 
     private Wrappers() {
     }
@@ -51,10 +56,55 @@ final class Wrappers {
             String first = firstOf.putIfAbsent(sibling, key);
             if (first != null) {
                 into.put(key, first);
-                reasons.put(first, "sends under sibling spans named " + w.name);
+                reasons.put(first, SIBLINGS + w.name);
             }
         }
         move(http, into);
+    }
+
+    /**
+     * The name of the sibling spans the requests of a context were sent under, from its reason
+     * ({@link #joinSiblings}), or null: it names the operation, as a method span names the tool it wraps.
+     */
+    static String siblingName(String reason) {
+        return reason != null && reason.startsWith(SIBLINGS) ? reason.substring(SIBLINGS.length()) : null;
+    }
+
+    /**
+     * Gives each tool span that no request was sent under the requests sent, within its start and end,
+     * under one of its ancestors ({@code spans}: the wrappers and tool spans of its trace, by span id):
+     * OpenInference's tool spans do not become the active context, so the tool's requests stand under
+     * whatever span was active, its parent or further up.
+     */
+    static void adopt(List<ForeignSpan> tools, Map<String, ForeignSpan> spans, Map<String, List<ForeignSpan>> http) {
+        for (ForeignSpan t : tools) {
+            String own = RetryLinker.sendsKey(t);
+            if (http.containsKey(own) || t.hop.endedAt == Times.NONE || t.hop.startedAt == Times.NONE) {
+                continue;
+            }
+            List<ForeignSpan> taken = new ArrayList<>();
+            String parent = t.parentSpanId;
+            for (int depth = 0; depth < MAX_DEPTH && !parent.isEmpty(); depth++) {
+                String key = "parent\0" + t.traceId + '\0' + parent;
+                List<ForeignSpan> beside = http.get(key);
+                for (ForeignSpan s : beside == null ? List.<ForeignSpan>of() : beside) {
+                    long end = RetryLink.end(s.hop);
+                    if (s.hop.startedAt >= t.hop.startedAt && end != Times.NONE && end <= t.hop.endedAt) {
+                        taken.add(s);
+                    }
+                }
+                if (!taken.isEmpty()) {
+                    beside.removeAll(taken);
+                    if (beside.isEmpty()) {
+                        http.remove(key);
+                    }
+                    http.put(own, taken);
+                    break;
+                }
+                ForeignSpan up = spans.get(parent);
+                parent = up == null ? "" : up.parentSpanId;
+            }
+        }
     }
 
     /**
@@ -73,12 +123,14 @@ final class Wrappers {
         ordered.sort((a, b) -> RetryLinker.BY_START.compare(a.getValue(), b.getValue()));
         for (Map.Entry<String, ForeignSpan> e : ordered) {
             ForeignSpan c = e.getValue();
-            String request = c.traceId + '\0' + c.parentSpanId + '\0' + c.method + ' ' + Http.normalisedUrl(c.url);
+            // Root call spans (each attempt a trace of its own) are one call only by their client request id.
+            boolean root = c.parentSpanId.isEmpty();
+            String request = (root ? "client\0" + c.client + '\0' + c.hop.clientRequestId
+                    : c.traceId + '\0' + c.parentSpanId) + '\0' + c.method + ' ' + Http.normalisedUrl(c.url);
             ForeignSpan last = lastOf.get(request);
             boolean sameId = last != null && c.hop.clientRequestId != null
                     && c.hop.clientRequestId.equals(last.hop.clientRequestId);
-            if (last != null && !c.parentSpanId.isEmpty()
-                    && (sameId || RetryLink.reason(last, c, "parent") != null)) {
+            if (last != null && (sameId || !root && RetryLink.reason(last, c, "parent") != null)) {
                 String first = firstOf.get(request);
                 into.put(e.getKey(), first);
                 reasons.put(first, "sends under call spans " + c.name + (sameId ? " with the same client request id"
