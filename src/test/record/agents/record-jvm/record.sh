@@ -5,10 +5,12 @@
 # Starts the fixture on 127.0.0.1:PORT (default 8790; RECORD_FIXTURE=path names another copy of
 # fixture.mjs), configures each scenario through its /_config/SCENARIO endpoint, runs the scenario
 # and stops the fixture. RECORD_CASES="A B" records some scenarios only.
-# Writes OUTDIR/otel-java-agents/SCENARIO.log (the JVM's standard error: with the logging-otlp
-# exporter the agent logs each exported ResourceSpans as one JSON line after its log prefix),
-# OUTDIR/otel-java-agents/SCENARIO.out (standard output), OUTDIR/fixture/fixture-log.jsonl and
-# OUTDIR/wire/otel-java-agents-SCENARIO.jsonl (the fixture's log lines of that scenario).
+# Writes OUTDIR/PRODUCER/NAME.log (the JVM's standard error: with the logging-otlp exporter the
+# agent logs each exported ResourceSpans as one JSON line after its log prefix), OUTDIR/PRODUCER/NAME.out
+# (standard output), OUTDIR/fixture/fixture-log.jsonl and OUTDIR/wire/PRODUCER-NAME.jsonl (the
+# fixture's log lines of that scenario), where PRODUCER is langchain4j, aws-sdk-java or
+# azure-core-java and NAME the scenario without its first word (langchain4j-charge-clean is
+# langchain4j/charge-clean.log).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -18,7 +20,7 @@ fixture=${RECORD_FIXTURE:-$here/../fixture.mjs}
 deps="$here/target/deps"
 agent=$(ls "$deps"/opentelemetry-javaagent-*.jar)
 cp="$here/target/classes:$(ls "$deps"/*.jar | grep -v javaagent | paste -sd:)"
-mkdir -p "$out/otel-java-agents" "$out/wire" "$out/fixture"
+mkdir -p "$out/langchain4j" "$out/aws-sdk-java" "$out/azure-core-java" "$out/wire" "$out/fixture"
 
 node "$fixture" "$port" "$out/fixture" > "$out/fixture/stdout.txt" 2>&1 &
 fixture_pid=$!
@@ -46,7 +48,7 @@ config() { # the fixture options of a scenario
     langchain4j-charge-clean) echo "{$charge}" ;;
     langchain4j-charge-503-recall) echo "{$charge,\"pay\":\"503\",\"ra\":\"2\"}" ;;
     langchain4j-model-429-retry-after) echo "{$charge,\"model\":\"429\",\"modeln\":\"1\",\"modelra\":\"2\"}" ;;
-    aws-updateitem-attempt-timeout-*) echo '{"ddb":"hold","ddbn":"1","ddbhold":"3000","ddbop":"UpdateItem"}' ;;
+    aws-updateitem-attempt-timeout-*) echo '{"ddb":"hold","ddbn":"1","ddbhold":"6000","ddbop":"UpdateItem"}' ;;
     aws-putitem-throttled-*) echo '{"ddb":"throttle","ddbn":"2","ddbop":"PutItem"}' ;;
     azure-post-reset-keyless) echo '{"az":"reset","azn":"1"}' ;;
     azure-post-503-retry-after) echo '{"az":"503","azn":"1","azra":"2"}' ;;
@@ -59,12 +61,22 @@ flags() { # the agent options of a scenario beyond the common ones
   esac
 }
 
+producer() { # the output directory of a scenario
+  case $1 in
+    langchain4j-*) echo langchain4j ;;
+    aws-*) echo aws-sdk-java ;;
+    azure-*) echo azure-core-java ;;
+  esac
+}
+
 record_case() {
-  local case=$1
+  local case=$1 producer name
+  producer=$(producer "$case")
+  name=${case#*-}
   curl -sf -XPOST "$base/_config/$case" -d "$(config "$case")" > /dev/null
   # shellcheck disable=SC2046
   java "${common[@]}" $(flags "$case") -cp "$cp" record.Scenarios "$case" \
-    > "$out/otel-java-agents/$case.out" 2> "$out/otel-java-agents/$case.log"
+    > "$out/$producer/$name.out" 2> "$out/$producer/$name.log"
   # A held request is answered (and its outcome logged) after the client gave up: wait for every
   # request line to have its outcome line, at most 10 s.
   local log="$out/fixture/by-scenario/$case.jsonl"
@@ -72,7 +84,7 @@ record_case() {
     [ "$(grep -c '"event":"request"' "$log")" -eq "$(grep -c '"event":"outcome"' "$log")" ] && break
     sleep 0.1
   done
-  cp "$log" "$out/wire/otel-java-agents-$case.jsonl"
+  cp "$log" "$out/wire/$producer-$name.jsonl"
 }
 
 all="langchain4j-charge-timeout-keyless langchain4j-charge-timeout-keyed langchain4j-charge-clean

@@ -12,13 +12,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * DynamoDB writes with the AWS SDK for Java v2 on its Apache HttpClient 5 transport, pointed at the
- * fixture with static fake credentials, the standard retry mode (three attempts) and a 1 s attempt
- * timeout.
+ * fixture with static fake credentials and the standard retry mode (three attempts).
  */
 final class DynamoWrites {
   private DynamoWrites() {}
 
-  private static DynamoDbClient client(Fixture fixture) {
+  /** A client; {@code attemptTimeout} null leaves the attempt timeout unset. */
+  private static DynamoDbClient client(Fixture fixture, Duration attemptTimeout) {
     return DynamoDbClient.builder()
         .endpointOverride(fixture.dynamodb())
         .region(Region.US_EAST_1)
@@ -26,13 +26,13 @@ final class DynamoWrites {
             AwsBasicCredentials.create("AKIAFIXTURE000000000", "fixture-secret-key")))
         .httpClientBuilder(Apache5HttpClient.builder())
         .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD)
-            .apiCallAttemptTimeout(Duration.ofSeconds(1)))
+            .apiCallAttemptTimeout(attemptTimeout))
         .build();
   }
 
-  /** An UpdateItem (ADD to a counter: not idempotent) whose first attempt outlives the attempt timeout. */
+  /** An UpdateItem (ADD to a counter: not idempotent) whose first attempt outlives a 2 s attempt timeout (long enough for a cold JVM to send it). */
   static void updateAfterAttemptTimeout(Fixture fixture) {
-    try (DynamoDbClient dynamo = client(fixture)) {
+    try (DynamoDbClient dynamo = client(fixture, Duration.ofSeconds(2))) {
       var response = dynamo.updateItem(b -> b.tableName("carts")
           .key(Map.of("cart", AttributeValue.fromS("c-1")))
           .updateExpression("ADD charged :amount")
@@ -44,7 +44,7 @@ final class DynamoWrites {
 
   /** A PutItem that the fixture throttles twice before it applies it. */
   static void putThrottled(Fixture fixture) {
-    try (DynamoDbClient dynamo = client(fixture)) {
+    try (DynamoDbClient dynamo = client(fixture, null)) {
       var response = dynamo.putItem(b -> b.tableName("orders")
           .item(Map.of("order", AttributeValue.fromS("o-1"), "cart", AttributeValue.fromS("c-1"),
               "amount", AttributeValue.fromN("1200"))));
