@@ -47,15 +47,19 @@ config() { # the fixture options of a scenario
     langchain4j-charge-timeout-keyless|langchain4j-charge-timeout-keyed) echo "{$charge,\"pay\":\"hold\",\"hold\":\"3000\"}" ;;
     langchain4j-charge-clean) echo "{$charge}" ;;
     langchain4j-charge-503-recall) echo "{$charge,\"pay\":\"503\",\"ra\":\"2\"}" ;;
+    langchain4j-cart-timeout-recall) echo '{"tool":"getCart","args":"{\"cart\":\"c-1\"}","cart":"hold","carthold":"3000"}' ;;
     langchain4j-model-429-retry-after) echo "{$charge,\"model\":\"429\",\"modeln\":\"1\",\"modelra\":\"2\"}" ;;
     aws-updateitem-attempt-timeout-*) echo '{"ddb":"hold","ddbn":"1","ddbhold":"6000","ddbop":"UpdateItem"}' ;;
     aws-putitem-throttled-*) echo '{"ddb":"throttle","ddbn":"2","ddbop":"PutItem"}' ;;
+    aws-putitem-clean-*) echo '{}' ;;
     azure-post-reset-keyless) echo '{"az":"reset","azn":"1"}' ;;
     azure-post-503-retry-after) echo '{"az":"503","azn":"1","azra":"2"}' ;;
+    azure-post-429-retry-after-ms) echo '{"az":"429","azn":"1","azra":"ms:1500"}' ;;
   esac
 }
 flags() { # the agent options of a scenario beyond the common ones
   case $1 in
+    langchain4j-cart-*) echo "-Dotel.instrumentation.methods.include=record.Tools[chargeCart,getCart]" ;;
     langchain4j-*) echo "-Dotel.instrumentation.methods.include=record.Tools[chargeCart]" ;;
     aws-*-http) echo "-Dotel.instrumentation.aws-sdk.enabled=false" ;;
   esac
@@ -88,10 +92,10 @@ record_case() {
 }
 
 all="langchain4j-charge-timeout-keyless langchain4j-charge-timeout-keyed langchain4j-charge-clean
-  langchain4j-charge-503-recall langchain4j-model-429-retry-after
+  langchain4j-charge-503-recall langchain4j-model-429-retry-after langchain4j-cart-timeout-recall
   aws-updateitem-attempt-timeout-http aws-updateitem-attempt-timeout-sdkspan
-  aws-putitem-throttled-http aws-putitem-throttled-sdkspan
-  azure-post-reset-keyless azure-post-503-retry-after"
+  aws-putitem-throttled-http aws-putitem-throttled-sdkspan aws-putitem-clean-http
+  azure-post-reset-keyless azure-post-503-retry-after azure-post-429-retry-after-ms"
 for case in ${RECORD_CASES:-$all}; do
   record_case "$case"
 done

@@ -45,7 +45,7 @@ final class AzurePosts {
 
   /**
    * POSTs one keyless charge; the fixture's configuration of the scenario decides the first
-   * answer (a reset after the body was read, or a 503 with Retry-After).
+   * answer (a reset after the body was read, a 503 with Retry-After, a 429 with retry-after-ms).
    */
   static void postCharge(Fixture fixture) {
     String resource = "charges";

@@ -4,7 +4,7 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import java.time.Duration;
 
-/** A LangChain4j AI service whose model (the fixture's scripted one) calls the payment tool. */
+/** A LangChain4j AI service whose model (the fixture's scripted one) calls the payment tools. */
 final class ChargeAgent {
   interface Assistant {
     String chat(String userMessage);
@@ -21,7 +21,7 @@ final class ChargeAgent {
         .build();
     Assistant assistant = AiServices.builder(Assistant.class)
         .chatModel(model)
-        .tools(new Tools(fixture.payments(), keyed))
+        .tools(new Tools(fixture, keyed))
         .build();
     System.out.println(assistant.chat("Please charge cart c-1 with 1200 cents."));
   }

@@ -42,8 +42,8 @@ final class DynamoWrites {
     }
   }
 
-  /** A PutItem that the fixture throttles twice before it applies it. */
-  static void putThrottled(Fixture fixture) {
+  /** A PutItem (the fixture's configuration says whether it throttles it first). */
+  static void putItem(Fixture fixture) {
     try (DynamoDbClient dynamo = client(fixture, null)) {
       var response = dynamo.putItem(b -> b.tableName("orders")
           .item(Map.of("order", AttributeValue.fromS("o-1"), "cart", AttributeValue.fromS("c-1"),

@@ -17,6 +17,10 @@ record Fixture(String base, String scenario) {
     return URI.create(prefix() + "/pay/charge");
   }
 
+  URI cart(String id) {
+    return URI.create(prefix() + "/pay/cart/" + id);
+  }
+
   URI dynamodb() {
     return URI.create(prefix() + "/dynamodb");
   }

@@ -28,12 +28,14 @@ public final class Scenarios {
     switch (scenario) {
       case "langchain4j-charge-timeout-keyless" -> ChargeAgent.run(fixture, false);
       case "langchain4j-charge-timeout-keyed" -> ChargeAgent.run(fixture, true);
-      case "langchain4j-charge-clean", "langchain4j-charge-503-recall", "langchain4j-model-429-retry-after" ->
-          ChargeAgent.run(fixture, false);
+      case "langchain4j-charge-clean", "langchain4j-charge-503-recall", "langchain4j-model-429-retry-after",
+          "langchain4j-cart-timeout-recall" -> ChargeAgent.run(fixture, false);
       case "aws-updateitem-attempt-timeout-http", "aws-updateitem-attempt-timeout-sdkspan" ->
           DynamoWrites.updateAfterAttemptTimeout(fixture);
-      case "aws-putitem-throttled-http", "aws-putitem-throttled-sdkspan" -> DynamoWrites.putThrottled(fixture);
-      case "azure-post-reset-keyless", "azure-post-503-retry-after" -> AzurePosts.postCharge(fixture);
+      case "aws-putitem-throttled-http", "aws-putitem-throttled-sdkspan", "aws-putitem-clean-http" ->
+          DynamoWrites.putItem(fixture);
+      case "azure-post-reset-keyless", "azure-post-503-retry-after", "azure-post-429-retry-after-ms" ->
+          AzurePosts.postCharge(fixture);
       default -> throw new IllegalArgumentException("unknown scenario " + scenario);
     }
   }
