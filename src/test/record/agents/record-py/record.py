@@ -1,0 +1,161 @@
+"""Records one LangGraph scenario through LangSmith's OpenTelemetry export.
+
+    python record.py SCENARIO BASE_URL EXPORT_FILE
+
+BASE_URL is the fixture's root (http://127.0.0.1:PORT); the scenario's fixture options are set with
+POST /_config/<run name> before the graph runs, and every request of the run goes under
+/s/<run name>/. The run name is langgraph-SCENARIO plus RECORD_RUN_SUFFIX (a suffix lets a rerun on
+the same fixture start at fresh counters). EXPORT_FILE receives the OpenTelemetry SDK's OTLP JSON (one
+ExportTraceServiceRequest per line, written by opentelemetry-exporter-otlp-json-file at shutdown).
+
+LangSmith writes the spans: LANGSMITH_TRACING=true with LANGSMITH_OTEL_ENABLED=true and
+LANGSMITH_OTEL_ONLY=true (set by record.sh) make its client turn every LangChain/LangGraph run into
+an OpenTelemetry span of the globally registered tracer provider, and send nothing to LangSmith.
+"""
+
+import json
+import os
+import sys
+
+import httpx
+from opentelemetry import trace
+from opentelemetry.exporter.otlp.json.file import FileSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+SCENARIO, BASE, EXPORT = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
+RUN = f"langgraph-{SCENARIO}" + os.environ.get("RECORD_RUN_SUFFIX", "")
+
+# The tracer provider must be registered before langsmith's client is made: it then uses this one
+# instead of building its own OTLP/HTTP exporter to LangSmith. One export at shutdown.
+provider = TracerProvider(resource=Resource.create({"service.name": "record-langgraph-py"}))
+provider.add_span_processor(
+    BatchSpanProcessor(FileSpanExporter(path=EXPORT), schedule_delay_millis=600000)
+)
+trace.set_tracer_provider(provider)
+
+from langchain_core.messages import HumanMessage  # noqa: E402
+from langchain_core.tools import tool  # noqa: E402
+from langchain_openai import ChatOpenAI  # noqa: E402
+from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
+from langgraph.prebuilt import ToolNode, tools_condition  # noqa: E402
+from langgraph.types import RetryPolicy  # noqa: E402
+
+PAY = f"{BASE}/s/{RUN}/pay"
+CHARGE = {"cart": "c-1", "amount": 1200}
+
+# What the fixture does in each scenario (its options, see fixture.mjs), which tool the scripted
+# model calls, and how the graph handles a failed tool.
+SCENARIOS = {
+    # The tools node fails with httpx.ReadTimeout; the node's RetryPolicy runs it again.
+    "node-retry-timeout-keyless": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "hold", "hold": 3000},
+        "errors": "raise", "retry": True, "key": None,
+    },
+    # The ToolNode turns the ReadTimeout into a tool message; the model calls charge_cart again.
+    "recall-timeout-keyless": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "hold", "hold": 3000},
+        "errors": "message", "retry": False, "key": None,
+    },
+    # As above, the tool sends an Idempotency-Key made from its arguments (the fixture does not dedupe).
+    "recall-timeout-keyed": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "hold", "hold": 3000},
+        "errors": "message", "retry": False, "key": "derived",
+    },
+    # The model passes the key as a tool argument, so that it is in the tool's recorded input.
+    "recall-timeout-key-argument": {
+        "fixture": {"tool": "charge_cart", "args": {**CHARGE, "idempotency_key": "charge-c-1-0001"},
+                    "pay": "hold", "hold": 3000},
+        "errors": "message", "retry": False, "key": "argument",
+    },
+    # The ToolNode turns a 503 (Retry-After: 2) into a tool message; the model re-calls at once.
+    "recall-503": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "503", "ra": "2"},
+        "errors": "message", "retry": False, "key": None,
+    },
+    # A read tool whose GET times out; the model calls it again.
+    "read-recall-timeout": {
+        "fixture": {"tool": "get_cart", "args": {"cart": "c-1"}, "cart": "hold", "carthold": 3000},
+        "errors": "message", "retry": False, "key": None,
+    },
+    # A clean run: the charge commits at once.
+    "clean": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE},
+        "errors": "message", "retry": False, "key": None,
+    },
+}
+CASE = SCENARIOS[SCENARIO]
+
+
+def post_charge(cart: str, amount: int, key: str | None) -> str:
+    headers = {"idempotency-key": key} if key else {}
+    with httpx.Client(timeout=1.0) as client:
+        response = client.post(f"{PAY}/charge", json={"cart": cart, "amount": amount}, headers=headers)
+        response.raise_for_status()
+        return response.text
+
+
+if CASE["key"] == "argument":
+    @tool
+    def charge_cart(cart: str, amount: int, idempotency_key: str) -> str:
+        """Charge the cart's amount (in cents) to the customer's card, once per idempotency key."""
+        return post_charge(cart, amount, idempotency_key)
+elif CASE["key"] == "derived":
+    @tool
+    def charge_cart(cart: str, amount: int) -> str:
+        """Charge the cart's amount (in cents) to the customer's card."""
+        return post_charge(cart, amount, f"charge-{cart}-{amount}")
+else:
+    @tool
+    def charge_cart(cart: str, amount: int) -> str:
+        """Charge the cart's amount (in cents) to the customer's card."""
+        return post_charge(cart, amount, None)
+
+
+@tool
+def get_cart(cart: str) -> str:
+    """Read a cart: its items and amount."""
+    with httpx.Client(timeout=1.0) as client:
+        response = client.get(f"{PAY}/cart/{cart}")
+        response.raise_for_status()
+        return response.text
+
+
+def main() -> None:
+    httpx.post(f"{BASE}/_config/{RUN}", json=CASE["fixture"], timeout=5.0).raise_for_status()
+    tools = [charge_cart, get_cart]
+    model = ChatOpenAI(
+        model="gpt-4o-mini", base_url=f"{BASE}/s/{RUN}/v1", api_key="sk-record", max_retries=0, timeout=10,
+    ).bind_tools(tools)
+
+    def agent(state: MessagesState) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    tool_node = ToolNode(tools, handle_tool_errors=CASE["errors"] == "message")
+    graph = StateGraph(MessagesState)
+    graph.add_node("agent", agent)
+    if CASE["retry"]:
+        graph.add_node("tools", tool_node, retry_policy=RetryPolicy())
+    else:
+        graph.add_node("tools", tool_node)
+    graph.add_edge(START, "agent")
+    graph.add_conditional_edges("agent", tools_condition)
+    graph.add_edge("tools", "agent")
+    app = graph.compile()
+    try:
+        result = app.invoke(
+            {"messages": [HumanMessage("Please charge cart c-1 (1200 cents).")]},
+            {"run_name": "checkout", "recursion_limit": 12},
+        )
+        print(json.dumps([m.content if isinstance(m.content, str) else str(m.content)
+                          for m in result["messages"]]))
+    finally:
+        from langchain_core.tracers.langchain import wait_for_all_tracers
+
+        wait_for_all_tracers()
+        provider.shutdown()
+
+
+if __name__ == "__main__":
+    main()

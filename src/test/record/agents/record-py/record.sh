@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Records every LangGraph scenario: record.sh OUTDIR [PORT]
+# Starts the agents' fixture (../fixture.mjs, or $FIXTURE) on 127.0.0.1:PORT (default 8791) with its
+# log in OUTDIR/fixture, runs each scenario of record.py in its own Python process (the venv's
+# python: $VENV, default /work/venv-record-py, made by install.sh) with LangSmith's OpenTelemetry
+# export on, and writes OUTDIR/langgraph-py-langsmith/SCENARIO.json (the OTLP JSON export) and
+# OUTDIR/wire/langgraph-py-langsmith-SCENARIO.jsonl (the fixture's log of that run).
+set -euo pipefail
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+port=${2:-8791}
+here=$(cd "$(dirname "$0")" && pwd)
+fixture=${FIXTURE:-$here/../fixture.mjs}
+python=${VENV:-/work/venv-record-py}/bin/python
+scenarios=${RECORD_CASES:-"node-retry-timeout-keyless recall-timeout-keyless recall-timeout-keyed recall-timeout-key-argument recall-503 read-recall-timeout clean"}
+mkdir -p "$out/langgraph-py-langsmith" "$out/wire" "$out/fixture"
+node "$fixture" "$port" "$out/fixture" > "$out/fixture/stdout.txt" 2>&1 &
+fixture_pid=$!
+trap 'kill "$fixture_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do grep -q listening "$out/fixture/stdout.txt" 2>/dev/null && break; sleep 0.1; done
+export LANGSMITH_TRACING=true LANGSMITH_OTEL_ENABLED=true LANGSMITH_OTEL_ONLY=true
+for scenario in $scenarios; do
+  export_file="$out/langgraph-py-langsmith/$scenario.json"
+  rm -f "$export_file"
+  # Run outside any git work tree, so that langsmith finds no revision to put in the spans' metadata.
+  (cd "$out" && "$python" "$here/record.py" "$scenario" "http://127.0.0.1:$port" "$export_file") > "$out/$scenario.stdout.txt" 2>&1
+  sleep 3.5 # the held first response is answered (and logged) 3 s after it arrived
+  cp "$out/fixture/by-scenario/langgraph-$scenario${RECORD_RUN_SUFFIX:-}.jsonl" "$out/wire/langgraph-py-langsmith-$scenario.jsonl"
+  echo "$scenario: $(wc -c < "$export_file") bytes"
+done
