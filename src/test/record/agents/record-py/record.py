@@ -18,27 +18,20 @@ import os
 import sys
 
 import httpx
-from opentelemetry import trace
-from opentelemetry.exporter.otlp.json.file import FileSpanExporter
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+import otel_file
 
 SCENARIO, BASE, EXPORT = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
 RUN = f"langgraph-{SCENARIO}" + os.environ.get("RECORD_RUN_SUFFIX", "")
 
 # The tracer provider must be registered before langsmith's client is made: it then uses this one
 # instead of building its own OTLP/HTTP exporter to LangSmith. One export at shutdown.
-provider = TracerProvider(resource=Resource.create({"service.name": "record-langgraph-py"}))
-provider.add_span_processor(
-    BatchSpanProcessor(FileSpanExporter(path=EXPORT), schedule_delay_millis=600000)
-)
-trace.set_tracer_provider(provider)
+provider = otel_file.install("record-langgraph-py", EXPORT)
 
 from langchain_core.messages import HumanMessage  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
 from langchain_openai import ChatOpenAI  # noqa: E402
-from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
+from langgraph.graph import START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import ToolNode, tools_condition  # noqa: E402
 from langgraph.types import RetryPolicy  # noqa: E402
 
