@@ -72,6 +72,18 @@ SCENARIOS = {
         "fixture": {"tool": "get_cart", "args": {"cart": "c-1"}, "cart": "hold", "carthold": 3000},
         "errors": "message", "retry": False, "key": None,
     },
+    # The first model request gets 429 with Retry-After: 1; the openai SDK (max_retries 2) re-sends
+    # it inside ChatOpenAI's one call.
+    "model-429-sdk-retry": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "model": "429", "modelra": "1"},
+        "errors": "message", "retry": False, "key": None, "max_retries": 2,
+    },
+    # The first model request gets 429 with Retry-After: 5; LangChain's Runnable.with_retry()
+    # (tenacity, exponential wait with jitter, no Retry-After) runs ChatOpenAI (max_retries 0) again.
+    "model-429-with-retry": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "model": "429", "modelra": "5"},
+        "errors": "message", "retry": False, "key": None, "with_retry": True,
+    },
     # A clean run: the charge commits at once.
     "clean": {
         "fixture": {"tool": "charge_cart", "args": CHARGE},
@@ -119,8 +131,11 @@ def main() -> None:
     httpx.post(f"{BASE}/_config/{RUN}", json=CASE["fixture"], timeout=5.0).raise_for_status()
     tools = [charge_cart, get_cart]
     model = ChatOpenAI(
-        model="gpt-4o-mini", base_url=f"{BASE}/s/{RUN}/v1", api_key="sk-record", max_retries=0, timeout=10,
+        model="gpt-4o-mini", base_url=f"{BASE}/s/{RUN}/v1", api_key="sk-record",
+        max_retries=CASE.get("max_retries", 0), timeout=10,
     ).bind_tools(tools)
+    if CASE.get("with_retry"):
+        model = model.with_retry(stop_after_attempt=3)
 
     def agent(state: MessagesState) -> dict:
         return {"messages": [model.invoke(state["messages"])]}
