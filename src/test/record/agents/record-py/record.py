@@ -4,8 +4,9 @@
 
 BASE_URL is the fixture's root (http://127.0.0.1:PORT); the scenario's fixture options are set with
 POST /_config/<run name> before the graph runs, and every request of the run goes under
-/s/<run name>/. The run name is langgraph-SCENARIO plus RECORD_RUN_SUFFIX (a suffix lets a rerun on
-the same fixture start at fresh counters). EXPORT_FILE receives the OpenTelemetry SDK's OTLP JSON (one
+/s/<run name>/. The run name is RECORD_RUN_PREFIX (default langgraph-), SCENARIO and
+RECORD_RUN_SUFFIX (a suffix lets a rerun on the same fixture start at fresh counters). With
+RECORD_HTTPX=1 the httpx sends get client spans too (opentelemetry-instrumentation-httpx). EXPORT_FILE receives the OpenTelemetry SDK's OTLP JSON (one
 ExportTraceServiceRequest per line, written by opentelemetry-exporter-otlp-json-file at shutdown).
 
 LangSmith writes the spans: LANGSMITH_TRACING=true with LANGSMITH_OTEL_ENABLED=true and
@@ -16,17 +17,24 @@ an OpenTelemetry span of the globally registered tracer provider, and send nothi
 import json
 import os
 import sys
+import urllib.request
 
 import httpx
 
 import otel_file
 
 SCENARIO, BASE, EXPORT = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
-RUN = f"langgraph-{SCENARIO}" + os.environ.get("RECORD_RUN_SUFFIX", "")
+RUN = os.environ.get("RECORD_RUN_PREFIX", "langgraph-") + SCENARIO + os.environ.get("RECORD_RUN_SUFFIX", "")
 
 # The tracer provider must be registered before langsmith's client is made: it then uses this one
 # instead of building its own OTLP/HTTP exporter to LangSmith. One export at shutdown.
 provider = otel_file.install("record-langgraph-py", EXPORT)
+if os.environ.get("RECORD_HTTPX") == "1":
+    # HTTP client spans of every httpx send (the tools' and the openai SDK's), with the headers
+    # named in OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_CLIENT_{REQUEST,RESPONSE} (set by record.sh).
+    from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
+
+    HTTPXClientInstrumentor().instrument()
 
 from langchain_core.messages import HumanMessage  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
@@ -128,7 +136,12 @@ def get_cart(cart: str) -> str:
 
 
 def main() -> None:
-    httpx.post(f"{BASE}/_config/{RUN}", json=CASE["fixture"], timeout=5.0).raise_for_status()
+    # urllib, so that the fixture's configuration is no span of the export.
+    config = urllib.request.Request(
+        f"{BASE}/_config/{RUN}", data=json.dumps(CASE["fixture"]).encode(), method="POST",
+        headers={"content-type": "application/json"},
+    )
+    urllib.request.urlopen(config, timeout=5.0).close()
     tools = [charge_cart, get_cart]
     model = ChatOpenAI(
         model="gpt-4o-mini", base_url=f"{BASE}/s/{RUN}/v1", api_key="sk-record",

@@ -4,7 +4,8 @@
 # log in OUTDIR/fixture, runs each scenario of record.py in its own Python process (the venv's
 # python: $VENV, default /work/venv-record-py, made by install.sh) with LangSmith's OpenTelemetry
 # export on, and writes OUTDIR/langgraph-py-langsmith/SCENARIO.json (the OTLP JSON export) and
-# OUTDIR/wire/langgraph-py-langsmith-SCENARIO.jsonl (the fixture's log of that run). Then each MCP
+# OUTDIR/wire/langgraph-py-langsmith-SCENARIO.jsonl (the fixture's log of that run); then some of them
+# again with httpx's client spans, into langgraph-py-langsmith-httpx/ (RECORD_HTTPX_CASES). Then each MCP
 # scenario: mcp_server.py on PORT+1 and mcp_client.py, each its own process and export,
 # OUTDIR/mcp-py/SCENARIO-{client,server}.json and OUTDIR/wire/mcp-py-SCENARIO.jsonl.
 set -euo pipefail
@@ -14,22 +15,37 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixture=${FIXTURE:-$here/../fixture.mjs}
 python=${VENV:-/work/venv-record-py}/bin/python
 scenarios=${RECORD_CASES-"node-retry-timeout-keyless recall-timeout-keyless recall-timeout-keyed recall-timeout-key-argument recall-503 read-recall-timeout model-429-sdk-retry model-429-with-retry clean"}
+httpx_scenarios=${RECORD_HTTPX_CASES-"node-retry-timeout-keyless recall-timeout-keyless recall-timeout-keyed recall-503 read-recall-timeout clean"}
 mcp_scenarios=${RECORD_MCP_CASES-"recall-timeout clean"}
-mkdir -p "$out/langgraph-py-langsmith" "$out/mcp-py" "$out/wire" "$out/fixture"
+mkdir -p "$out/langgraph-py-langsmith" "$out/langgraph-py-langsmith-httpx" "$out/mcp-py" "$out/wire" "$out/fixture"
 node "$fixture" "$port" "$out/fixture" > "$out/fixture/stdout.txt" 2>&1 &
 fixture_pid=$!
 trap 'kill "$fixture_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do grep -q listening "$out/fixture/stdout.txt" 2>/dev/null && break; sleep 0.1; done
 export LANGSMITH_TRACING=true LANGSMITH_OTEL_ENABLED=true LANGSMITH_OTEL_ONLY=true
-for scenario in $scenarios; do
-  export_file="$out/langgraph-py-langsmith/$scenario.json"
+# langgraph PRODUCER RUN_PREFIX SCENARIO: one scenario in its own process.
+langgraph() {
+  local producer=$1 prefix=$2 scenario=$3
+  local export_file="$out/$producer/$scenario.json"
   rm -f "$export_file"
   # Run outside any git work tree, so that langsmith finds no revision to put in the spans' metadata.
-  (cd "$out" && "$python" "$here/record.py" "$scenario" "http://127.0.0.1:$port" "$export_file") > "$out/$scenario.stdout.txt" 2>&1
+  (cd "$out" && RECORD_RUN_PREFIX=$prefix "$python" "$here/record.py" "$scenario" "http://127.0.0.1:$port" "$export_file") \
+    > "$out/$producer-$scenario.stdout.txt" 2>&1
   sleep 3.5 # the held first response is answered (and logged) 3 s after it arrived
-  cp "$out/fixture/by-scenario/langgraph-$scenario${RECORD_RUN_SUFFIX:-}.jsonl" "$out/wire/langgraph-py-langsmith-$scenario.jsonl"
-  echo "$scenario: $(wc -c < "$export_file") bytes"
+  cp "$out/fixture/by-scenario/$prefix$scenario${RECORD_RUN_SUFFIX:-}.jsonl" "$out/wire/$producer-$scenario.jsonl"
+  echo "$producer $scenario: $(wc -c < "$export_file") bytes"
+}
+for scenario in $scenarios; do
+  langgraph langgraph-py-langsmith langgraph- "$scenario"
 done
+# The same graphs with httpx's own client spans beside LangSmith's (the openai SDK sends with httpx2,
+# which this instrumentation does not see, so only the tools' sends get spans).
+export OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_CLIENT_REQUEST="idempotency-key,user-agent"
+export OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_CLIENT_RESPONSE="retry-after,retry-after-ms,date"
+for scenario in $httpx_scenarios; do
+  RECORD_HTTPX=1 langgraph langgraph-py-langsmith-httpx langgraph-httpx- "$scenario"
+done
+unset OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_CLIENT_REQUEST OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_CLIENT_RESPONSE
 
 # The MCP scenarios: the fixture's options, then the server and the client.
 declare -A mcp_config=(
