@@ -54,6 +54,12 @@ SCENARIOS = {
         "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "hold", "hold": 3000},
         "errors": "raise", "retry": True, "key": None,
     },
+    # The tools node fails with httpx.HTTPStatusError 503 (Retry-After: 2); the node's RetryPolicy
+    # (default_retry_on retries 5xx) runs it again after its own backoff, not after Retry-After.
+    "node-retry-503": {
+        "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "503", "ra": "2"},
+        "errors": "raise", "retry": True, "key": None,
+    },
     # The ToolNode turns the ReadTimeout into a tool message; the model calls charge_cart again.
     "recall-timeout-keyless": {
         "fixture": {"tool": "charge_cart", "args": CHARGE, "pay": "hold", "hold": 3000},

@@ -14,8 +14,8 @@ port=${2:-8791}
 here=$(cd "$(dirname "$0")" && pwd)
 fixture=${FIXTURE:-$here/../fixture.mjs}
 python=${VENV:-/work/venv-record-py}/bin/python
-scenarios=${RECORD_CASES-"node-retry-timeout-keyless recall-timeout-keyless recall-timeout-keyed recall-timeout-key-argument recall-503 read-recall-timeout model-429-sdk-retry model-429-with-retry clean"}
-httpx_scenarios=${RECORD_HTTPX_CASES-"node-retry-timeout-keyless recall-timeout-keyless recall-timeout-keyed recall-503 read-recall-timeout clean"}
+scenarios=${RECORD_CASES-"node-retry-timeout-keyless node-retry-503 recall-timeout-keyless recall-timeout-keyed recall-timeout-key-argument recall-503 read-recall-timeout model-429-sdk-retry model-429-with-retry clean"}
+httpx_scenarios=${RECORD_HTTPX_CASES-"node-retry-timeout-keyless node-retry-503 recall-timeout-keyless recall-timeout-keyed recall-503 read-recall-timeout clean"}
 mcp_scenarios=${RECORD_MCP_CASES-"recall-timeout clean"}
 mkdir -p "$out/langgraph-py-langsmith" "$out/langgraph-py-langsmith-httpx" "$out/mcp-py" "$out/wire" "$out/fixture"
 node "$fixture" "$port" "$out/fixture" > "$out/fixture/stdout.txt" 2>&1 &
