@@ -52,6 +52,8 @@ public final class ForeignSpan {
     public String host;
     String toolName;
     String toolCallId;
+    /** Whether a wrapper is a GenAI model call ({@code gen_ai.operation.name} chat, OpenInference LLM). */
+    boolean modelCall;
     /** A tool call's arguments in canonical form ({@link ToolArguments}), or null when not recorded. */
     String toolArguments;
     /** Whether the span records request headers at all: then a missing Idempotency-Key header was not sent. */

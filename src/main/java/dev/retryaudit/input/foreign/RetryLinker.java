@@ -432,6 +432,7 @@ public final class RetryLinker {
         tools.values().forEach(spans -> spans.forEach(t -> toolSpans.add(t.traceId + "/" + t.spanId)));
         McpTransport.note(ctx, http.values(), toolSpans, parts);
         Unlinkable.note(ctx, http.values(), parts);
+        ModelCalls.note(ctx, wrappers.values(), http.keySet(), parts);
         Map<String, String> joined = new HashMap<>();
         Wrappers.joinCalls(calls, http, joined);
         Wrappers.joinSiblings(http, wrappers, joined);

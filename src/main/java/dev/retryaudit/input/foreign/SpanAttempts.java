@@ -162,6 +162,7 @@ public final class SpanAttempts {
         span.parentSpanId = strings.share(hexId(s, 2, "parentSpanId", 16, ctx, false));
         span.name = strings.share(s.name);
         span.startNanos = s.nanos[0];
+        span.modelCall = ModelCalls.is(s);
         return span;
     }
 

@@ -15,6 +15,8 @@ import dev.retryaudit.model.internal.InputException;
  * {@code retry.attempt}: 1 first; {@code gen_ai.request.retry_count}: 0 first) numbers its attempts.
  */
 final class ToolSpans {
+    private static final String MCP_CALL = "tools/call ";
+
     private ToolSpans() {
     }
 
@@ -34,8 +36,10 @@ final class ToolSpans {
     /** Fills the tool's name, call id, arguments and retry counter into {@code span}. */
     static void fill(ForeignSpan span, SpanScratch s, ReadContext ctx) throws InputException {
         span.toolName = s.strings.share(emptyToNull(s.string(OtlpAttribute.TOOL_NAME)));
-        if (span.toolName == null && s.name != null && s.name.startsWith("tools/call ")) {
-            span.toolName = s.strings.share(emptyToNull(s.name.substring("tools/call ".length()).strip()));
+        int call = s.name == null ? -1 : s.name.indexOf(MCP_CALL);
+        if (span.toolName == null && call >= 0) {
+            // The MCP conventions name the span "tools/call {tool}"; the MCP Python SDK "MCP send tools/call {tool}".
+            span.toolName = s.strings.share(emptyToNull(s.name.substring(call + MCP_CALL.length()).strip()));
         }
         span.toolCallId = emptyToNull(s.hint(OtlpAttribute.TOOL_CALL_ID, ctx));
         span.toolArguments = ToolArguments.canonical(s.hint(OtlpAttribute.TOOL_ARGUMENTS, ctx));
