@@ -23,13 +23,19 @@ import org.junit.jupiter.api.Test;
  * The packages show the flow of data and never import upwards: every reference from one package of
  * {@code src/main} to another (imports and qualified names, comments left out) goes to a lower
  * layer of the package table in {@code docs/architecture.md}, so there is no cycle, and jdeps finds none
- * in the compiled classes either. Every package says whether it is API or internal.
+ * in the compiled classes either. Every package says whether it is API or internal. No source reaches
+ * members by reflection, and no compiled constructor or method takes more than 10 parameters.
  */
 class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java");
     private static final Pattern PACKAGE = Pattern.compile("^package (dev\\.retryaudit[\\w.]*);", Pattern.MULTILINE);
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.retryaudit((?:\\.[a-z]\\w*)*)\\.[A-Z]");
     private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
+
+    private static final Path SPARK_MAIN = Path.of("spark/src/main/java");
+    private static final Path CLASSES = Path.of("target/classes");
+    private static final Pattern REFLECTION = Pattern.compile(
+            "\\b(privateLookupIn|setAccessible|LambdaMetafactory|findConstructor|getDeclared\\w*)\\b");
 
     private static final Path MAP = Path.of("docs/architecture.md");
     private static final Pattern ROW = Pattern.compile("^\\| `([\\w.*]+)` \\| (\\d+) \\| (\\w*) *\\| .+\\|$", Pattern.MULTILINE);
@@ -110,6 +116,46 @@ class ArchitectureTest {
             exported.add(e.group(1));
         }
         assertThat(exported).isEqualTo(api);
+    }
+
+    @Test
+    void noSourceReflectsIntoTheProjectsOwnMembers() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path root : List.of(MAIN, SPARK_MAIN)) {
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    Matcher m = REFLECTION.matcher(Files.readString(f));
+                    while (m.find()) {
+                        found.add(f + ": " + m.group());
+                    }
+                }
+            }
+        }
+        assertThat(found).as("reflection into members: the model is built by builders the compiler checks").isEmpty();
+    }
+
+    @Test
+    void noCompiledConstructorOrMethodTakesMoreThanTenParameters() throws Exception {
+        List<String> wide = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(CLASSES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class"))
+                    .filter(p -> !p.getFileName().toString().equals("module-info.class")).toList()) {
+                String name = CLASSES.relativize(f).toString().replace(java.io.File.separatorChar, '.');
+                Class<?> type = Class.forName(name.substring(0, name.length() - ".class".length()), false,
+                        ArchitectureTest.class.getClassLoader());
+                List<java.lang.reflect.Executable> members = new ArrayList<>(List.of(type.getDeclaredConstructors()));
+                members.addAll(List.of(type.getDeclaredMethods()));
+                for (java.lang.reflect.Executable m : members) {
+                    if (m.getParameterCount() > 10) {
+                        wide.add(type.getName() + "." + m.getName() + "(" + m.getParameterCount() + ")");
+                    }
+                }
+            }
+        }
+        assertThat(wide).as("constructors and methods of target/classes over 10 parameters").isEmpty();
     }
 
     @Test

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The limits of the public surface, read from the compiled classes of the exported packages: no public
  * constructor or method takes more than 8 parameters, no public time accessor returns a primitive (whose
- * "absent" would be a sentinel), the public types stay few, and each says in a Javadoc sentence what it is for.
+ * "absent" would be a sentinel) unless a {@code has} method beside it says whether it is there, the public types stay few, and each says in a Javadoc sentence what it is for.
  */
 class PublicSurfaceTest {
     private static final Path CLASSES = Path.of("target/classes");
@@ -29,9 +29,10 @@ class PublicSurfaceTest {
 
     /**
      * The ceiling on public types (nested ones counted) in the exported packages; lower it as types
-     * become internal, never raise it without a reason a caller gives.
+     * become internal, never raise it without a reason a caller gives. Callers build each model value
+     * and a policy in code, through the values' own builders (a finding's message may be a lazy text).
      */
-    private static final int MOST_PUBLIC_TYPES = 45;
+    private static final int MOST_PUBLIC_TYPES = 48;
 
     @Test
     void noPublicMemberTakesMoreThanEightParameters() throws Exception {
@@ -52,13 +53,32 @@ class PublicSurfaceTest {
         for (Class<?> type : publicTypes()) {
             for (Method m : type.getDeclaredMethods()) {
                 String name = m.getName();
-                boolean time = name.endsWith("At") || name.endsWith("Time") || name.startsWith("duration");
-                if (visible(m.getModifiers()) && time && m.getParameterCount() == 0 && m.getReturnType().isPrimitive()) {
+                boolean time = name.endsWith("At") || name.endsWith("Time") || name.startsWith("duration")
+                        || name.endsWith("Millis");
+                if (visible(m.getModifiers()) && time && m.getParameterCount() == 0 && m.getReturnType().isPrimitive()
+                        && !paired(type, name)) {
                     primitive.add(type.getName() + "." + name);
                 }
             }
         }
         assertThat(primitive).as("time accessors that return a primitive, and so a sentinel for absent").isEmpty();
+    }
+
+    /**
+     * Whether the time accessor {@code name} ({@code startMillis}) has a public {@code has} method beside it
+     * ({@code hasStart}), which says whether the time is there: then no value stands for "absent".
+     */
+    private static boolean paired(Class<?> type, String name) {
+        if (!name.endsWith("Millis")) {
+            return false;
+        }
+        String what = name.substring(0, name.length() - "Millis".length());
+        try {
+            Method has = type.getMethod("has" + Character.toUpperCase(what.charAt(0)) + what.substring(1));
+            return has.getReturnType() == boolean.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     @Test

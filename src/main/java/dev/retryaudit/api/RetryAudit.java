@@ -18,6 +18,7 @@ import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
+import dev.retryaudit.report.Summaries;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleSelection;
@@ -77,9 +78,12 @@ public final class RetryAudit {
         }
     }
 
-    /** Starts building an operation with {@code id} run by {@code tool}. */
-    public static OperationBuilder operation(String id, String tool) {
-        return new OperationBuilder(id, tool);
+    /** Starts building an operation with {@code id} run by {@code tool}; a null or empty one is refused. */
+    public static Operation.Builder operation(String id, String tool) {
+        if (id == null || id.isEmpty() || tool == null || tool.isEmpty()) {
+            throw new IllegalArgumentException("an operation needs a non-empty id and tool");
+        }
+        return Operation.builder().id(id).tool(tool);
     }
 
     /** The settings of this auditor, with the policy file, if they named one, read into their policy. */
@@ -205,7 +209,28 @@ public final class RetryAudit {
 
     /** Writes the report of {@code result} in the settings' report format (no colour) to {@code out}, which stays open. */
     public void writeReport(AuditResult result, OutputStream out) throws IOException {
-        ReportWriter.of(settings.reportFormat(), false).write(report(result), out);
+        writeReport(result, false, out);
+    }
+
+    /**
+     * Writes the report of {@code result} in the settings' report format to {@code out}, which stays open; with
+     * {@code colour}, the text format marks severities with ANSI colours (for a terminal).
+     */
+    public void writeReport(AuditResult result, boolean colour, OutputStream out) throws IOException {
+        ReportWriter.of(settings.reportFormat(), colour).write(report(result), out);
+    }
+
+    /** Whether {@code result} passes: no finding at or above the settings' {@code failOn}. */
+    public boolean passed(AuditResult result) {
+        return report(result).passed();
+    }
+
+    /**
+     * The one-line summary of {@code result} the text report ends with: operations, attempts and retries read,
+     * the findings of each severity, those the baseline suppressed, and whether it passed.
+     */
+    public String summary(AuditResult result) {
+        return Summaries.line(report(result), v -> v);
     }
 
     /**
@@ -233,9 +258,9 @@ public final class RetryAudit {
 
     /**
      * The report of {@code result}: its inputs, findings, baseline and timelines with this auditor's rules and
-     * --fail-on. Internal: {@code api.internal.AuditReports} gives it to the command line, MCP, the probe and serve.
+     * --fail-on.
      */
-    Report report(AuditResult result) {
+    private Report report(AuditResult result) {
         return new Report(NAME, version(), result.inputs(), result.findings(), settings.failOn(), rules(), result.baseline(),
                 result.suppressed()).withTimelines(result.timelines());
     }

@@ -8,10 +8,8 @@ import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,9 +83,9 @@ final class AuditCommand implements Callable<Integer> {
         } catch (RetryAuditException e) {
             return options.inputError(io, e, writer);
         }
-        Report report = AuditReports.of(auditor, result);
-        int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        return options.output(io).write(o -> writer.write(report, o), verdict);
+        int verdict = auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        boolean colour = options.colour(io);
+        return options.output(io).write(o -> auditor.writeReport(result, colour, o), verdict);
     }
 
     /**

@@ -63,7 +63,12 @@ final class AuditOptions {
 
     /** The report's writer, in colour where {@code --color} and the terminal allow it. */
     ReportWriter writer(Streams io) {
-        return ReportWriter.of(format, output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv()));
+        return ReportWriter.of(format, colour(io));
+    }
+
+    /** Whether the report goes to a terminal that --color lets it mark in colour. */
+    boolean colour(Streams io) {
+        return output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv());
     }
 
     /**

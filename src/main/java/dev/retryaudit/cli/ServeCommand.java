@@ -7,9 +7,7 @@ import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.serve.FindingLines;
 import dev.retryaudit.serve.Serve;
@@ -159,12 +157,12 @@ final class ServeCommand implements Callable<Integer> {
             }
             return options.inputError(io, none, writer);
         }
-        Report r = AuditReports.of(auditor, result);
-        int verdict = r.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        int verdict = auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         if (!report) {
             return verdict;
         }
-        return new ReportOutput(null, io).write(o -> writer.write(r, o), verdict);
+        boolean colour = options.colour(io);
+        return new ReportOutput(null, io).write(o -> auditor.writeReport(result, colour, o), verdict);
     }
 
     private InetSocketAddress address() {

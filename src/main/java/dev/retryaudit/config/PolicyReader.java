@@ -14,7 +14,6 @@ import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.text.Suggestions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,9 +55,9 @@ public final class PolicyReader {
     private Set<Integer> retryable = Policy.DEFAULTS.retryableRejections();
     private int validationLoop = Policy.DEFAULTS.validationLoop();
     /** The tools' and rules' settings, as they are read. */
-    private final PolicyBuilder settings = PolicyBuilder.of(Policy.DEFAULTS);
-    private List<String> grpcReads = PolicyBuilder.grpcReads(Policy.DEFAULTS);
-    private List<String> grpcWrites = PolicyBuilder.grpcWrites(Policy.DEFAULTS);
+    private final Policy.Builder settings = Policy.builder();
+    private List<String> grpcReads = Policy.DEFAULTS.grpcReads();
+    private List<String> grpcWrites = Policy.DEFAULTS.grpcWrites();
     private Set<GrpcStatus> grpcNonRetryable = Policy.DEFAULTS.grpcNonRetryableStatuses();
     private long nameLine;
     private long nameColumn;

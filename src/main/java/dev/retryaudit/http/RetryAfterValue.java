@@ -50,6 +50,11 @@ public record RetryAfterValue(Form form, long seconds, long date) {
         return Times.present(date) ? new RetryAfterValue(Form.HTTP_DATE, 0, date) : null;
     }
 
+    /** The value of {@code raw} with no time it was received at, or null when it is neither form. */
+    public static RetryAfterValue parse(String raw) {
+        return parse(raw, Times.NONE);
+    }
+
     /** Why {@code raw} is not a Retry-After value, in words for a message; call only when {@link #parse} gave null. */
     public static String whyInvalid(String raw) {
         String value = HttpDate.stripOws(raw);

@@ -2,10 +2,10 @@ package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.api.internal.InputErrors;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.input.Readers;
@@ -26,6 +26,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -105,7 +106,7 @@ final class AuditTool {
         Map<?, ?> policyDoc = a.object("policy");
         String name = a.string("name", INLINE);
         Limits limits = limits(a.members("limits", LIMITS));
-        AuditSettings.Builder settings = settings(AuditSettings.builder().inputFormat(format).limits(limits)
+        AuditSettings.Builder settings = settings(AuditSettings.builder().inputFormat(format).reportFormat(ReportFormat.JSON).limits(limits)
                 .failOn(failOn).enable(enable).disable(disable));
         try {
             if (policyDoc != null) {
@@ -114,13 +115,13 @@ final class AuditTool {
             }
             RetryAudit auditor = RetryAudit.of(settings.build());
             if (trace != null) {
-                return result(AuditReports.of(auditor, auditor.audit(AuditInput.stream(
-                        new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)), name))));
+                return result(auditor, auditor.audit(AuditInput.stream(
+                        new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)), name)));
             }
             // The file is opened once, here, and read as a stream: nothing opens its path again.
             AllowedDirs.Opened file = dirs.open(path);
             try (InputStream in = reads.stream(file.channel())) {
-                return result(AuditReports.of(auditor, auditor.audit(AuditInput.stream(in, file.path().toString()))));
+                return result(auditor, auditor.audit(AuditInput.stream(in, file.path().toString())));
             }
         } catch (InputException e) {
             throw failure(e);
@@ -168,12 +169,22 @@ final class AuditTool {
 
     /** The JSON report (as the CLI prints it) and a short text: the findings, at most a screenful, and the verdict. */
     Result result(Report report) throws ToolError {
+        return result(o -> ReportWriter.of(ReportFormat.JSON, false).write(report, o), report.findings(),
+                Summaries.line(report, v -> v));
+    }
+
+    /** {@link #result(Report)} of the audit {@code result} by {@code auditor}, whose settings' report format is JSON. */
+    private Result result(RetryAudit auditor, AuditResult result) throws ToolError {
+        return result(o -> auditor.writeReport(result, o), result.findings(), auditor.summary(result));
+    }
+
+    /** The JSON report {@code report} writes and a short text: {@code findings}, at most a screenful, then {@code summary}. */
+    private Result result(JsonReport report, List<Finding> findings, String summary) throws ToolError {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
-            ReportWriter.of(ReportFormat.JSON, false).write(report, bytes);
+            report.write(bytes);
             Map<?, ?> structured = json.readValue(bytes.toByteArray(), Map.class);
             StringBuilder text = new StringBuilder();
-            List<Finding> findings = report.findings();
             for (Finding f : findings.subList(0, Math.min(findings.size(), FINDINGS_IN_TEXT))) {
                 text.append(Escaping.controls(f.location().source())).append(':').append(f.location().line()).append(':')
                         .append(f.location().column()).append(": ").append(f.severity().id()).append(": ")
@@ -183,11 +194,16 @@ final class AuditTool {
                 text.append("... and ").append(findings.size() - FINDINGS_IN_TEXT)
                         .append(" more findings in the structured report\n");
             }
-            text.append(Summaries.line(report, v -> v));
+            text.append(summary);
             return new Result(text.toString(), structured);
         } catch (IOException e) {
             throw new ToolError("cannot render the report: " + Escaping.controls(String.valueOf(e.getMessage())));
         }
+    }
+
+    /** Writes a JSON report. */
+    private interface JsonReport {
+        void write(OutputStream out) throws IOException;
     }
 
     /** What a tool returns: text for people (and models), structured content for programs. */

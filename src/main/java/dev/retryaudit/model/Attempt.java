@@ -6,12 +6,11 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.ToDoubleFunction;
-import java.util.function.ToLongFunction;
 
 /**
- * One try of an operation, built through {@code dev.retryaudit.api.AttemptBuilder}. Optional values are
- * null when absent and optional times are empty. Inside, times are held as epoch milliseconds and the
+ * One try of an operation, built by its {@link Builder}. Optional values are null when absent and optional
+ * times are empty; a rule reads a time with no object made as a pair, {@link #hasStart()} and
+ * {@link #startMillis()}. Inside, times are held as epoch milliseconds and the
  * {@link Location} as its parts, made when asked for, so that a reader streaming millions of attempts
  * makes neither an object for each time nor a location (nor its JSON Pointer) for each attempt. Equal
  * when all fields and the locations are equal.
@@ -21,16 +20,6 @@ public final class Attempt extends Placed {
 
     /** The order of an operation's attempts: by attempt_id, stable for equal ids. */
     public static final Comparator<Attempt> BY_ID = new ById();
-
-    /*
-     * The times as epoch milliseconds, for model.internal.Millis, which reads these four fields once by
-     * reflection: objects of classes compiled into this package, so that reaching the times spins no
-     * class at start-up and each read is a call the JIT inlines.
-     */
-    private static final ToLongFunction<Attempt> STARTED_AT = new StartedAt();
-    private static final ToLongFunction<Attempt> ENDED_AT = new EndedAt();
-    private static final ToLongFunction<Attempt> RESPONSE_AT = new ResponseAt();
-    private static final ToDoubleFunction<Attempt> DURATION_MS = new DurationMs();
 
     private final int attemptId;
     private final String spanId;
@@ -53,107 +42,59 @@ public final class Attempt extends Placed {
     /** The {@code grpc-retry-pushback-ms} the response carried, as recorded, or null. */
     private final String retryPushback;
 
-    Attempt(
-            int attemptId,
-            String spanId,
-            String idempotencyKey,
-            long startedAt,
-            long endedAt,
-            double durationMs,
-            Outcome outcome,
-            Integer status,
-            ErrorClass errorClass,
-            String retryAfter,
-            String responseDate,
-            CommitState commitState,
-            CommitStateSource commitStateSource,
-            String retryReason,
-            String requestHash,
-            String attributesJson,
-            Location location) {
-        this(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status, errorClass,
-                retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash, attributesJson,
-                Objects.requireNonNull(location, "location").source(), location.sourceIndex(), location.line(),
-                location.column(), location.pointer(), -1, null, -1);
-    }
-
-    /**
-     * An attempt at {@code line}:{@code column} of source {@code source} (number {@code sourceIndex} of
-     * the run), whose JSON Pointer is {@code pointerPrefix + pointerIndex}, followed by
-     * {@code nestedPrefix + nestedIndex} unless {@code nestedPrefix} is null ({@code pointerPrefix} alone
-     * when {@code pointerIndex} is negative; null for none): what {@link #location()} gives.
-     */
-    Attempt(
-            int attemptId,
-            String spanId,
-            String idempotencyKey,
-            long startedAt,
-            long endedAt,
-            double durationMs,
-            Outcome outcome,
-            Integer status,
-            ErrorClass errorClass,
-            String retryAfter,
-            String responseDate,
-            CommitState commitState,
-            CommitStateSource commitStateSource,
-            String retryReason,
-            String requestHash,
-            String attributesJson,
-            String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
-            String nestedPrefix, int nestedIndex) {
-        super(source, sourceIndex, line, column, pointerPrefix, pointerIndex, nestedPrefix, nestedIndex);
-        if (attemptId < 1) {
+    private Attempt(Builder b) {
+        super(b);
+        if (b.attemptId < 1) {
             throw new IllegalArgumentException("attempt_id must be >= 1");
         }
-        this.attemptId = attemptId;
-        this.spanId = spanId;
-        this.idempotencyKey = idempotencyKey;
-        this.startedAt = startedAt;
-        this.endedAt = endedAt;
-        this.durationMs = durationMs;
-        this.outcome = outcome;
-        this.status = status;
-        this.errorClass = errorClass;
-        this.retryAfter = retryAfter;
-        this.responseDate = responseDate;
-        this.commitState = commitState;
-        this.commitStateSource = commitStateSource;
-        this.retryReason = retryReason;
-        this.requestHash = requestHash;
-        this.attributesJson = attributesJson;
-        this.grpcStatus = null;
-        this.retryPushback = null;
+        this.attemptId = b.attemptId;
+        this.spanId = b.spanId;
+        this.idempotencyKey = b.idempotencyKey;
+        this.startedAt = b.startedAt;
+        this.endedAt = b.endedAt;
+        this.durationMs = b.durationMs;
+        this.outcome = b.outcome != null || b.grpcStatus == null ? b.outcome : b.grpcStatus.outcome();
+        this.status = b.status;
+        this.errorClass = b.errorClass != null || b.grpcStatus == null ? b.errorClass : b.grpcStatus.errorClass();
+        this.retryAfter = b.retryAfter;
+        this.responseDate = b.responseDate;
+        this.commitState = b.commitState;
+        this.commitStateSource = b.commitStateSource;
+        this.retryReason = b.retryReason;
+        this.requestHash = b.requestHash;
+        this.attributesJson = b.attributesJson;
+        this.grpcStatus = b.grpcStatus;
+        this.retryPushback = b.retryPushback;
     }
 
-    private Attempt(Attempt a, GrpcStatus grpcStatus, String retryPushback) {
-        super(a);
-        this.attemptId = a.attemptId;
-        this.spanId = a.spanId;
-        this.idempotencyKey = a.idempotencyKey;
-        this.startedAt = a.startedAt;
-        this.endedAt = a.endedAt;
-        this.durationMs = a.durationMs;
-        this.outcome = a.outcome;
-        this.status = a.status;
-        this.errorClass = a.errorClass;
-        this.retryAfter = a.retryAfter;
-        this.responseDate = a.responseDate;
-        this.commitState = a.commitState;
-        this.commitStateSource = a.commitStateSource;
-        this.retryReason = a.retryReason;
-        this.requestHash = a.requestHash;
-        this.attributesJson = a.attributesJson;
-        this.grpcStatus = grpcStatus;
-        this.retryPushback = retryPushback;
+    /** A builder with no field set; reuse it for attempt after attempt ({@link Builder#clear()} forgets all). */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /**
-     * This attempt as a gRPC call that ended with {@code grpcStatus} (null while unknown) and whose
-     * response carried {@code retryPushback} (null for none); itself when both are null.
-     */
-    Attempt withGrpc(GrpcStatus grpcStatus, String retryPushback) {
-        return grpcStatus == null && retryPushback == null ? this : new Attempt(this, grpcStatus, retryPushback);
+    /** A builder holding this attempt's fields and place, for a copy that differs in some. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        placeInto(b);
+        b.attemptId = attemptId;
+        b.spanId = spanId;
+        b.idempotencyKey = idempotencyKey;
+        b.startedAt = startedAt;
+        b.endedAt = endedAt;
+        b.durationMs = durationMs;
+        b.outcome = outcome;
+        b.status = status;
+        b.errorClass = errorClass;
+        b.retryAfter = retryAfter;
+        b.responseDate = responseDate;
+        b.commitState = commitState;
+        b.commitStateSource = commitStateSource;
+        b.retryReason = retryReason;
+        b.requestHash = requestHash;
+        b.attributesJson = attributesJson;
+        b.grpcStatus = grpcStatus;
+        b.retryPushback = retryPushback;
+        return b;
     }
 
     public int attemptId() {
@@ -183,19 +124,54 @@ public final class Attempt extends Placed {
         return Double.isNaN(durationMs) ? Optional.empty() : Optional.of(Duration.ofNanos(Math.round(durationMs * 1e6)));
     }
 
-    /** The start in epoch milliseconds, or {@link Times#NONE}. */
-    long startedAtMillis() {
-        return startedAt;
+    /** Whether the input said when the attempt started. */
+    public boolean hasStart() {
+        return Times.present(startedAt);
     }
 
-    /** The end in epoch milliseconds, or {@link Times#NONE}. */
-    long endedAtMillis() {
-        return endedAt;
+    /** When the attempt started, in epoch milliseconds, with no object made; only when {@link #hasStart()}. */
+    public long startMillis() {
+        return present(startedAt, "start");
     }
 
-    /** The duration in milliseconds, or NaN. */
-    double durationMillis() {
+    /** Whether the input said when the attempt ended. */
+    public boolean hasEnd() {
+        return Times.present(endedAt);
+    }
+
+    /** When the attempt ended, in epoch milliseconds; only when {@link #hasEnd()}. */
+    public long endMillis() {
+        return present(endedAt, "end");
+    }
+
+    /** Whether the input said how long the attempt took. */
+    public boolean hasDuration() {
+        return !Double.isNaN(durationMs);
+    }
+
+    /** How long the attempt took, in milliseconds; only when {@link #hasDuration()}. */
+    public double durationMillis() {
+        if (Double.isNaN(durationMs)) {
+            throw new IllegalStateException("attempt " + attemptId + " has no duration");
+        }
         return durationMs;
+    }
+
+    /** Whether the input said when the response (or the timeout) came: {@link #responseTime()} is not empty. */
+    public boolean hasResponse() {
+        return Times.present(response());
+    }
+
+    /** {@link #responseTime()} in epoch milliseconds; only when {@link #hasResponse()}. */
+    public long responseMillis() {
+        return present(response(), "response");
+    }
+
+    private long present(long millis, String what) {
+        if (!Times.present(millis)) {
+            throw new IllegalStateException("attempt " + attemptId + " has no " + what + " time");
+        }
+        return millis;
     }
 
     /** The order of {@link #BY_ID}. */
@@ -203,38 +179,6 @@ public final class Attempt extends Placed {
         @Override
         public int compare(Attempt a, Attempt b) {
             return Integer.compare(a.attemptId, b.attemptId);
-        }
-    }
-
-    /** {@link #startedAtMillis()} for {@code Millis}. */
-    private static final class StartedAt implements ToLongFunction<Attempt> {
-        @Override
-        public long applyAsLong(Attempt a) {
-            return a.startedAt;
-        }
-    }
-
-    /** {@link #endedAtMillis()} for {@code Millis}. */
-    private static final class EndedAt implements ToLongFunction<Attempt> {
-        @Override
-        public long applyAsLong(Attempt a) {
-            return a.endedAt;
-        }
-    }
-
-    /** {@link #responseMillis()} for {@code Millis}. */
-    private static final class ResponseAt implements ToLongFunction<Attempt> {
-        @Override
-        public long applyAsLong(Attempt a) {
-            return a.responseMillis();
-        }
-    }
-
-    /** {@link #durationMillis()} for {@code Millis}. */
-    private static final class DurationMs implements ToDoubleFunction<Attempt> {
-        @Override
-        public double applyAsDouble(Attempt a) {
-            return a.durationMs;
         }
     }
 
@@ -294,11 +238,11 @@ public final class Attempt extends Placed {
 
     /** When the response (or the timeout) came: the end, else the start plus the duration, else the start; empty with none. */
     public Optional<Instant> responseTime() {
-        return instant(responseMillis());
+        return instant(response());
     }
 
     /** {@link #responseTime()} in epoch milliseconds, or {@link Times#NONE}. */
-    long responseMillis() {
+    private long response() {
         if (Times.present(endedAt)) {
             return endedAt;
         }
@@ -353,5 +297,186 @@ public final class Attempt extends Placed {
                 + ", requestHash=" + requestHash + ", attributes=" + attributesJson
                 + (grpcStatus == null ? "" : ", grpcStatus=" + grpcStatus)
                 + (retryPushback == null ? "" : ", retryPushback=" + retryPushback) + ", location=" + location() + "]";
+    }
+
+    /**
+     * Builds attempts. The attempt id and the place ({@code at}) are required; every other field stays absent
+     * unless set (null clears it again). A reader reuses one builder: it sets the fields, calls
+     * {@link #build()}, and sets them again or {@link #clear()}s them for the next attempt. A gRPC status
+     * stands for the outcome and error class when those are left unset.
+     */
+    public static final class Builder extends PlacedBuilder<Builder> {
+        private int attemptId;
+        private String spanId;
+        private String idempotencyKey;
+        private long startedAt = Times.NONE;
+        private long endedAt = Times.NONE;
+        private double durationMs = Double.NaN;
+        private Outcome outcome;
+        private Integer status;
+        private ErrorClass errorClass;
+        private String retryAfter;
+        private String responseDate;
+        private CommitState commitState;
+        private CommitStateSource commitStateSource;
+        private String retryReason;
+        private String requestHash;
+        private String attributesJson;
+        private GrpcStatus grpcStatus;
+        private String retryPushback;
+
+        private Builder() {
+        }
+
+        @Override
+        Builder self() {
+            return this;
+        }
+
+        /** Forgets every field and the place, for the next attempt. */
+        public Builder clear() {
+            at(null, 0, 0, 0);
+            attemptId = 0;
+            spanId = null;
+            idempotencyKey = null;
+            startedAt = Times.NONE;
+            endedAt = Times.NONE;
+            durationMs = Double.NaN;
+            outcome = null;
+            status = null;
+            errorClass = null;
+            retryAfter = null;
+            responseDate = null;
+            commitState = null;
+            commitStateSource = null;
+            retryReason = null;
+            requestHash = null;
+            attributesJson = null;
+            grpcStatus = null;
+            retryPushback = null;
+            return this;
+        }
+
+        /** The attempt's number in its operation, 1 or more. */
+        public Builder attemptId(int value) {
+            attemptId = value;
+            return this;
+        }
+
+        public Builder spanId(String value) {
+            spanId = value;
+            return this;
+        }
+
+        /** The key this attempt sent, when it differs from the operation's. */
+        public Builder idempotencyKey(String value) {
+            idempotencyKey = value;
+            return this;
+        }
+
+        public Builder startedAt(Instant value) {
+            return startMillis(value == null ? Times.NONE : value.toEpochMilli());
+        }
+
+        /** The start in epoch milliseconds; {@code Long.MIN_VALUE} leaves it absent. */
+        public Builder startMillis(long value) {
+            startedAt = value;
+            return this;
+        }
+
+        public Builder endedAt(Instant value) {
+            return endMillis(value == null ? Times.NONE : value.toEpochMilli());
+        }
+
+        /** The end in epoch milliseconds; {@code Long.MIN_VALUE} leaves it absent. */
+        public Builder endMillis(long value) {
+            endedAt = value;
+            return this;
+        }
+
+        public Builder duration(Duration value) {
+            return durationMillis(value == null ? Double.NaN : value.toNanos() / 1e6);
+        }
+
+        /** The duration in milliseconds; NaN leaves it absent. */
+        public Builder durationMillis(double value) {
+            durationMs = value;
+            return this;
+        }
+
+        public Builder outcome(Outcome value) {
+            outcome = value;
+            return this;
+        }
+
+        /** The HTTP status of the response. */
+        public Builder status(Integer value) {
+            status = value;
+            return this;
+        }
+
+        public Builder errorClass(ErrorClass value) {
+            errorClass = value;
+            return this;
+        }
+
+        /** The Retry-After header of the response, as it came (delay-seconds or an HTTP-date). */
+        public Builder retryAfter(String value) {
+            retryAfter = value;
+            return this;
+        }
+
+        /** The Date header of the response, as it came. */
+        public Builder responseDate(String value) {
+            responseDate = value;
+            return this;
+        }
+
+        public Builder commitState(CommitState value) {
+            commitState = value;
+            return this;
+        }
+
+        public Builder commitStateSource(CommitStateSource value) {
+            commitStateSource = value;
+            return this;
+        }
+
+        public Builder retryReason(String value) {
+            retryReason = value;
+            return this;
+        }
+
+        /** A fingerprint of the request's content: two attempts with equal hashes sent the same request. */
+        public Builder requestHash(String value) {
+            requestHash = value;
+            return this;
+        }
+
+        /** Free-form attributes as a JSON object, kept as given ({@link Attempt#attributesJson()}); no rule reads them. */
+        public Builder attributesJson(String json) {
+            attributesJson = json;
+            return this;
+        }
+
+        /** The gRPC status a gRPC call ended with; its outcome and error class stand for those left unset. */
+        public Builder grpcStatus(GrpcStatus value) {
+            grpcStatus = value;
+            return this;
+        }
+
+        /** The {@code grpc-retry-pushback-ms} response metadata of a gRPC call, as it came. */
+        public Builder retryPushback(String value) {
+            retryPushback = value;
+            return this;
+        }
+
+        /** The attempt; an attempt id under 1 is an {@link IllegalArgumentException}, a missing place an {@link IllegalStateException}. */
+        public Attempt build() {
+            if (!placed()) {
+                throw new IllegalStateException("attempt " + attemptId + " needs a location: at(...)");
+            }
+            return new Attempt(this);
+        }
     }
 }

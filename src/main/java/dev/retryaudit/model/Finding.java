@@ -2,7 +2,6 @@ package dev.retryaudit.model;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import dev.retryaudit.model.values.LazyText;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
@@ -44,43 +43,25 @@ public final class Finding implements Serializable {
     /** Null until first asked for when the finding computes its own. */
     private String fingerprint;
 
-    Finding(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
-            String message, Evidence evidence, Location location, String fingerprint) {
-        this(rule, severity, operation, attempt, tool, run, (Serializable) message, evidence, location,
-                Objects.requireNonNull(fingerprint, "fingerprint"));
-        if (message.isBlank()) {
+    private Finding(Builder b) {
+        this.rule = Objects.requireNonNull(b.rule, "rule");
+        this.severity = Objects.requireNonNull(b.severity, "severity");
+        this.operation = b.operation;
+        this.attempt = b.attempt;
+        this.tool = b.tool;
+        this.run = b.run;
+        this.message = Objects.requireNonNull(b.message, "message");
+        if (message instanceof String text && text.isBlank()) {
             throw new IllegalArgumentException("a finding needs a message");
         }
+        this.evidence = Objects.requireNonNull(b.evidence, "evidence").frozen();
+        this.location = Objects.requireNonNull(b.location, "location");
+        this.fingerprint = b.fingerprint;
     }
 
-    private Finding(String rule, Severity severity, String operation, Integer attempt, String tool, String run,
-            Serializable message, Evidence evidence, Location location, String fingerprint) {
-        this.rule = Objects.requireNonNull(rule, "rule");
-        this.severity = Objects.requireNonNull(severity, "severity");
-        this.operation = operation;
-        this.attempt = attempt;
-        this.tool = tool;
-        this.run = run;
-        this.message = Objects.requireNonNull(message, "message");
-        this.evidence = Objects.requireNonNull(evidence, "evidence").frozen();
-        this.location = Objects.requireNonNull(location, "location");
-        this.fingerprint = fingerprint;
-    }
-
-    /** Builds a finding; its fingerprint is computed when first asked for. */
-    static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
-            String run, String message, Evidence evidence, Location location) {
-        if (Objects.requireNonNull(message, "message").isBlank()) {
-            throw new IllegalArgumentException("a finding needs a message");
-        }
-        return new Finding(rule, severity, operation, attempt, tool, run, (Serializable) message, evidence,
-                location, null);
-    }
-
-    /** As {@link #of(String, Severity, String, Integer, String, String, String, Evidence, Location)}, the message built when read. */
-    static Finding of(String rule, Severity severity, String operation, Integer attempt, String tool,
-            String run, LazyText message, Evidence evidence, Location location) {
-        return new Finding(rule, severity, operation, attempt, tool, run, message, evidence, location, null);
+    /** A builder with no field set; the rule, severity, message, evidence and location are required. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     public String rule() {
@@ -222,5 +203,95 @@ public final class Finding implements Serializable {
         return "Finding[rule=" + rule + ", severity=" + severity + ", operation=" + operation + ", attempt=" + attempt
                 + ", tool=" + tool + ", run=" + run + ", message=" + message() + ", evidence=" + evidence
                 + ", location=" + location + ", fingerprint=" + fingerprint() + "]";
+    }
+
+    /**
+     * Builds findings: a rule's id, a severity, a message, evidence and a location are required; the operation
+     * is null for a finding about a whole run, the attempt null for one about a whole operation. The
+     * fingerprint is computed when first asked for unless one is given (a finding read back from a report).
+     */
+    public static final class Builder {
+        private String rule;
+        private Severity severity;
+        private String operation;
+        private Integer attempt;
+        private String tool;
+        private String run;
+        private Serializable message;
+        private Evidence evidence;
+        private Location location;
+        private String fingerprint;
+
+        private Builder() {
+        }
+
+        /** The id of the rule that found it. */
+        public Builder rule(String value) {
+            rule = value;
+            return this;
+        }
+
+        public Builder severity(Severity value) {
+            severity = value;
+            return this;
+        }
+
+        /** The operation's id; null for a finding about a whole run. */
+        public Builder operation(String value) {
+            operation = value;
+            return this;
+        }
+
+        /** The attempt's id; null for a finding about a whole operation. */
+        public Builder attempt(Integer value) {
+            attempt = value;
+            return this;
+        }
+
+        /** The tool of the operation (or of the run). */
+        public Builder tool(String value) {
+            tool = value;
+            return this;
+        }
+
+        /** The run id, for a finding about a whole run. */
+        public Builder run(String value) {
+            run = value;
+            return this;
+        }
+
+        /** The message, not blank. */
+        public Builder message(String value) {
+            message = value;
+            return this;
+        }
+
+        /** The message as a text built each time it is read, for a finding that most operations of an input may get. */
+        public Builder message(LazyText value) {
+            message = value;
+            return this;
+        }
+
+        public Builder evidence(Evidence value) {
+            evidence = value;
+            return this;
+        }
+
+        /** Where the finding stands in the input. */
+        public Builder at(Location value) {
+            location = value;
+            return this;
+        }
+
+        /** The fingerprint, as a report gave it; null (the default) to compute it when first asked for. */
+        public Builder fingerprint(String value) {
+            fingerprint = value;
+            return this;
+        }
+
+        /** The finding; a missing part or a blank message is refused. */
+        public Finding build() {
+            return new Finding(this);
+        }
     }
 }

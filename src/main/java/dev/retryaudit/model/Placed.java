@@ -24,39 +24,42 @@ abstract sealed class Placed implements Serializable permits Attempt, Operation 
     private final String nested;
     private final int nestedIndex;
 
-    Placed(String source, int sourceIndex, long line, long column, String pointerPrefix, int pointerIndex,
-            String nestedPrefix, int nestedIndex) {
-        Objects.requireNonNull(source, "source");
-        if (sourceIndex < 0 || line < 1 || column < 1) {
-            throw new IllegalArgumentException("bad location " + sourceIndex + ":" + line + ":" + column);
+    /** The place {@code b} was given; a missing source or a line, column or source number out of range is refused. */
+    Placed(PlacedBuilder<?> b) {
+        Objects.requireNonNull(b.source, "location");
+        if (b.sourceIndex < 0 || b.line < 1 || b.column < 1) {
+            throw new IllegalArgumentException("bad location " + b.sourceIndex + ":" + b.line + ":" + b.column);
         }
-        this.source = source;
-        this.sourceIndex = sourceIndex;
-        this.line = line;
-        this.column = column;
-        this.pointer = pointerPrefix;
-        this.pointerIndex = pointerPrefix == null ? -1 : pointerIndex;
-        this.nested = this.pointerIndex < 0 ? null : nestedPrefix;
-        this.nestedIndex = nestedIndex;
+        this.source = b.source;
+        this.sourceIndex = b.sourceIndex;
+        this.line = b.line;
+        this.column = b.column;
+        this.pointer = b.pointerPrefix;
+        this.pointerIndex = b.pointerPrefix == null ? -1 : b.pointerIndex;
+        this.nested = this.pointerIndex < 0 ? null : b.nestedPrefix;
+        this.nestedIndex = b.nestedIndex;
     }
 
-    /** The same place as {@code other}'s. */
-    Placed(Placed other) {
-        this.source = other.source;
-        this.sourceIndex = other.sourceIndex;
-        this.line = other.line;
-        this.column = other.column;
-        this.pointer = other.pointer;
-        this.pointerIndex = other.pointerIndex;
-        this.nested = other.nested;
-        this.nestedIndex = other.nestedIndex;
+    /** Sets {@code b}'s place to this one's, parts for parts. */
+    void placeInto(PlacedBuilder<?> b) {
+        b.source = source;
+        b.sourceIndex = sourceIndex;
+        b.line = line;
+        b.column = column;
+        b.pointerPrefix = pointer;
+        b.pointerIndex = pointerIndex;
+        b.nestedPrefix = nested;
+        b.nestedIndex = nestedIndex;
     }
 
     /** Where it stands in the input; a new, equal instance on each call. */
     public Location location() {
-        String at = pointerIndex < 0 ? pointer
-                : nested == null ? pointer + pointerIndex : pointer + pointerIndex + nested + nestedIndex;
-        return new Location(source, sourceIndex, line, column, at);
+        return new Location(source, sourceIndex, line, column, pointer(pointer, pointerIndex, nested, nestedIndex));
+    }
+
+    /** The JSON Pointer of these parts: {@code prefix} alone when {@code index} is negative, else with the index and what is nested. */
+    static String pointer(String prefix, int index, String nested, int nestedIndex) {
+        return index < 0 ? prefix : nested == null ? prefix + index : prefix + index + nested + nestedIndex;
     }
 
     /** Whether it stands before {@code at} in {@link Location#ORDER}, without making its own location. */

@@ -2,34 +2,27 @@ package dev.retryaudit.model;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Thresholds, per-tool settings and per-rule settings that the rules read. A caller takes {@link #DEFAULTS},
  * has a JSON policy file read ({@code AuditSettings.Builder.policy(Path)}; {@code RetryAudit.settings().policy()}
- * gives it read), or reads the policy of an audit from {@code RuleContext.policy()}; the policy reader and the
- * probe make theirs through the model's internal factory.
+ * gives it read), builds one in code ({@link #builder()}, {@link #toBuilder()}), or reads the policy of an audit
+ * from {@code RuleContext.policy()}.
  */
 public final class Policy implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** The names of the parts, in the order of {@link #parts()}: what {@link #differences} and {@link #toString} name. */
-    private static final List<String> PARTS = List.of("maxAttempts", "minBackoffMs", "retryBudgetRatio",
-            "retryBudgetMinRetries", "retryAfterToleranceMs", "httpDateSkewMs", "retryAfterMaxSeconds",
-            "nonRetryableStatuses", "retryableRejections", "validationLoop", "tools", "toolEffects", "toolMaxAttempts",
-            "toolsDedupingByKey", "ruleSeverities", "rulesEnabled", "grpcReads", "grpcWrites",
-            "grpcNonRetryableStatuses");
-
     /** The policy used when no policy file is given; its values are the documented ones. */
-    public static final Policy DEFAULTS = new Policy(3, 50, 0.2, 10, 100, 1000, 21600,
-            Set.of(400, 403, 404, 405, 406, 410, 411, 414, 415, 422, 501),
-            Set.of(408, 425, 429, 503),
-            3, Set.of(), Map.of(), Map.of(), Set.of(), Map.of(), Map.of(), List.of(), List.of(), defaultGrpcNonRetryable());
+    public static final Policy DEFAULTS = new Builder().build();
 
     private final int maxAttempts;
     private final long minBackoffMs;
@@ -51,44 +44,41 @@ public final class Policy implements Serializable {
     private final List<String> grpcWrites;
     private final Set<GrpcStatus> grpcNonRetryableStatuses;
 
-    /**
-     * Reached by {@code model.internal.PolicyBuilder} alone, in the order of {@link #PARTS}: {@code tools} names
-     * every tool with settings, the maps hold the settings a tool or rule sets (a tool's effect and attempt
-     * budget, a rule's severity and whether it is enabled), the gRPC lists the methods that read and write.
-     */
-    private Policy(int maxAttempts, long minBackoffMs, double retryBudgetRatio, int retryBudgetMinRetries,
-            long retryAfterToleranceMs, long httpDateSkewMs, long retryAfterMaxSeconds, Set<Integer> nonRetryableStatuses,
-            Set<Integer> retryableRejections, int validationLoop, Set<String> tools, Map<String, Effect> toolEffects,
-            Map<String, Integer> toolMaxAttempts, Set<String> toolsDedupingByKey, Map<String, Severity> ruleSeverities,
-            Map<String, Boolean> rulesEnabled, List<String> grpcReads, List<String> grpcWrites,
-            Set<GrpcStatus> grpcNonRetryableStatuses) {
-        if (maxAttempts < 1 || minBackoffMs < 0 || retryBudgetRatio < 0 || retryBudgetMinRetries < 0
-                || retryAfterToleranceMs < 0 || httpDateSkewMs < 0 || retryAfterMaxSeconds < 0 || validationLoop < 1) {
+    private Policy(Builder b) {
+        if (b.maxAttempts < 1 || b.minBackoffMs < 0 || b.retryBudgetRatio < 0 || b.retryBudgetMinRetries < 0
+                || b.retryAfterToleranceMs < 0 || b.httpDateSkewMs < 0 || b.retryAfterMaxSeconds < 0
+                || b.validationLoop < 1) {
             throw new IllegalArgumentException("policy values out of range");
         }
-        this.maxAttempts = maxAttempts;
-        this.minBackoffMs = minBackoffMs;
-        this.retryBudgetRatio = retryBudgetRatio;
-        this.retryBudgetMinRetries = retryBudgetMinRetries;
-        this.retryAfterToleranceMs = retryAfterToleranceMs;
-        this.httpDateSkewMs = httpDateSkewMs;
-        this.retryAfterMaxSeconds = retryAfterMaxSeconds;
-        this.nonRetryableStatuses = Set.copyOf(nonRetryableStatuses);
-        this.retryableRejections = Set.copyOf(retryableRejections);
-        this.validationLoop = validationLoop;
-        this.tools = Set.copyOf(tools);
-        this.toolEffects = Map.copyOf(toolEffects);
-        this.toolMaxAttempts = Map.copyOf(toolMaxAttempts);
-        this.toolsDedupingByKey = Set.copyOf(toolsDedupingByKey);
-        this.ruleSeverities = Map.copyOf(ruleSeverities);
-        this.rulesEnabled = Map.copyOf(rulesEnabled);
-        this.grpcReads = List.copyOf(grpcReads);
-        this.grpcWrites = List.copyOf(grpcWrites);
-        this.grpcNonRetryableStatuses = Set.copyOf(grpcNonRetryableStatuses);
-        if (!tools.containsAll(toolEffects.keySet()) || !tools.containsAll(toolMaxAttempts.keySet())
-                || !tools.containsAll(toolsDedupingByKey)) {
-            throw new IllegalArgumentException("tool settings of a tool the policy does not name");
-        }
+        this.maxAttempts = b.maxAttempts;
+        this.minBackoffMs = b.minBackoffMs;
+        this.retryBudgetRatio = b.retryBudgetRatio;
+        this.retryBudgetMinRetries = b.retryBudgetMinRetries;
+        this.retryAfterToleranceMs = b.retryAfterToleranceMs;
+        this.httpDateSkewMs = b.httpDateSkewMs;
+        this.retryAfterMaxSeconds = b.retryAfterMaxSeconds;
+        this.nonRetryableStatuses = Set.copyOf(b.nonRetryableStatuses);
+        this.retryableRejections = Set.copyOf(b.retryableRejections);
+        this.validationLoop = b.validationLoop;
+        this.tools = Set.copyOf(b.tools);
+        this.toolEffects = Map.copyOf(b.toolEffects);
+        this.toolMaxAttempts = Map.copyOf(b.toolMaxAttempts);
+        this.toolsDedupingByKey = Set.copyOf(b.toolsDedupingByKey);
+        this.ruleSeverities = Map.copyOf(b.ruleSeverities);
+        this.rulesEnabled = Map.copyOf(b.rulesEnabled);
+        this.grpcReads = List.copyOf(b.grpcReads);
+        this.grpcWrites = List.copyOf(b.grpcWrites);
+        this.grpcNonRetryableStatuses = Set.copyOf(b.grpcNonRetryableStatuses);
+    }
+
+    /** A builder starting from the documented defaults ({@link #DEFAULTS}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this policy's values and settings, for a copy that differs in some. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     private static Set<GrpcStatus> defaultGrpcNonRetryable() {
@@ -238,44 +228,226 @@ public final class Policy implements Serializable {
         return p == pattern.length();
     }
 
-    /** Every part, in the order of {@link #PARTS} and of the constructor; the internal factory reads them. */
-    private Object[] parts() {
-        return new Object[] {maxAttempts, minBackoffMs, retryBudgetRatio, retryBudgetMinRetries, retryAfterToleranceMs,
-            httpDateSkewMs, retryAfterMaxSeconds, nonRetryableStatuses, retryableRejections, validationLoop, tools,
-            toolEffects, toolMaxAttempts, toolsDedupingByKey, ruleSeverities, rulesEnabled, grpcReads, grpcWrites,
-            grpcNonRetryableStatuses};
+    /** The tools this policy has settings for, even settings that are all absent. */
+    public Set<String> tools() {
+        return tools;
     }
 
-    /** The names of the parts in which {@code other} differs from this policy, in their order; for the internal factory. */
-    private List<String> differences(Policy other) {
-        Object[] mine = parts();
-        Object[] theirs = other.parts();
+    /** The severity this policy gives rule {@code id}, or null to keep the rule's own. */
+    public Severity ruleSeverity(String id) {
+        return ruleSeverities.get(id);
+    }
+
+    /** Whether this policy enables rule {@code id}: null when it does not say. */
+    public Boolean ruleEnabled(String id) {
+        return rulesEnabled.get(id);
+    }
+
+    /** The rules this policy has settings for. */
+    public Set<String> rules() {
+        Set<String> ids = new TreeSet<>(ruleSeverities.keySet());
+        ids.addAll(rulesEnabled.keySet());
+        return ids;
+    }
+
+    /** The gRPC methods (full names or patterns, {@code *} for any run of characters) this policy says read. */
+    public List<String> grpcReads() {
+        return grpcReads;
+    }
+
+    /** The gRPC methods (full names or patterns) this policy says write; a method both lists name writes. */
+    public List<String> grpcWrites() {
+        return grpcWrites;
+    }
+
+    /** Every part by its name, in the order the policy file gives them: what {@link #differences}, equality and {@link #toString} read. */
+    private Map<String, Object> parts() {
+        Map<String, Object> parts = new LinkedHashMap<>();
+        parts.put("maxAttempts", maxAttempts);
+        parts.put("minBackoffMs", minBackoffMs);
+        parts.put("retryBudgetRatio", retryBudgetRatio);
+        parts.put("retryBudgetMinRetries", retryBudgetMinRetries);
+        parts.put("retryAfterToleranceMs", retryAfterToleranceMs);
+        parts.put("httpDateSkewMs", httpDateSkewMs);
+        parts.put("retryAfterMaxSeconds", retryAfterMaxSeconds);
+        parts.put("nonRetryableStatuses", nonRetryableStatuses);
+        parts.put("retryableRejections", retryableRejections);
+        parts.put("validationLoop", validationLoop);
+        parts.put("tools", tools);
+        parts.put("toolEffects", toolEffects);
+        parts.put("toolMaxAttempts", toolMaxAttempts);
+        parts.put("toolsDedupingByKey", toolsDedupingByKey);
+        parts.put("ruleSeverities", ruleSeverities);
+        parts.put("rulesEnabled", rulesEnabled);
+        parts.put("grpcReads", grpcReads);
+        parts.put("grpcWrites", grpcWrites);
+        parts.put("grpcNonRetryableStatuses", grpcNonRetryableStatuses);
+        return parts;
+    }
+
+    /** The names of the parts in which {@code other} differs from this policy ({@code maxAttempts}, {@code toolEffects}, ...), in their order. */
+    public List<String> differences(Policy other) {
+        Map<String, Object> theirs = other.parts();
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < mine.length; i++) {
-            if (!mine[i].equals(theirs[i])) {
-                names.add(PARTS.get(i));
+        parts().forEach((name, value) -> {
+            if (!value.equals(theirs.get(name))) {
+                names.add(name);
             }
-        }
+        });
         return names;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Policy p && Arrays.equals(parts(), p.parts());
+        return o instanceof Policy p && parts().equals(p.parts());
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(parts());
+        return parts().hashCode();
     }
 
     @Override
     public String toString() {
-        Object[] values = parts();
         StringBuilder s = new StringBuilder("Policy[");
-        for (int i = 0; i < values.length; i++) {
-            s.append(i == 0 ? "" : ", ").append(PARTS.get(i)).append('=').append(values[i]);
-        }
+        parts().forEach((name, value) -> s.append(s.length() == 7 ? "" : ", ").append(name).append('=').append(value));
         return s.append(']').toString();
+    }
+
+    /**
+     * Builds a policy in code, as a policy file gives one: it starts from the defaults ({@link Policy#builder()})
+     * or another policy ({@link Policy#toBuilder()}); a value out of range is refused when built.
+     */
+    public static final class Builder {
+        private int maxAttempts = 3;
+        private long minBackoffMs = 50;
+        private double retryBudgetRatio = 0.2;
+        private int retryBudgetMinRetries = 10;
+        private long retryAfterToleranceMs = 100;
+        private long httpDateSkewMs = 1000;
+        private long retryAfterMaxSeconds = 21600;
+        private Set<Integer> nonRetryableStatuses = Set.of(400, 403, 404, 405, 406, 410, 411, 414, 415, 422, 501);
+        private Set<Integer> retryableRejections = Set.of(408, 425, 429, 503);
+        private int validationLoop = 3;
+        private final Set<String> tools = new HashSet<>();
+        private final Map<String, Effect> toolEffects = new HashMap<>();
+        private final Map<String, Integer> toolMaxAttempts = new HashMap<>();
+        private final Set<String> toolsDedupingByKey = new HashSet<>();
+        private final Map<String, Severity> ruleSeverities = new HashMap<>();
+        private final Map<String, Boolean> rulesEnabled = new HashMap<>();
+        private List<String> grpcReads = List.of();
+        private List<String> grpcWrites = List.of();
+        private Set<GrpcStatus> grpcNonRetryableStatuses = defaultGrpcNonRetryable();
+
+        private Builder() {
+        }
+
+        private Builder(Policy p) {
+            maxAttempts = p.maxAttempts;
+            minBackoffMs = p.minBackoffMs;
+            retryBudgetRatio = p.retryBudgetRatio;
+            retryBudgetMinRetries = p.retryBudgetMinRetries;
+            retryAfterToleranceMs = p.retryAfterToleranceMs;
+            httpDateSkewMs = p.httpDateSkewMs;
+            retryAfterMaxSeconds = p.retryAfterMaxSeconds;
+            nonRetryableStatuses = p.nonRetryableStatuses;
+            retryableRejections = p.retryableRejections;
+            validationLoop = p.validationLoop;
+            tools.addAll(p.tools);
+            toolEffects.putAll(p.toolEffects);
+            toolMaxAttempts.putAll(p.toolMaxAttempts);
+            toolsDedupingByKey.addAll(p.toolsDedupingByKey);
+            ruleSeverities.putAll(p.ruleSeverities);
+            rulesEnabled.putAll(p.rulesEnabled);
+            grpcReads = p.grpcReads;
+            grpcWrites = p.grpcWrites;
+            grpcNonRetryableStatuses = p.grpcNonRetryableStatuses;
+        }
+
+        /** The attempt budget of an operation ({@code max_attempts}), unless its tool has its own. */
+        public Builder maxAttempts(int value) {
+            maxAttempts = value;
+            return this;
+        }
+
+        /** The shortest wait between attempts that is not a hot loop ({@code min_backoff_ms}). */
+        public Builder minBackoffMs(long value) {
+            minBackoffMs = value;
+            return this;
+        }
+
+        /** The retry budget: at most {@code ratio} retries per first attempt, judged after {@code minRetries} retries. */
+        public Builder retryBudget(double ratio, int minRetries) {
+            retryBudgetRatio = ratio;
+            retryBudgetMinRetries = minRetries;
+            return this;
+        }
+
+        /** The Retry-After settings: tolerance and HTTP-date skew in milliseconds, the longest wait in seconds. */
+        public Builder retryAfter(long toleranceMs, long httpDateSkewMs, long maxSeconds) {
+            retryAfterToleranceMs = toleranceMs;
+            this.httpDateSkewMs = httpDateSkewMs;
+            retryAfterMaxSeconds = maxSeconds;
+            return this;
+        }
+
+        /** The HTTP statuses that repeating a request unchanged cannot fix ({@code non_retryable_statuses}). */
+        public Builder nonRetryableStatuses(Set<Integer> value) {
+            nonRetryableStatuses = value;
+            return this;
+        }
+
+        /** The rejections a server sends to be retried later ({@code retryable_rejections}). */
+        public Builder retryableRejections(Set<Integer> value) {
+            retryableRejections = value;
+            return this;
+        }
+
+        /** How many identical failed attempts make a validation loop ({@code validation_loop}). */
+        public Builder validationLoop(int value) {
+            validationLoop = value;
+            return this;
+        }
+
+        /** The settings of {@code tool}, in place of any it had; a null value falls back to the policy-wide one. */
+        public Builder tool(String tool, Effect effect, Integer maxAttempts, Boolean dedupesByKey) {
+            tools.add(tool);
+            put(toolEffects, tool, effect);
+            put(toolMaxAttempts, tool, maxAttempts);
+            if (Boolean.TRUE.equals(dedupesByKey)) {
+                toolsDedupingByKey.add(tool);
+            } else {
+                toolsDedupingByKey.remove(tool);
+            }
+            return this;
+        }
+
+        /** The settings of rule {@code id}, in place of any it had; a null value keeps the rule's default. */
+        public Builder rule(String id, Severity severity, Boolean enabled) {
+            put(ruleSeverities, id, severity);
+            put(rulesEnabled, id, enabled);
+            return this;
+        }
+
+        /** The gRPC settings: the methods that read and write (patterns, {@code *} for any run), and the non-retryable status codes. */
+        public Builder grpc(List<String> reads, List<String> writes, Set<GrpcStatus> nonRetryable) {
+            grpcReads = new ArrayList<>(reads);
+            grpcWrites = new ArrayList<>(writes);
+            grpcNonRetryableStatuses = nonRetryable;
+            return this;
+        }
+
+        /** The policy; a value out of range is an {@link IllegalArgumentException}. */
+        public Policy build() {
+            return new Policy(this);
+        }
+
+        private static <V> void put(Map<String, V> map, String key, V value) {
+            if (value == null) {
+                map.remove(key);
+            } else {
+                map.put(key, value);
+            }
+        }
     }
 }

@@ -23,11 +23,12 @@ public final class ProbeFactsBuilder {
         long previous = Times.NONE;
         for (RecordedRequest r : t.attempts()) {
             HeaderFormat.Ask ask = r.ask();
-            requests.add(new ProbeFacts.Request(r.sequence(), Times.format(r.receivedMillis()), r.connection(), r.status(),
-                    r.retryAfter(), ask == null ? null : ask.retryAfterMs(), ask == null ? null : ask.askedMillis(),
-                    Times.present(previous) ? r.receivedMillis() - previous : null, r.idempotencyKey(),
-                    r.requestHash(), r.contentLength(),
-                    r.commitState() == null ? null : Wire.name(r.commitState(), '_'), r.stalledMillis()));
+            ProbeFacts.Answer answer = new ProbeFacts.Answer(r.status(), r.retryAfter(),
+                    ask == null ? null : ask.retryAfterMs(), ask == null ? null : ask.askedMillis(),
+                    r.commitState() == null ? null : Wire.name(r.commitState(), '_'), r.stalledMillis());
+            requests.add(new ProbeFacts.Request(r.sequence(), Times.format(r.receivedMillis()), r.connection(),
+                    Times.present(previous) ? r.receivedMillis() - previous : null,
+                    new ProbeFacts.Sent(r.idempotencyKey(), r.requestHash(), r.contentLength()), answer));
             previous = r.receivedMillis();
         }
         return new ProbeFacts(url, served, client, counts, v.kind(), v.reason(), v.obeyed(), requests, traceFile);

@@ -1,7 +1,6 @@
 package dev.retryaudit.probe;
 
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.internal.PolicyBuilder;
 
 /**
  * The policy a probe run audits with: the user's, plus an entry for the client (the tool of the
@@ -14,10 +13,10 @@ public final class ProbePolicy {
     }
 
     public static Policy fit(Policy policy, Scenario scenario, String tool) {
-        if (PolicyBuilder.tools(policy).contains(tool)) {
+        if (policy.tools().contains(tool)) {
             return policy;
         }
-        return PolicyBuilder.of(policy).tool(tool, null, Math.max(policy.maxAttempts(), scenario.failures() + 1),
+        return policy.toBuilder().tool(tool, null, Math.max(policy.maxAttempts(), scenario.failures() + 1),
                 scenario.dedupe()).build();
     }
 }

@@ -1,6 +1,5 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
@@ -41,9 +40,10 @@ public final class ProbeReport {
             Attempt at = op == null ? null : op.attempts().stream().filter(a -> a.attemptId() == issue.sequence())
                     .findFirst().orElse(null);
             Location where = at != null ? at.location() : op != null ? op.location() : new Location(source, 0, 1, 1, "");
-            findings.add(Models.finding(issue.rule().id(), issue.rule().severity(), op == null ? null : op.id(),
-                    at == null ? null : at.attemptId(), op == null ? RetryTraceReader.TOOL : op.tool(), trace.runId(),
-                    issue.message(), issue.evidence(), where));
+            findings.add(Finding.builder().rule(issue.rule().id()).severity(issue.rule().severity())
+                    .operation(op == null ? null : op.id()).attempt(at == null ? null : at.attemptId())
+                    .tool(op == null ? RetryTraceReader.TOOL : op.tool()).run(trace.runId()).message(issue.message())
+                    .evidence(issue.evidence()).at(where).build());
         }
         return audited.withFindings(findings, ProbeCatalogue.all());
     }

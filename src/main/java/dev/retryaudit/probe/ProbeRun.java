@@ -1,10 +1,10 @@
 package dev.retryaudit.probe;
 
 import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
@@ -55,8 +55,9 @@ public record ProbeRun(String url, RecordedTrace trace, List<String> command, Cl
         Report audited;
         try {
             RetryAudit auditor = RetryAudit.of(settings.toBuilder().policy(fitted).build());
-            audited = AuditReports.of(auditor, auditor.audit(AuditInput.operations(operations(source), source,
-                    InputFormat.RETRY_TRACE)));
+            AuditResult result = auditor.audit(AuditInput.operations(operations(source), source, InputFormat.RETRY_TRACE));
+            audited = new Report(RetryAudit.NAME, RetryAudit.version(), result.inputs(), result.findings(),
+                    settings.failOn(), auditor.rules(), result.baseline(), result.suppressed()).withTimelines(result.timelines());
         } catch (RetryAuditException e) {
             throw new IllegalStateException("settings whose policy is a value, and operations, read no file", e);
         }

@@ -272,9 +272,10 @@ public final class ProbeServer implements AutoCloseable {
         String key = request.header(scenario.keyHeader());
         String hash = request.bodyHash();
         long length = request.bodyLength();
+        RecordedRequest.Sent sent = new RecordedRequest.Sent(method, path, key, hash, length);
         if (!method.equals(scenario.method())) {
-            RecordedRequest r = new RecordedRequest(0, received, method, path, connection, key, hash, length, 405, null,
-                    null, 0, 0);
+            RecordedRequest r = new RecordedRequest(0, received, connection, sent,
+                    new RecordedRequest.Answer(405, null, null, 0, 0));
             keep(others, r);
             return r;
         }
@@ -300,8 +301,8 @@ public final class ProbeServer implements AutoCloseable {
                 }
             }
         }
-        RecordedRequest r = new RecordedRequest(n, received, method, path, connection, key, hash, length, status, ask,
-                commit, stalled, replayOf);
+        RecordedRequest r = new RecordedRequest(n, received, connection, sent,
+                new RecordedRequest.Answer(status, ask, commit, stalled, replayOf));
         keep(attempts, r);
         return r;
     }

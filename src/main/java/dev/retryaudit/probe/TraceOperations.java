@@ -1,15 +1,12 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -48,9 +45,9 @@ final class TraceOperations {
         }
         attempts.sort(Attempt.BY_ID);
         String tool = t.client() == null ? RetryTraceReader.TOOL : t.client();
-        return List.of(Models.operation(t.client() == null ? t.runId() : t.client(), tool, null, t.scenario().method(),
-                null, null, t.runId(), null, null, null, Clock.SERVER, attempts, List.of(), null,
-                new Location(source, 0, 1, 1, ""), CARRIED));
+        return List.of(Operation.builder().id(t.client() == null ? t.runId() : t.client()).tool(tool)
+                .method(t.scenario().method()).runId(t.runId()).serverClock(true).attempts(attempts)
+                .carried(CARRIED).at(new Location(source, 0, 1, 1, "")).build());
     }
 
     private static Attempt attempt(RecordedTrace t, int index, Location at) {
@@ -59,8 +56,9 @@ final class TraceOperations {
                 : r.status() < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         String retryAfterMs = r.ask() == null ? null : r.ask().retryAfterMs();
         String wait = RetryTraceReader.wait(r.retryAfter(), retryAfterMs == null ? null : Long.parseLong(retryAfterMs));
-        return Models.attempt(r.sequence(), null, r.idempotencyKey(), r.receivedMillis(), Times.NONE, Double.NaN, outcome,
-                r.status(), null, wait, null, r.commitState(), r.commitState() == null ? null : CommitStateSource.SERVER,
-                null, r.requestHash(), null, at);
+        return Attempt.builder().attemptId(r.sequence()).idempotencyKey(r.idempotencyKey())
+                .startMillis(r.receivedMillis()).outcome(outcome).status(r.status()).retryAfter(wait)
+                .commitState(r.commitState()).commitStateSource(r.commitState() == null ? null : CommitStateSource.SERVER)
+                .requestHash(r.requestHash()).at(at).build();
     }
 }

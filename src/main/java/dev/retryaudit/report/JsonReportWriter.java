@@ -168,18 +168,19 @@ final class JsonReportWriter implements ReportWriter {
             g.writeNumberField("sequence", r.sequence());
             g.writeStringField("received", r.received());
             g.writeNumberField("connection", r.connection());
-            g.writeNumberField("status", r.status());
-            g.writeStringField("retry_after", r.retryAfter());
-            g.writeStringField("retry_after_ms", r.retryAfterMs());
+            ProbeFacts.Answer a = r.answer();
+            g.writeNumberField("status", a.status());
+            g.writeStringField("retry_after", a.retryAfter());
+            g.writeStringField("retry_after_ms", a.retryAfterMs());
             g.writeFieldName("asked_ms");
-            Json.value(g, r.askedMs());
+            Json.value(g, a.askedMs());
             g.writeFieldName("gap_ms");
             Json.value(g, r.gapMs());
-            g.writeStringField("idempotency_key", r.idempotencyKey());
-            g.writeStringField("request_hash", r.requestHash());
-            g.writeNumberField("content_length", r.contentLength());
-            g.writeStringField("commit_state", r.commitState());
-            g.writeNumberField("stalled_ms", r.stalledMs());
+            g.writeStringField("idempotency_key", r.sent().idempotencyKey());
+            g.writeStringField("request_hash", r.sent().requestHash());
+            g.writeNumberField("content_length", r.sent().contentLength());
+            g.writeStringField("commit_state", a.commitState());
+            g.writeNumberField("stalled_ms", a.stalledMs());
             g.writeEndObject();
         }
         g.writeEndArray();

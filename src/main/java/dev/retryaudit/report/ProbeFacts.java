@@ -55,9 +55,19 @@ public record ProbeFacts(String url, Served scenario, ClientEnd client, Counts c
      * wait they asked for, the gap since the previous request, its idempotency key and the server's
      * commit state (null for reads), and how long the server held it (0 when not).
      */
-    public record Request(int sequence, String received, int connection, int status, String retryAfter,
-            String retryAfterMs, Long askedMs, Long gapMs, String idempotencyKey, String requestHash,
-            long contentLength, String commitState, long stalledMs) {
+    public record Request(int sequence, String received, int connection, Long gapMs, Sent sent, Answer answer) {
+    }
+
+    /** What a request sent: its idempotency key (null without one), the hash of its body and the body's length. */
+    public record Sent(String idempotencyKey, String requestHash, long contentLength) {
+    }
+
+    /**
+     * What a request was answered: the status, the Retry-After headers and the wait they asked for, the commit
+     * state (null for reads), and how long the server held the answer (0 when not).
+     */
+    public record Answer(int status, String retryAfter, String retryAfterMs, Long askedMs, String commitState,
+            long stalledMs) {
     }
 
     /** One line for people: how the client ended, what it did, and the verdict with its reason. */

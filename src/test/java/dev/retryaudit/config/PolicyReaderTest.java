@@ -6,7 +6,6 @@ import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,7 +66,7 @@ class PolicyReaderTest {
                   }
                 }
                 """);
-        assertThat(p).isEqualTo(PolicyBuilder.of(Policy.DEFAULTS).maxAttempts(4).minBackoffMs(75).retryBudget(0.5, 2)
+        assertThat(p).isEqualTo(Policy.DEFAULTS.toBuilder().maxAttempts(4).minBackoffMs(75).retryBudget(0.5, 2)
                 .retryAfter(10, 2000, 60).nonRetryableStatuses(Set.of(400, 422)).retryableRejections(Set.of(429))
                 .validationLoop(5).tool("catalog_lookup", Effect.READ, null, null).tool("charge_cart", null, 2, true)
                 .rule("budget/retry-ratio", Severity.ERROR, null).rule("trace/clock-order", null, false).build());
@@ -91,8 +90,8 @@ class PolicyReaderTest {
                  "validation_loop": null, "tools": {"x": null}, "rules": {"trace/overlap": null}, "$schema": null}
                 """)).isEqualTo(Policy.DEFAULTS);
         Policy p = read("{\"tools\": {\"x\": {\"effect\": null, \"max_attempts\": null, \"dedupes_by_key\": null}}}");
-        assertThat(PolicyBuilder.tools(p)).containsExactly("x");
-        assertThat(p).isEqualTo(PolicyBuilder.of(Policy.DEFAULTS).tool("x", null, null, null).build());
+        assertThat(p.tools()).containsExactly("x");
+        assertThat(p).isEqualTo(Policy.DEFAULTS.toBuilder().tool("x", null, null, null).build());
     }
 
     @Test
@@ -272,8 +271,8 @@ class PolicyReaderTest {
                 {"grpc": {"reads": ["shop.v1.Catalog/*", "*/Get*"], "writes": ["shop.v1.Catalog/GetOrCreate"],
                   "non_retryable_statuses": ["INVALID_ARGUMENT", 5]}}
                 """);
-        assertThat(PolicyBuilder.grpcReads(p)).containsExactly("shop.v1.Catalog/*", "*/Get*");
-        assertThat(PolicyBuilder.grpcWrites(p)).containsExactly("shop.v1.Catalog/GetOrCreate");
+        assertThat(p.grpcReads()).containsExactly("shop.v1.Catalog/*", "*/Get*");
+        assertThat(p.grpcWrites()).containsExactly("shop.v1.Catalog/GetOrCreate");
         assertThat(p.grpcNonRetryableStatuses()).containsExactlyInAnyOrder(GrpcStatus.INVALID_ARGUMENT,
                 GrpcStatus.NOT_FOUND);
         assertThat(read("{\"grpc\": null}")).isEqualTo(Policy.DEFAULTS);

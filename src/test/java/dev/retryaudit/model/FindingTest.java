@@ -3,7 +3,6 @@ package dev.retryaudit.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.retryaudit.model.values.LazyText;
 import org.junit.jupiter.api.Test;
 
 /** Fingerprints: stable per operation and attempt, distinct per run for findings about a whole run. */
@@ -11,7 +10,14 @@ class FindingTest {
     private static final Location AT = new Location("a.jsonl", 0, 1, 1, null);
 
     private static Finding of(String operation, Integer attempt, String run) {
-        return Finding.of("budget/retry-ratio", Severity.WARNING, operation, attempt, null, run, "m", Evidence.of(), AT);
+        return Finding.builder().rule("budget/retry-ratio").severity(Severity.WARNING).operation(operation)
+                .attempt(attempt)
+                .run(run).message("m").evidence(Evidence.of()).at(AT).build();
+    }
+
+    private static Finding.Builder overlap() {
+        return Finding.builder().rule("trace/overlap").severity(Severity.WARNING).operation("op").attempt(2).tool("t")
+                .run("r").evidence(Evidence.of()).at(AT);
     }
 
     @Test
@@ -29,18 +35,16 @@ class FindingTest {
     @Test
     void aMessageBuiltWhenReadMakesTheSameFindingAsItsString() {
         LazyText built = () -> "attempt " + 2 + " overlapped";
-        Finding lazy = Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", built, Evidence.of(), AT);
-        Finding eager = Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", "attempt 2 overlapped",
-                Evidence.of(), AT);
+        Finding lazy = overlap().message(built).build();
+        Finding eager = overlap().message("attempt 2 overlapped").build();
         assertThat(lazy.message()).isEqualTo("attempt 2 overlapped");
         assertThat(lazy).isEqualTo(eager).hasSameHashCodeAs(eager).hasToString(eager.toString());
         assertThat(lazy.fingerprint()).isSameAs(lazy.fingerprint())
                 .isEqualTo(Finding.fingerprint("trace/overlap", "a.jsonl", "op", 2));
-        Finding given = new Finding("trace/overlap", Severity.WARNING, "op", 2, "t", "r", "attempt 2 overlapped",
-                Evidence.of(), AT, "sha256:given");
+        Finding given = overlap().message("attempt 2 overlapped").fingerprint("sha256:given").build();
         assertThat(given.fingerprint()).isEqualTo("sha256:given");
         assertThat(given).isNotEqualTo(eager);
-        assertThatThrownBy(() -> Finding.of("trace/overlap", Severity.WARNING, "op", 2, "t", "r", " ", Evidence.of(), AT))
+        assertThatThrownBy(() -> overlap().message(" ").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("a finding needs a message");
     }
 

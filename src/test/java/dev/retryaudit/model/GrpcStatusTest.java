@@ -2,7 +2,6 @@ package dev.retryaudit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.model.internal.PolicyBuilder;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -80,7 +79,7 @@ class GrpcStatusTest {
 
     @Test
     void writesWinOverReadsAndAnUnnamedMethodIsLeftToTheDefault() {
-        Policy p = PolicyBuilder.of(Policy.DEFAULTS).grpc(java.util.List.of("*/Get*"), java.util.List.of("*/GetOrCreate*"),
+        Policy p = Policy.DEFAULTS.toBuilder().grpc(java.util.List.of("*/Get*"), java.util.List.of("*/GetOrCreate*"),
                 Policy.DEFAULTS.grpcNonRetryableStatuses()).build();
         assertThat(p.grpcEffectOf("shop.v1.Cart/GetCart")).isEqualTo(Effect.READ);
         assertThat(p.grpcEffectOf("shop.v1.Cart/GetOrCreateCart")).isEqualTo(Effect.WRITE);

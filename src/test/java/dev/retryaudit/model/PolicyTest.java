@@ -3,7 +3,6 @@ package dev.retryaudit.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.retryaudit.model.internal.PolicyBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -14,25 +13,25 @@ import org.junit.jupiter.api.Test;
 
 /** The policy as a value: made only through the internal builder, equal by every part, serializable, and read per tool. */
 class PolicyTest {
-    private static final Policy TUNED = PolicyBuilder.of(Policy.DEFAULTS).maxAttempts(5)
+    private static final Policy TUNED = Policy.DEFAULTS.toBuilder().maxAttempts(5)
             .tool("charge", Effect.WRITE, 2, true).tool("lookup", null, null, null)
             .rule("budget/retry-ratio", Severity.ERROR, null).grpc(List.of("*/Get*"), List.of(), Set.of()).build();
 
     @Test
     void aPolicyRebuiltFromItsPartsIsEqualAndHashesAlike() {
-        Policy again = PolicyBuilder.of(TUNED).build();
+        Policy again = TUNED.toBuilder().build();
         assertThat(again).isEqualTo(TUNED).hasSameHashCodeAs(TUNED);
-        assertThat(PolicyBuilder.of(Policy.DEFAULTS).build()).isEqualTo(Policy.DEFAULTS);
+        assertThat(Policy.DEFAULTS.toBuilder().build()).isEqualTo(Policy.DEFAULTS);
         assertThat(TUNED).isNotEqualTo(Policy.DEFAULTS);
         assertThat(TUNED.toString()).startsWith("Policy[maxAttempts=5, minBackoffMs=50, ");
     }
 
     @Test
     void theDifferencesNameThePartsInTheirOrder() {
-        assertThat(PolicyBuilder.differences(Policy.DEFAULTS, TUNED)).containsExactly("maxAttempts", "tools",
+        assertThat(Policy.DEFAULTS.differences(TUNED)).containsExactly("maxAttempts", "tools",
                 "toolEffects", "toolMaxAttempts", "toolsDedupingByKey", "ruleSeverities", "grpcReads",
                 "grpcNonRetryableStatuses");
-        assertThat(PolicyBuilder.differences(TUNED, PolicyBuilder.of(TUNED).build())).isEmpty();
+        assertThat(TUNED.differences(TUNED.toBuilder().build())).isEmpty();
     }
 
     @Test
@@ -42,28 +41,28 @@ class PolicyTest {
         assertThat(TUNED.maxAttemptsFor(null)).isEqualTo(5);
         assertThat(TUNED.dedupesByKey("charge")).isTrue();
         assertThat(TUNED.dedupesByKey("lookup")).isFalse();
-        assertThat(PolicyBuilder.tools(TUNED)).containsExactlyInAnyOrder("charge", "lookup");
-        assertThat(PolicyBuilder.severity(TUNED, "budget/retry-ratio")).isEqualTo(Severity.ERROR);
-        assertThat(PolicyBuilder.enabled(TUNED, "budget/retry-ratio")).isNull();
+        assertThat(TUNED.tools()).containsExactlyInAnyOrder("charge", "lookup");
+        assertThat(TUNED.ruleSeverity("budget/retry-ratio")).isEqualTo(Severity.ERROR);
+        assertThat(TUNED.ruleEnabled("budget/retry-ratio")).isNull();
         assertThat(TUNED.grpcEffectOf("shop.v1.Cart/GetCart")).isEqualTo(Effect.READ);
         assertThat(TUNED.grpcNonRetryableStatuses()).isEmpty();
     }
 
     @Test
     void aToolSetAgainReplacesItsSettings() {
-        Policy p = PolicyBuilder.of(TUNED).tool("charge", null, null, false).build();
+        Policy p = TUNED.toBuilder().tool("charge", null, null, false).build();
         assertThat(p.maxAttemptsFor("charge")).isEqualTo(5);
         assertThat(p.dedupesByKey("charge")).isFalse();
-        assertThat(PolicyBuilder.tools(p)).contains("charge");
+        assertThat(p.tools()).contains("charge");
     }
 
     @Test
     void valuesOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> PolicyBuilder.of(Policy.DEFAULTS).maxAttempts(0).build())
+        assertThatThrownBy(() -> Policy.DEFAULTS.toBuilder().maxAttempts(0).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("policy values out of range");
-        assertThatThrownBy(() -> PolicyBuilder.of(Policy.DEFAULTS).retryBudget(-0.1, 10).build())
+        assertThatThrownBy(() -> Policy.DEFAULTS.toBuilder().retryBudget(-0.1, 10).build())
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> PolicyBuilder.of(Policy.DEFAULTS).validationLoop(0).build())
+        assertThatThrownBy(() -> Policy.DEFAULTS.toBuilder().validationLoop(0).build())
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

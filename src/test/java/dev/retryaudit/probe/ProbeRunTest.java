@@ -9,7 +9,6 @@ import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleSelection;
@@ -46,7 +45,9 @@ class ProbeRunTest {
     @Test
     void aRunThatNoRequestReachedHasNoOperation() throws Exception {
         RecordedTrace empty = new RecordedTrace("run-0", START, scenario(new Random(1)), null, List.of(),
-                List.of(new RecordedRequest(0, START, "POST", "/p", 1, null, HASH, 0, 405, null, null, 0, 0)), 0);
+                List.of(new RecordedRequest(0, START, 1,
+                        new RecordedRequest.Sent("POST", "/p", null, HASH, 0),
+                                new RecordedRequest.Answer(405, null, null, 0, 0))), 0);
 
         assertThat(new ProbeRun("http://127.0.0.1:1/", empty, List.of(), null, 60).operations("<probe>")).isEmpty();
         assertThat(read(empty, "<probe>")).isEmpty();
@@ -56,9 +57,12 @@ class ProbeRunTest {
     void theVerdictJudgesTheAuditOfTheOperationsAndNamesTheClientAsRun() throws Exception {
         Scenario get = new Scenario("GET", 429, 1, List.of(2L), HeaderFormat.SECONDS, 10, 0, true, "Idempotency-Key");
         RecordedTrace early = new RecordedTrace("run-e", START, get, "curl {url}", List.of(
-                new RecordedRequest(1, START, "GET", "/p", 1, null, HASH, 0, 429, HeaderFormat.SECONDS.ask(START, 2),
-                        null, 0, 0),
-                new RecordedRequest(2, START + 100, "GET", "/p", 1, null, HASH, 0, 200, null, null, 0, 0)), List.of(), 0);
+                new RecordedRequest(1, START, 1,
+                        new RecordedRequest.Sent("GET", "/p", null, HASH, 0),
+                                new RecordedRequest.Answer(429, HeaderFormat.SECONDS.ask(START, 2), null, 0, 0)),
+                new RecordedRequest(2, START + 100, 1,
+                        new RecordedRequest.Sent("GET", "/p", null, HASH, 0),
+                                new RecordedRequest.Answer(200, null, null, 0, 0))), List.of(), 0);
         ProbeRun run = new ProbeRun("http://127.0.0.1:1/p", early, List.of("curl", "http://127.0.0.1:1/p"),
                 new ClientRun.Result(0, false), 60);
         Policy policy = run.policy(Policy.DEFAULTS);
@@ -67,7 +71,7 @@ class ProbeRunTest {
         Report withoutEarly = run.judge(audit(run, policy, List.of("retry-after/early")), "<probe>",
                 policy.retryAfterToleranceMs(), null);
 
-        assertThat(PolicyBuilder.tools(policy)).contains("curl {url}");
+        assertThat(policy.tools()).contains("curl {url}");
         assertThat(judged.probe().verdict()).isEqualTo("violated");
         assertThat(judged.probe().client().command()).containsExactly("curl", "http://127.0.0.1:1/p");
         assertThat(judged.probe().client().exitCode()).isZero();
@@ -110,13 +114,14 @@ class ProbeRunTest {
                     ? s.headerFormat().ask(at, s.delays().get((i - 1) % s.delays().size())) : null;
             CommitState commit = !write ? null : i > 1 && r.nextBoolean() ? CommitState.REJECTED : CommitState.COMMITTED;
             String key = write && r.nextInt(4) > 0 ? "k-\u00e9\t" + r.nextInt(3) : null;
-            attempts.add(new RecordedRequest(i, at, s.method(), ProbeServer.PATH, 1 + r.nextInt(3), key, HASH,
-                    r.nextInt(100), failing ? (s.stalls() ? 200 : s.status()) : 200, ask, commit, stalled,
-                    commit == CommitState.REJECTED ? 1 : 0));
+            attempts.add(new RecordedRequest(i, at, 1 + r.nextInt(3),
+                    new RecordedRequest.Sent(s.method(), ProbeServer.PATH, key, HASH, r.nextInt(100)), new RecordedRequest.Answer(failing ? (s.stalls() ? 200 : s.status()) : 200, ask, commit, stalled, commit == CommitState.REJECTED ? 1 : 0)));
             at += r.nextInt(r.nextBoolean() ? 500 : 9000);
         }
         List<RecordedRequest> others = r.nextBoolean() ? List.of()
-                : List.of(new RecordedRequest(0, at, "HEAD", ProbeServer.PATH, 1, null, HASH, 0, 405, null, null, 0, 0));
+                : List.of(new RecordedRequest(0, at, 1,
+                        new RecordedRequest.Sent("HEAD", ProbeServer.PATH, null, HASH, 0),
+                                new RecordedRequest.Answer(405, null, null, 0, 0)));
         String client = r.nextBoolean() ? null : "client \"quoted\" \u2603 {url} " + seed;
         return new RecordedTrace("run-" + seed, START, s, client, attempts, others, r.nextInt(3));
     }

@@ -143,8 +143,12 @@ class ProbeVerdictTest {
     void aHeldWriteResentUnderItsKeyIsHonouredAndAnUnsafeOneViolated() {
         Scenario s = new Scenario("POST", 429, 1, List.of(3L), HeaderFormat.SECONDS, 10, 2, true, "Idempotency-Key");
         RecordedTrace t = new RecordedTrace("run", T0, s, "c", List.of(
-                new RecordedRequest(1, T0, "POST", "/", 1, "k", HASH, 2, 200, null, CommitState.COMMITTED, 2000, 0),
-                new RecordedRequest(2, T0 + 1200, "POST", "/", 2, "k", HASH, 2, 200, null, CommitState.REJECTED, 0, 1)),
+                new RecordedRequest(1, T0, 1,
+                        new RecordedRequest.Sent("POST", "/", "k", HASH, 2),
+                                new RecordedRequest.Answer(200, null, CommitState.COMMITTED, 2000, 0)),
+                new RecordedRequest(2, T0 + 1200, 2,
+                        new RecordedRequest.Sent("POST", "/", "k", HASH, 2),
+                                new RecordedRequest.Answer(200, null, CommitState.REJECTED, 0, 1))),
                 List.of(), 0);
 
         ProbeVerdict.Verdict clean = judge(t, EXITED_0, Set.of());
@@ -163,11 +167,11 @@ class ProbeVerdictTest {
     @Test
     void aRequestRejectedWith422MustNotBeResentUnchanged() {
         Scenario s = new Scenario("POST", 422, 1, List.of(3L), HeaderFormat.SECONDS, 10, 0, true, "Idempotency-Key");
-        RecordedRequest rejected = new RecordedRequest(1, T0, "POST", "/", 1, null, HASH, 2, 422, null,
-                CommitState.REJECTED, 0, 0);
+        RecordedRequest rejected = new RecordedRequest(1, T0, 1,
+                new RecordedRequest.Sent("POST", "/", null, HASH, 2),
+                        new RecordedRequest.Answer(422, null, CommitState.REJECTED, 0, 0));
         RecordedTrace once = new RecordedTrace("run", T0, s, "c", List.of(rejected), List.of(), 0);
-        RecordedTrace twice = new RecordedTrace("run", T0, s, "c", List.of(rejected, new RecordedRequest(2, T0 + 10,
-                "POST", "/", 1, null, HASH, 2, 200, null, CommitState.COMMITTED, 0, 0)), List.of(), 0);
+        RecordedTrace twice = new RecordedTrace("run", T0, s, "c", List.of(rejected, new RecordedRequest(2, T0 + 10, 1, new RecordedRequest.Sent("POST", "/", null, HASH, 2), new RecordedRequest.Answer(200, null, CommitState.COMMITTED, 0, 0))), List.of(), 0);
 
         assertThat(judge(once, EXITED_0, Set.of()).reason())
                 .isEqualTo("did not re-send the request the server rejected with 422");
@@ -206,7 +210,9 @@ class ProbeVerdictTest {
             long at = T0 + i * 1000L;
             int n = i + 1;
             HeaderFormat.Ask ask = n <= failures ? format.ask(at, s.delayOf(n)) : null;
-            list.add(new RecordedRequest(n, at, "GET", "/", connections[i], null, HASH, 0, s.statusOf(n), ask, null, 0, 0));
+            list.add(new RecordedRequest(n, at, connections[i],
+                    new RecordedRequest.Sent("GET", "/", null, HASH, 0),
+                            new RecordedRequest.Answer(s.statusOf(n), ask, null, 0, 0)));
         }
         return new RecordedTrace("run", T0, s, "c", list, List.of(), 0);
     }
@@ -221,8 +227,8 @@ class ProbeVerdictTest {
                 at += i - 1 < gaps.length ? gaps[i - 1] : 1000;
             }
             HeaderFormat.Ask ask = r.ask() == null ? null : t.scenario().headerFormat().ask(at, t.scenario().delayOf(r.sequence()));
-            list.add(new RecordedRequest(r.sequence(), at, r.method(), r.path(), r.connection(), r.idempotencyKey(),
-                    r.requestHash(), r.contentLength(), r.status(), ask, r.commitState(), r.stalledMillis(), r.replayOf()));
+            list.add(new RecordedRequest(r.sequence(), at, r.connection(),
+                    new RecordedRequest.Sent(r.method(), r.path(), r.idempotencyKey(), r.requestHash(), r.contentLength()), new RecordedRequest.Answer(r.status(), ask, r.commitState(), r.stalledMillis(), r.replayOf())));
         }
         return new RecordedTrace(t.runId(), t.createdMillis(), t.scenario(), t.client(), list, t.otherRequests(),
                 t.unrecorded(), t.unfinished());

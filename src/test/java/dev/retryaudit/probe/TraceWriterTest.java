@@ -1,6 +1,5 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.model.internal.Millis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
@@ -130,7 +129,7 @@ class TraceWriterTest {
         assertThat(op.method()).isEqualTo("GET");
         assertThat(op.impliedEffect()).isEqualTo(Effect.READ);
         assertThat(op.attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
-        assertThat(op.attempts()).extracting(Millis::startedAt)
+        assertThat(op.attempts()).extracting(Attempt::startMillis)
                 .containsExactlyElementsOf(t.attempts().stream().map(RecordedRequest::receivedMillis).toList());
         assertThat(op.attempts()).extracting(Attempt::status).containsExactly(429, 429, 200);
         assertThat(op.attempts()).extracting(Attempt::retryAfter)
@@ -157,8 +156,12 @@ class TraceWriterTest {
         Scenario stall = new Scenario("POST", 429, 1, List.of(0L), HeaderFormat.SECONDS, 10, 5, true, "Idempotency-Key");
         long a = Rfc3339.parse("2026-09-07T10:10:00.000Z");
         RecordedTrace t = new RecordedTrace("run-2", a, stall, "client", List.of(
-                new RecordedRequest(1, a, "POST", "/p", 1, "k-1", HASH, 0, 200, null, CommitState.COMMITTED, 5000, 0),
-                new RecordedRequest(2, a + 1500, "POST", "/p", 2, "k-1", HASH, 0, 200, null, CommitState.REJECTED, 0, 1)),
+                new RecordedRequest(1, a, 1,
+                        new RecordedRequest.Sent("POST", "/p", "k-1", HASH, 0),
+                                new RecordedRequest.Answer(200, null, CommitState.COMMITTED, 5000, 0)),
+                new RecordedRequest(2, a + 1500, 2,
+                        new RecordedRequest.Sent("POST", "/p", "k-1", HASH, 0),
+                                new RecordedRequest.Answer(200, null, CommitState.REJECTED, 0, 1))),
                 List.of(), 0);
 
         String json = write(t);
@@ -178,11 +181,13 @@ class TraceWriterTest {
     void aClientGaveUpOnAHeldRequestWhenItCameBackBeforeTheAnswerOrOnAnotherConnection() {
         Scenario stall = new Scenario("POST", 429, 1, List.of(0L), HeaderFormat.SECONDS, 10, 2, true, "Idempotency-Key");
         long a = 1_800_000_000_000L;
-        RecordedRequest held = new RecordedRequest(1, a, "POST", "/p", 1, "k", HASH, 0, 200, null, CommitState.COMMITTED,
-                2000, 0);
+        RecordedRequest held = new RecordedRequest(1, a, 1,
+                new RecordedRequest.Sent("POST", "/p", "k", HASH, 0),
+                        new RecordedRequest.Answer(200, null, CommitState.COMMITTED, 2000, 0));
         java.util.function.BiFunction<Long, Integer, Boolean> gaveUp = (at, connection) -> new RecordedTrace("r", a,
-                stall, null, List.of(held, new RecordedRequest(2, at, "POST", "/p", connection, "k", HASH, 0, 200, null,
-                        CommitState.REJECTED, 0, 1)), List.of(), 0).gaveUp(0);
+                stall, null, List.of(held, new RecordedRequest(2, at, connection,
+                        new RecordedRequest.Sent("POST", "/p", "k", HASH, 0),
+                                new RecordedRequest.Answer(200, null, CommitState.REJECTED, 0, 1))), List.of(), 0).gaveUp(0);
 
         assertThat(gaveUp.apply(a + 1500, 1)).isTrue();
         assertThat(gaveUp.apply(a + 2500, 2)).isTrue();
@@ -196,9 +201,12 @@ class TraceWriterTest {
                 "Idempotency-Key");
         long a = Rfc3339.parse("2026-09-07T10:10:00.000Z");
         RecordedTrace t = new RecordedTrace("run-3", a, ms, null, List.of(
-                new RecordedRequest(1, a, "GET", "/p", 1, null, HASH, 0, 429, new HeaderFormat.Ask("5", "1500", 1500, 5000L),
-                        null, 0, 0),
-                new RecordedRequest(2, a + 1600, "GET", "/p", 1, null, HASH, 0, 200, null, null, 0, 0)), List.of(), 0);
+                new RecordedRequest(1, a, 1,
+                        new RecordedRequest.Sent("GET", "/p", null, HASH, 0),
+                                new RecordedRequest.Answer(429, new HeaderFormat.Ask("5", "1500", 1500, 5000L), null, 0, 0)),
+                new RecordedRequest(2, a + 1600, 1,
+                        new RecordedRequest.Sent("GET", "/p", null, HASH, 0),
+                                new RecordedRequest.Answer(200, null, null, 0, 0))), List.of(), 0);
 
         Operation op = read(write(t));
 
@@ -223,12 +231,15 @@ class TraceWriterTest {
                 List.of(request(1, a, 1, 429, HeaderFormat.HTTP_DATE.ask(a, 2)),
                         request(2, b, 1, 429, HeaderFormat.HTTP_DATE.ask(b, 1)),
                         request(3, c, 2, 200, null)),
-                List.of(new RecordedRequest(0, Rfc3339.parse("2026-09-07T10:10:00.900Z"), "POST", ProbeServer.PATH, 1,
-                        null, HASH, 0, 405, null, null, 0, 0)), 3);
+                List.of(new RecordedRequest(0, Rfc3339.parse("2026-09-07T10:10:00.900Z"), 1,
+                        new RecordedRequest.Sent("POST", ProbeServer.PATH, null, HASH, 0),
+                                new RecordedRequest.Answer(405, null, null, 0, 0))), 3);
     }
 
     private static RecordedRequest request(int n, long at, int connection, int status, HeaderFormat.Ask ask) {
-        return new RecordedRequest(n, at, "GET", ProbeServer.PATH, connection, null, HASH, 0, status, ask, null, 0, 0);
+        return new RecordedRequest(n, at, connection,
+                new RecordedRequest.Sent("GET", ProbeServer.PATH, null, HASH, 0),
+                        new RecordedRequest.Answer(status, ask, null, 0, 0));
     }
 
     private static String write(RecordedTrace t) throws Exception {

@@ -6,7 +6,6 @@ import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -71,8 +70,10 @@ class FindingLineBytesTest {
         for (String s : STRINGS) {
             for (long number : NUMBERS) {
                 var rule = ReportContractTest.RULES.get(n % ReportContractTest.RULES.size());
-                findings.add(Models.finding(rule.id(), rule.severity(), "op", 1, null, null, s + " " + n, Evidence.of(),
-                        new Location(STRINGS[(n + 3) % STRINGS.length], 0, Math.max(1, number), Math.max(1, number - n), null)));
+                findings.add(Finding.builder().rule(rule.id()).severity(rule.severity()).operation("op").attempt(1)
+                        .message(s + " " + n).evidence(Evidence.of())
+                        .at(new Location(STRINGS[(n + 3) % STRINGS.length], 0, Math.max(1, number), Math.max(1, number - n), null))
+                        .build());
                 n++;
             }
         }

@@ -6,7 +6,6 @@ import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.Models;
 import java.util.List;
 
 /** Strings an attacker could put in a trace, to prove the text and github formats never pass them through raw. */
@@ -32,8 +31,8 @@ final class HostileStrings {
     }
 
     private static Finding finding(String message, Location at) {
-        return Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op\u001b", 1, "t", null, message,
-                Evidence.of(), at);
+        return Finding.builder().rule(ReportContractTest.GAP.id()).severity(Severity.ERROR).operation("op\u001b")
+                .attempt(1).tool("t").message(message).evidence(Evidence.of()).at(at).build();
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.FailOn;
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
@@ -51,10 +50,12 @@ class HtmlReportWriterTest {
     @Test
     void hostileStringsStayText() throws IOException {
         Report r = new Report("retry-audit", "0.1.0", List.of(new InputSummary(MARKUP, "spans", 1, 2)),
-                List.of(Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, MARKUP, 1, MARKUP, MARKUP,
-                                HostileStrings.MESSAGE + MARKUP, Evidence.of(), new Location(MARKUP, 0, 1, 1, null)),
-                        Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op\u001b", null, "t", MARKUP,
-                                HostileStrings.LONG, Evidence.of(), new Location("plain.json", 0, 2, 1, null))),
+                List.of(Finding.builder().rule(ReportContractTest.GAP.id()).severity(Severity.ERROR).operation(MARKUP)
+                        .attempt(1).tool(MARKUP).run(MARKUP).message(HostileStrings.MESSAGE + MARKUP)
+                        .evidence(Evidence.of()).at(new Location(MARKUP, 0, 1, 1, null)).build(),
+                        Finding.builder().rule(ReportContractTest.GAP.id()).severity(Severity.ERROR)
+                                .operation("op\u001b").tool("t").run(MARKUP).message(HostileStrings.LONG)
+                                .evidence(Evidence.of()).at(new Location("plain.json", 0, 2, 1, null)).build()),
                 FailOn.ERROR, ReportContractTest.RULES, MARKUP, 1);
         String html = render(r);
         assertThat(HostileStrings.hasRawControl(html)).isFalse();
@@ -101,8 +102,9 @@ class HtmlReportWriterTest {
             doc.append(i == 0 ? "" : ",").append("{\"id\": \"op-").append(i).append("\", \"tool\": \"t\", \"attempts\": [")
                     .append("{\"attempt_id\": 1, \"started_at\": \"2026-09-07T10:00:00.000Z\", \"duration_ms\": 10},")
                     .append("{\"attempt_id\": 2, \"started_at\": \"2026-09-07T10:00:01.000Z\", \"duration_ms\": 10}]}");
-            findings.add(Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op-" + i, 2, "t", null, "finding " + i,
-                    Evidence.of(), new Location("a.json", 0, i + 1, 1, null)));
+            findings.add(Finding.builder().rule(ReportContractTest.GAP.id()).severity(Severity.ERROR)
+                    .operation("op-" + i).attempt(2).tool("t").message("finding " + i).evidence(Evidence.of())
+                    .at(new Location("a.json", 0, i + 1, 1, null)).build());
         }
         List<Operation> ops = read(doc.append("]}").toString());
         Report r = new Report("retry-audit", "0.1.0", List.of(new InputSummary("a.json", "operations", n, 2 * n)),
@@ -124,8 +126,9 @@ class HtmlReportWriterTest {
                     .append(", \"started_at\": \"2026-09-07T10:00:00.000Z\", \"duration_ms\": ").append(i).append("}");
         }
         List<Operation> ops = read(doc.append("]}]}").toString());
-        Finding f = Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "long", 3, "t", null, "m", Evidence.of(),
-                new Location("a.json", 0, 1, 1, null));
+        Finding f = Finding.builder().rule(ReportContractTest.GAP.id()).severity(Severity.ERROR).operation("long")
+                .attempt(3).tool("t").message("m").evidence(Evidence.of()).at(new Location("a.json", 0, 1, 1, null))
+                .build();
         String svg = Timeline.svg(ops.get(0), List.of(f));
         assertThat(svg).contains(">50 more attempts not drawn (at most 200 are)</text>");
         assertThat(Pattern.compile("<rect class=\"o-").matcher(svg).results().count()).isEqualTo(Timeline.MAX_ATTEMPTS);
@@ -174,8 +177,10 @@ class HtmlReportWriterTest {
     }
 
     private static Finding finding(String rule, int attempt) {
-        return Models.finding(rule, Severity.ERROR, rule.equals("contract/attempt-gap") ? "x" : "pay-77", attempt, "t", null,
-                rule + " on " + attempt, Evidence.of(), new Location("a.json", 0, 1, 1, null), "sha256:0");
+        return Finding.builder().rule(rule).severity(Severity.ERROR)
+                .operation(rule.equals("contract/attempt-gap") ? "x" : "pay-77").attempt(attempt).tool("t")
+                .message(rule + " on " + attempt).evidence(Evidence.of()).at(new Location("a.json", 0, 1, 1, null))
+                .fingerprint("sha256:0").build();
     }
 
     private List<Operation> read(String json) throws IOException, InputException {

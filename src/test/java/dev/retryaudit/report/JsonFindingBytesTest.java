@@ -9,7 +9,6 @@ import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.values.RawJson;
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.report.json.Json;
 import dev.retryaudit.rules.RuleInfo;
 import java.io.ByteArrayOutputStream;
@@ -38,10 +37,11 @@ class JsonFindingBytesTest {
                     .put("raw", new RawJson("{\"a\": [1, \"" + (n % 2 == 0 ? "é" : "b") + "\"]}"))
                     .put("list", List.of(s, 1, List.of(), List.of(List.of(true, s)), Arrays.asList(null, 2.5)))
                     .put("empty", List.of()).putTime("at", 1_700_000_000_123L + n);
-            findings.add(Models.finding(RULES.get(n % RULES.size()).id(), RULES.get(n % RULES.size()).severity(),
-                    n % 3 == 0 ? null : s, n % 2 == 0 ? null : n, n % 4 == 0 ? null : s, n % 5 == 0 ? s : null,
-                    s.isEmpty() ? "message" : s, n % 6 == 0 ? Evidence.of() : e,
-                    new Location(s, n, 1 + n * 1_000_000_000L, 1 + n, n % 2 == 0 ? null : "/" + s)));
+            findings.add(Finding.builder().rule(RULES.get(n % RULES.size()).id())
+                    .severity(RULES.get(n % RULES.size()).severity()).operation(n % 3 == 0 ? null : s)
+                    .attempt(n % 2 == 0 ? null : n).tool(n % 4 == 0 ? null : s).run(n % 5 == 0 ? s : null)
+                    .message(s.isEmpty() ? "message" : s).evidence(n % 6 == 0 ? Evidence.of() : e)
+                    .at(new Location(s, n, 1 + n * 1_000_000_000L, 1 + n, n % 2 == 0 ? null : "/" + s)).build());
             n++;
         }
         for (int size : new int[] {1, 2, findings.size()}) {
@@ -55,8 +55,9 @@ class JsonFindingBytesTest {
     void chunksOfManyFindingsJoinAsOneArray() throws IOException {
         List<Finding> findings = new ArrayList<>();
         for (int i = 0; i < 3 * Chunks.SIZE + 7; i++) {
-            findings.add(Models.finding(ReportContractTest.GAP.id(), ReportContractTest.GAP.severity(), "op-" + i, i, "t", null, "m " + i,
-                    Evidence.of().put("i", i), new Location("in.jsonl", 0, i + 1, 1, "/" + i)));
+            findings.add(Finding.builder().rule(ReportContractTest.GAP.id()).severity(ReportContractTest.GAP.severity())
+                    .operation("op-" + i).attempt(i).tool("t").message("m " + i).evidence(Evidence.of().put("i", i))
+                    .at(new Location("in.jsonl", 0, i + 1, 1, "/" + i)).build());
         }
         Report r = report(findings);
         assertThat(findingsOf(write(r))).isEqualTo(findingsByGenerator(r.findings()));

@@ -2,7 +2,6 @@ package dev.retryaudit.report;
 
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.ReportFormat;
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -94,22 +93,26 @@ class ReportContractTest {
                 new InputNote("traces/a.json", 0, 0, "the export cannot show retries: one span over all sends"),
                 new InputNote("traces/a.json", 7, 13, "attribute error.type: expected a stringValue, found an "
                         + "intValue; skipped: the audit uses error.type only as a hint"))));
-        Finding single = Models.finding(GAP.id(), Severity.ERROR, "cart-c-1844", 2, "charge_cart", "run-9",
-                "the attempt ids of cart-c-1844 are [1, 3], not 1..2: attempts are missing from the sequence",
-                Evidence.of().put("attempt_ids", List.of(1L, 3L)),
-                new Location("traces/a.json", 0, 12, 9, "/operations/0/attempts/1"));
+        Finding single = Finding.builder().rule(GAP.id()).severity(Severity.ERROR).operation("cart-c-1844").attempt(2)
+                .tool("charge_cart").run("run-9")
+                .message("the attempt ids of cart-c-1844 are [1, 3], not 1..2: attempts are missing from the sequence")
+                .evidence(Evidence.of().put("attempt_ids", List.of(1L, 3L)))
+                .at(new Location("traces/a.json", 0, 12, 9, "/operations/0/attempts/1")).build();
         List<Finding> many = List.of(
                 single,
-                Models.finding(DOCUMENTED.id(), Severity.WARNING, "op-2", null, "lookup", null,
-                        "op-2 spent 50% of its budget, 3 of 6 attempts: \"lookup\" retried at once",
-                        Evidence.of().put("spent", 0.5).put("attributes", new RawJson("{\"cart\":\"c-1\"}")),
-                        new Location("traces/a.json", 0, 30, 5, "/operations/1")),
-                Models.finding(CLOCK.id(), Severity.NOTE, "op-3", 2, "search", "run-2",
-                        "attempt 2 of op-3 started 500 ms before attempt 1 started: a clock or the numbering is wrong",
-                        Evidence.of().put("earlier_by_ms", 500L), new Location("traces/b.jsonl", 1, 2, 1, null)),
-                Models.finding(GAP.id(), Severity.ERROR, null, null, null, "run-2",
-                        "run run-2 retried 4 of 6 attempts: más que el presupuesto", Evidence.of().put("ratio", 0.67),
-                        new Location("traces/b.jsonl", 1, 5, 1, null)));
+                Finding.builder().rule(DOCUMENTED.id()).severity(Severity.WARNING).operation("op-2").tool("lookup")
+                        .message("op-2 spent 50% of its budget, 3 of 6 attempts: \"lookup\" retried at once")
+                        .evidence(Evidence.of().put("spent", 0.5).put("attributes", new RawJson("{\"cart\":\"c-1\"}")))
+                        .at(new Location("traces/a.json", 0, 30, 5, "/operations/1")).build(),
+                Finding.builder().rule(CLOCK.id()).severity(Severity.NOTE).operation("op-3").attempt(2).tool("search")
+                        .run("run-2")
+                        .message("attempt 2 of op-3 started 500 ms before attempt 1 started: a clock or the numbering is wrong")
+                        .evidence(Evidence.of().put("earlier_by_ms", 500L))
+                        .at(new Location("traces/b.jsonl", 1, 2, 1, null)).build(),
+                Finding.builder().rule(GAP.id()).severity(Severity.ERROR).run("run-2")
+                        .message("run run-2 retried 4 of 6 attempts: más que el presupuesto")
+                        .evidence(Evidence.of().put("ratio", 0.67)).at(new Location("traces/b.jsonl", 1, 5, 1, null))
+                        .build());
         return List.of(
                 new Scenario("no-findings", new Report("retry-audit", "0.1.0", one, List.of(), FailOn.ERROR, RULES, null, 0),
                         null),

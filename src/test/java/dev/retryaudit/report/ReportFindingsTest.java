@@ -1,7 +1,6 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.FailOn;
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,7 +64,7 @@ class ReportFindingsTest {
     }
 
     private static Finding finding(String rule, Severity severity) {
-        return Models.finding(rule, severity, "op", 1, "t", null, rule + " found", Evidence.of(),
-                new Location("a.jsonl", 0, 1, 1, null));
+        return Finding.builder().rule(rule).severity(severity).operation("op").attempt(1).tool("t")
+                .message(rule + " found").evidence(Evidence.of()).at(new Location("a.jsonl", 0, 1, 1, null)).build();
     }
 }

@@ -1,7 +1,6 @@
 package dev.retryaudit.report;
 
 import dev.retryaudit.model.FailOn;
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,8 +67,9 @@ class SarifReportWriterTest {
     void resultsAreCutAtGithubsLimitWithANote() throws IOException {
         List<Finding> findings = new ArrayList<>();
         for (int i = 1; i <= SarifReportWriter.MAX_RESULTS + 1; i++) {
-            findings.add(Models.finding(ReportContractTest.GAP.id(), Severity.ERROR, "op-" + i, 1, "t", null, "m " + i,
-                    Evidence.of(), new Location("a.json", 0, i, 1, null)));
+            findings.add(Finding.builder().rule(ReportContractTest.GAP.id()).severity(Severity.ERROR)
+                    .operation("op-" + i).attempt(1).tool("t").message("m " + i).evidence(Evidence.of())
+                    .at(new Location("a.json", 0, i, 1, null)).build());
         }
         Report r = new Report("retry-audit", "0.1.0", List.of(new InputSummary("a.json", "operations", findings.size(),
                 findings.size())), findings, FailOn.ERROR, ReportContractTest.RULES, null, 0);

@@ -4,7 +4,6 @@ import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.RuleIds;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.ByteArrayInputStream;
@@ -91,12 +90,12 @@ class RulesPageTest {
         String example = page.substring(start, page.indexOf("```", start));
         Policy p = PolicyReader.read(new ByteArrayInputStream(example.getBytes(StandardCharsets.UTF_8)), "docs/policy.md",
                 RuleIds.of(RuleDocsTest.documentedIds()), Limits.DEFAULTS);
-        assertThat(PolicyBuilder.differences(Policy.DEFAULTS, p)).as("what the example sets beside the defaults")
+        assertThat(Policy.DEFAULTS.differences(p)).as("what the example sets beside the defaults")
                 .containsExactly("tools", "toolEffects", "toolMaxAttempts", "toolsDedupingByKey", "ruleSeverities",
                         "rulesEnabled", "grpcReads", "grpcWrites");
-        assertThat(PolicyBuilder.tools(p)).containsExactlyInAnyOrder("catalog_lookup", "charge_cart");
-        assertThat(PolicyBuilder.rules(p)).containsExactlyInAnyOrder("budget/retry-ratio", "trace/clock-order");
-        assertThat(PolicyBuilder.grpcReads(p)).containsExactly("shop.v1.Catalog/*");
-        assertThat(PolicyBuilder.grpcWrites(p)).containsExactly("shop.v1.Catalog/GetOrCreate*");
+        assertThat(p.tools()).containsExactlyInAnyOrder("catalog_lookup", "charge_cart");
+        assertThat(p.rules()).containsExactlyInAnyOrder("budget/retry-ratio", "trace/clock-order");
+        assertThat(p.grpcReads()).containsExactly("shop.v1.Catalog/*");
+        assertThat(p.grpcWrites()).containsExactly("shop.v1.Catalog/GetOrCreate*");
     }
 }

@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
@@ -112,9 +111,12 @@ public final class Hop {
             reason = or(reason, h.retryReason);
             hash = or(hash, h.requestHash);
         }
-        return Models.withGrpc(Models.attempt(number, first.spanId, key, first.startedAt, last.endedAt, duration, last.outcome,
-                last.status, last.errorClass, last.retryAfter, last.responseDate, state, source, reason, hash, null,
-                first.location), last.grpcStatus, last.retryPushback);
+        return Attempt.builder().attemptId(number).spanId(first.spanId).idempotencyKey(key)
+                .startMillis(first.startedAt).endMillis(last.endedAt).durationMillis(duration).outcome(last.outcome)
+                .status(last.status).errorClass(last.errorClass).retryAfter(last.retryAfter)
+                .responseDate(last.responseDate).commitState(state).commitStateSource(source).retryReason(reason)
+                .requestHash(hash).grpcStatus(last.grpcStatus).retryPushback(last.retryPushback).at(first.location)
+                .build();
     }
 
     private static <T> T or(T value, T fallback) {

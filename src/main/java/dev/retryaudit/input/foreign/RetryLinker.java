@@ -1,12 +1,10 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.json.JsonPointers;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
 import dev.retryaudit.model.internal.InputException;
@@ -210,7 +208,8 @@ public final class RetryLinker {
      * or one of its own attempts (a span under a span of the same operation).
      */
     public static Operation withParent(Operation op, ParentRef parent) {
-        return parent == null || parent.operation().equals(op.id()) ? op : Models.withParent(op, parent);
+        return parent == null || parent.operation().equals(op.id()) ? op
+                : op.toBuilder().parent(parent.operation(), parent.attempt()).build();
     }
 
     /**
@@ -663,10 +662,11 @@ public final class RetryLinker {
         for (Attempt a : attempts) {
             key = key != null ? key : a.idempotencyKey();
         }
-        return Models.operation(id, toolName, effect, first.method != null ? first.method : g.method(), first.url, key,
-                runId != null ? runId : first.traceId.isEmpty() ? null : first.traceId, null, null, null,
-                first.server ? Clock.SERVER : Clock.CLIENT, attempts, List.of(), null, first.hop.location,
-                CarriedFields.of(carried), groupedBy);
+        return Operation.builder().id(id).tool(toolName).effect(effect)
+                .method(first.method != null ? first.method : g.method()).target(first.url)
+                .idempotencyKey(key).runId(runId != null ? runId : first.traceId.isEmpty() ? null : first.traceId)
+                .serverClock(first.server).attempts(attempts).carried(CarriedFields.of(carried)).groupedBy(groupedBy)
+                .at(first.hop.location).build();
     }
 
     private static InputException disagreement(ForeignSpan s, String attribute, ForeignSpan earlier) {

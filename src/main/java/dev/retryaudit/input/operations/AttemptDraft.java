@@ -1,6 +1,5 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.model.internal.Models;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.GrpcStatusValue;
@@ -67,6 +66,8 @@ final class AttemptDraft {
     String attributes;
     GrpcStatus grpcStatus;
     String retryPushback;
+    /** The one builder of this draft's attempts. */
+    private final Attempt.Builder builder = Attempt.builder();
 
     /** Forgets every field, for the next object. */
     void clear() {
@@ -133,9 +134,7 @@ final class AttemptDraft {
     /** Builds the attempt found at {@code at}, or says which field is wrong. */
     Attempt build(Location at) throws InputException {
         check(at);
-        return Models.withGrpc(Models.attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
-                errorClass(), retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, at), grpcStatus, retryPushback);
+        return fill().at(at).build();
     }
 
     /**
@@ -148,9 +147,17 @@ final class AttemptDraft {
         if (attemptId == null || endsBeforeStart()) {
             check(ctx.location(line, column, prefix + outer + nested + index));
         }
-        return Models.withGrpc(Models.attempt(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome(), status,
-                errorClass(), retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributes, ctx.source(), ctx.sourceIndex(), line, column, prefix, outer, nested, index), grpcStatus, retryPushback);
+        return fill().at(ctx.source(), ctx.sourceIndex(), line, column).pointer(prefix, outer).nested(nested, index)
+                .build();
+    }
+
+    /** The draft's builder, every field of the attempt set from the draft's. */
+    private Attempt.Builder fill() {
+        return builder.attemptId(attemptId).spanId(spanId).idempotencyKey(idempotencyKey).startMillis(startedAt)
+                .endMillis(endedAt).durationMillis(durationMs).outcome(outcome()).status(status).errorClass(errorClass())
+                .retryAfter(retryAfter).responseDate(responseDate).commitState(commitState)
+                .commitStateSource(commitStateSource).retryReason(retryReason).requestHash(requestHash)
+                .attributesJson(attributes).grpcStatus(grpcStatus).retryPushback(retryPushback);
     }
 
     /** The outcome given, else the one a gRPC status implies. */

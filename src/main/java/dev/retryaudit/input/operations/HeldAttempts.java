@@ -1,13 +1,11 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.ErrorClass;
 import dev.retryaudit.model.GrpcStatus;
-import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -90,6 +88,8 @@ final class HeldAttempts {
     }
 
     private final List<Page> pages = new ArrayList<>();
+    /** The one builder of the attempts built, as {@link #build} is called for one after another. */
+    private final Attempt.Builder builder = Attempt.builder();
     private final List<byte[]> arenas = new ArrayList<>();
     private final Map<Integer, String> otherSpanIds = new HashMap<>();
     /** The idempotency keys, each held once; the key built last, for the other attempts of its operation. */
@@ -172,12 +172,15 @@ final class HeldAttempts {
         int i = row & MASK;
         int e = p.enums[i];
         Rare r = p.rare[i];
-        return Models.withGrpc(Models.attempt(p.attemptId[i], spanId(p, i, row), key(p.key[i]), p.startedAt[i], p.endedAt[i], p.durationMs[i],
-                decode(OUTCOMES, e), p.status[i] == 0 ? null : AttemptDraft.status(p.status[i]),
-                decode(ERROR_CLASSES, e >>> 8), r == null ? null : r.retryAfter, r == null ? null : r.responseDate,
-                decode(COMMIT_STATES, e >>> 16), decode(COMMIT_SOURCES, e >>> 24), p.retryReason[i],
-                r == null ? null : r.requestHash, r == null ? null : r.attributes,
-                new Location(source, sourceIndex, p.line[i], p.column[i], null)), r == null ? null : r.grpcStatus, r == null ? null : r.retryPushback);
+        return builder.attemptId(p.attemptId[i]).spanId(spanId(p, i, row)).idempotencyKey(key(p.key[i]))
+                .startMillis(p.startedAt[i]).endMillis(p.endedAt[i]).durationMillis(p.durationMs[i])
+                .outcome(decode(OUTCOMES, e)).status(p.status[i] == 0 ? null : AttemptDraft.status(p.status[i]))
+                .errorClass(decode(ERROR_CLASSES, e >>> 8)).retryAfter(r == null ? null : r.retryAfter)
+                .responseDate(r == null ? null : r.responseDate).commitState(decode(COMMIT_STATES, e >>> 16))
+                .commitStateSource(decode(COMMIT_SOURCES, e >>> 24)).retryReason(p.retryReason[i])
+                .requestHash(r == null ? null : r.requestHash).attributesJson(r == null ? null : r.attributes)
+                .grpcStatus(r == null ? null : r.grpcStatus).retryPushback(r == null ? null : r.retryPushback)
+                .at(source, sourceIndex, p.line[i], p.column[i]).build();
     }
 
     private static int code(Enum<?> e) {

@@ -1,11 +1,9 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.internal.LimitChecks;
 import dev.retryaudit.input.reader.IdTable;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
-import dev.retryaudit.model.Field;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
@@ -40,6 +38,8 @@ final class HeldOperations {
 
     final HeldAttempts attempts = new HeldAttempts();
     private final IdTable operationIds = new IdTable();
+    /** The one builder of the operations built, as {@link #build} is called for one after another. */
+    private final Operation.Builder builder = Operation.builder();
     private final IdTable keys = new IdTable();
     /** The operation of each entry of {@link #operationIds}, of {@link #keys}. */
     private int[] byOperationId = new int[8];
@@ -218,14 +218,13 @@ final class HeldOperations {
     Operation build(int g, String source, int sourceIndex) throws InputException {
         Page p = pages[g >>> PAGE_BITS];
         int k = g & MASK;
-        Location first = new Location(source, sourceIndex, p.firstLine[k], p.firstColumn[k], null);
         if (p.attemptCount[k] == 0) {
-            throw InputException.rejected(first.source(), first.line(), first.column(), "$",
+            throw InputException.rejected(source, p.firstLine[k], p.firstColumn[k], "$",
                     "a check line for an operation that has no attempt lines");
         }
         OperationDraft op = p.operation[k];
         if (op.tool() == null) {
-            throw InputException.rejected(first.source(), first.line(), first.column(), "$.tool",
+            throw InputException.rejected(source, p.firstLine[k], p.firstColumn[k], "$.tool",
                     "missing required field tool: no line of this operation carries it");
         }
         List<Attempt> list = new ArrayList<>(p.attemptCount[k]);
@@ -233,11 +232,10 @@ final class HeldOperations {
             list.add(attempts.build(row, source, sourceIndex));
         }
         list.sort(Attempt.BY_ID);
-        return Models.operation(id(g), op.tool(), op.effect(), op.method(), op.target(),
-                list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : attempts.key(p.key[k]), p.runId[k], op.parent(),
-                op.deadlineMs(), op.reportedOutcome(), op.clock(), list,
-                p.rare[k] == null ? List.of() : p.rare[k].checks, null,
-                first, Field.ALL);
+        return op.fill(builder).id(id(g))
+                .idempotencyKey(list.get(0).idempotencyKey() != null ? list.get(0).idempotencyKey() : attempts.key(p.key[k]))
+                .runId(p.runId[k]).attempts(list).checks(p.rare[k] == null ? List.of() : p.rare[k].checks)
+                .at(source, sourceIndex, p.firstLine[k], p.firstColumn[k]).build();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.retryaudit.input.operations;
 
+import dev.retryaudit.model.Operation;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.FieldMask;
 import dev.retryaudit.input.json.JsonCursor;
@@ -58,6 +59,14 @@ final class OperationDraft {
 
     ParentRef parent() {
         return (ParentRef) values[7];
+    }
+
+    /** Sets these fields on {@code b}: the tool, effect, method, target, deadline, reported outcome, clock and parent. */
+    Operation.Builder fill(Operation.Builder b) {
+        ParentRef parent = parent();
+        return b.tool(tool()).effect(effect()).method(method()).target(target()).deadlineMs(deadlineMs())
+                .reportedOutcome(reportedOutcome()).serverClock(clock() == Clock.SERVER)
+                .parent(parent == null ? null : parent.operation(), parent == null ? 0 : parent.attempt());
     }
 
     /** Reads the value of field {@code name} if it is a shared operation field; false when it is not one. */

@@ -1,6 +1,5 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.internal.LimitChecks;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonToken;
@@ -11,7 +10,6 @@ import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
-import dev.retryaudit.model.Field;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -117,9 +115,9 @@ public final class OperationsReader implements TraceReader {
             throw InputException.rejected(at.source(), at.line(), at.column(), Drafts.pathOf(at) + ".attempts",
                     "an operation needs at least one attempt");
         }
-        return Models.operation(id, common.tool(), common.effect(), common.method(), common.target(), key, runId,
-                common.parent(), common.deadlineMs(), common.reportedOutcome(), common.clock(), attempts, checks,
-                attributes, ctx.source(), ctx.sourceIndex(), line, column, OPERATIONS, index, Field.ALL, null);
+        return common.fill(scratch.op).id(id).idempotencyKey(key).runId(runId).attempts(attempts).checks(checks)
+                .attributesJson(attributes).at(ctx.source(), ctx.sourceIndex(), line, column).pointer(OPERATIONS, index)
+                .build();
     }
 
     /** The attempts in attempt_id order (empty when there are none), or null for JSON null. */
@@ -190,6 +188,7 @@ public final class OperationsReader implements TraceReader {
     /** What reading one operation after another reuses: the drafts, the lists they fill, the error placer. */
     private static final class Scratch {
         final OperationDraft operation = new OperationDraft();
+        final Operation.Builder op = Operation.builder();
         final AttemptDraft attempt = new AttemptDraft();
         final CheckDraft check = new CheckDraft();
         final List<Attempt> attempts = new ArrayList<>();

@@ -1,7 +1,6 @@
 package dev.retryaudit.report.html;
 
-import dev.retryaudit.model.internal.Millis;
-import dev.retryaudit.http.HttpDate;
+import dev.retryaudit.http.ResponseClock;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
@@ -65,9 +64,9 @@ public final class Timeline {
     /** Finds the time range to draw; false when there is nothing to place. */
     private boolean scale() {
         for (Attempt a : attempts) {
-            if (Times.present(Millis.startedAt(a))) {
-                t0 = Math.min(t0, Millis.startedAt(a));
-                end = Math.max(end, Math.max(Millis.startedAt(a), Millis.responseAt(a)));
+            if (a.hasStart()) {
+                t0 = Math.min(t0, a.startMillis());
+                end = Math.max(end, Math.max(a.startMillis(), a.responseMillis()));
             }
         }
         if (t0 == Long.MAX_VALUE) {
@@ -89,16 +88,16 @@ public final class Timeline {
 
     /** The Retry-After window after {@code a}, cut at {@code limit}; null when it carried none in the future. */
     private static Window window(Attempt a, double limit) {
-        long from = Millis.responseAt(a);
-        if (a.retryAfter() == null || !Times.present(from)) {
+        if (a.retryAfter() == null || !a.hasResponse()) {
             return null;
         }
-        RetryAfterValue value = RetryAfterValue.parse(a.retryAfter(), from);
+        ResponseClock clock = ResponseClock.of(a);
+        long from = clock.responseMillis();
+        RetryAfterValue value = clock.retryAfter(a.retryAfter());
         if (value == null) {
             return null;
         }
-        long date = a.responseDate() == null ? Times.NONE : HttpDate.parse(a.responseDate(), from);
-        long until = value.waitUntil(from, date);
+        long until = clock.waitUntil(value);
         if (until <= from) {
             return null;
         }
@@ -179,9 +178,9 @@ public final class Timeline {
         }
         double barStart = LEFT;
         double barEnd = LEFT;
-        if (Times.present(Millis.startedAt(a))) {
-            double x1 = x(Millis.startedAt(a));
-            double width = Math.max(2.0, x(Math.max(Millis.startedAt(a), Millis.responseAt(a))) - x1);
+        if (a.hasStart()) {
+            double x1 = x(a.startMillis());
+            double width = Math.max(2.0, x(Math.max(a.startMillis(), a.responseMillis())) - x1);
             barStart = x1;
             barEnd = x1 + width;
             b.append("<rect class=\"o-").append(outcome(a)).append(early ? " early" : "")
@@ -259,10 +258,10 @@ public final class Timeline {
     /** The bar's tooltip: every time and state the attempt carried. */
     private static String describe(Attempt a) {
         StringBuilder s = new StringBuilder("attempt ").append(a.attemptId()).append(": started ")
-                .append(Times.format(Millis.startedAt(a)));
-        if (Millis.responseAt(a) != Millis.startedAt(a)) {
-            s.append(", response ").append(Times.format(Millis.responseAt(a))).append(" (")
-                    .append(duration((double) Millis.responseAt(a) - Millis.startedAt(a))).append(')');
+                .append(Times.format(a.startMillis()));
+        if (a.responseMillis() != a.startMillis()) {
+            s.append(", response ").append(Times.format(a.responseMillis())).append(" (")
+                    .append(duration((double) a.responseMillis() - a.startMillis())).append(')');
         }
         if (a.outcome() != null) {
             s.append(", ").append(Wire.name(a.outcome(), '_'));

@@ -6,7 +6,6 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.values.ParentRef;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -77,7 +76,8 @@ public final class Amplification extends CrossOperationRule<String, Amplificatio
 
     @Override
     public Chains add(Chains chains, String key, Operation op, Policy policy) {
-        chains.link(op.id(), new Link(op.attempts().size(), Models.parent(op), op.location()));
+        ParentRef parent = op.parentOperation() == null ? null : new ParentRef(op.parentOperation(), op.parentAttempt());
+        chains.link(op.id(), new Link(op.attempts().size(), parent, op.location()));
         if (op.retries() > 0 && op.parentOperation() != null) {
             chains.nested.add(new Nested(op.id(), op.tool(), op.runId(), op.location()));
         }

@@ -1,6 +1,5 @@
 package dev.retryaudit.rules.budget;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
@@ -25,15 +24,15 @@ public final class Deadline extends OperationRule {
     @Override
     public void check(Operation op, RuleContext ctx) {
         List<Attempt> attempts = op.attempts();
-        long first = Millis.startedAt(attempts.get(0));
-        if (op.deadlineMs() == null || !Times.present(first)) {
+        if (op.deadlineMs() == null || !attempts.get(0).hasStart()) {
             return;
         }
+        long first = attempts.get(0).startMillis();
         long deadline = first + op.deadlineMs();
         Attempt late = null;
         int lateCount = 0;
         for (Attempt a : attempts.subList(1, attempts.size())) {
-            if (Times.present(Millis.startedAt(a)) && Millis.startedAt(a) > deadline) {
+            if (a.hasStart() && a.startMillis() > deadline) {
                 late = late == null ? a : late;
                 lateCount++;
             }
@@ -42,14 +41,14 @@ public final class Deadline extends OperationRule {
             return;
         }
         ctx.report(op, late, "attempt " + late.attemptId() + " of " + op.id() + " started "
-                + (Millis.startedAt(late) - deadline) + " ms after its deadline of " + op.deadlineMs()
+                + (late.startMillis() - deadline) + " ms after its deadline of " + op.deadlineMs()
                 + " ms from the first attempt: the caller had already given up"
                 + (lateCount > 1 ? " (" + lateCount + " attempts started late)" : ""),
                 Evidence.of().put("deadline_ms", op.deadlineMs())
                         .put("first_started_at", Times.format(first))
                         .put("deadline_at", Times.format(deadline))
-                        .put("started_at", Times.format(Millis.startedAt(late)))
-                        .put("late_ms", Millis.startedAt(late) - deadline)
+                        .put("started_at", Times.format(late.startMillis()))
+                        .put("late_ms", late.startMillis() - deadline)
                         .put("late_attempts", lateCount));
     }
 }

@@ -1,6 +1,5 @@
 package dev.retryaudit.rules.budget;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.ErrorClass;
@@ -29,12 +28,12 @@ public final class NoBackoff extends PairRule {
     @Override
     protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         long min = ctx.policy().minBackoffMs();
-        long responseAt = Millis.responseAt(prev);
         String failure = transientFailure(prev);
-        if (failure == null || !Times.present(responseAt) || !Times.present(Millis.startedAt(next))) {
+        if (failure == null || !prev.hasResponse() || !next.hasStart()) {
             return;
         }
-        long gap = Millis.startedAt(next) - responseAt;
+        long responseAt = prev.responseMillis();
+        long gap = next.startMillis() - responseAt;
         if (gap < 0 || gap >= min) {
             return;
         }
@@ -44,7 +43,7 @@ public final class NoBackoff extends PairRule {
                 Evidence.of().put("prior_attempt", prev.attemptId())
                         .put("prior_failure", failure)
                         .put("prior_response_at", Times.format(responseAt))
-                        .put("started_at", Times.format(Millis.startedAt(next)))
+                        .put("started_at", Times.format(next.startMillis()))
                         .put("gap_ms", gap)
                         .put("min_backoff_ms", min));
     }
@@ -54,7 +53,7 @@ public final class NoBackoff extends PairRule {
      * or any gRPC pushback (those are the retry-after rules').
      */
     private static String transientFailure(Attempt a) {
-        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) != null
+        if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter()) != null
                 || a.retryPushback() != null) {
             return null;
         }

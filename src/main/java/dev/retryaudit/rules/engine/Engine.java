@@ -1,6 +1,5 @@
 package dev.retryaudit.rules.engine;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
@@ -8,12 +7,11 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleContext;
-import dev.retryaudit.model.values.LazyText;
+import dev.retryaudit.model.LazyText;
 import dev.retryaudit.model.values.RawJson;
 import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.shared.LazyReports;
@@ -156,7 +154,7 @@ public final class Engine {
         /** Refuses a part set up otherwise than {@code ours}, naming the policy fields or the rules that differ. */
         void requireSame(Setup ours) {
             if (!policy.equals(ours.policy)) {
-                List<String> fields = PolicyBuilder.differences(ours.policy, policy);
+                List<String> fields = ours.policy.differences(policy);
                 throw new IllegalArgumentException("a part audited under another policy cannot merge: its "
                         + String.join(", ", fields) + " differ" + (fields.size() == 1 ? "s" : ""));
             }
@@ -309,8 +307,8 @@ public final class Engine {
         @Override
         public void reportLazily(Operation op, Attempt attempt, LazyText message, Evidence evidence) {
             Location at = at(op, attempt, evidence);
-            findings.add(Models.finding(rule.info().id(), severity(null), op.id(),
-                    attempt == null ? null : attempt.attemptId(), op.tool(), op.runId(), message, evidence, at));
+            findings.add(finding(severity(null), op.id(), attempt == null ? null : attempt.attemptId(), op.tool(),
+                    op.runId()).message(message).evidence(evidence).at(at).build());
         }
 
         /**
@@ -372,8 +370,14 @@ public final class Engine {
 
         private void add(Severity severity, Location at, String operation, Integer attempt, String tool, String run,
                 String message, Evidence evidence) {
-            findings.add(Models.finding(rule.info().id(), severity(severity), operation, attempt, tool, run, message,
-                    evidence, at));
+            findings.add(finding(severity(severity), operation, attempt, tool, run).message(message).evidence(evidence)
+                    .at(at).build());
+        }
+
+        /** A finding of this rule at {@code severity} about {@code attempt} of {@code operation}, its message and place to set. */
+        private Finding.Builder finding(Severity severity, String operation, Integer attempt, String tool, String run) {
+            return Finding.builder().rule(rule.info().id()).severity(severity).operation(operation).attempt(attempt)
+                    .tool(tool).run(run);
         }
 
         private Severity severity(Severity asked) {

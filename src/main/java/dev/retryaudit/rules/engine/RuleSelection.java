@@ -2,7 +2,6 @@ package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import java.util.ArrayList;
@@ -41,8 +40,8 @@ public record RuleSelection(List<Rule> enabled, Map<String, Severity> severities
         Map<String, Severity> severities = new LinkedHashMap<>();
         for (Rule r : catalogue) {
             String id = r.info().id();
-            Boolean enabled = PolicyBuilder.enabled(policy, id);
-            Severity severity = PolicyBuilder.severity(policy, id);
+            Boolean enabled = policy.ruleEnabled(id);
+            Severity severity = policy.ruleSeverity(id);
             on.put(id, enabled == null || enabled);
             severities.put(id, severity != null ? severity : r.info().severity());
         }

@@ -1,10 +1,9 @@
 package dev.retryaudit.rules.retryafter;
 
-import dev.retryaudit.model.internal.Millis;
+import dev.retryaudit.http.ResponseClock;
 import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
@@ -38,10 +37,10 @@ public final class Early extends PairRule {
 
     @Override
     protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
-        if (prev.retryAfter() != null && Times.present(Millis.startedAt(next))) {
+        if (prev.retryAfter() != null && next.hasStart()) {
             judgeRetryAfter(op, prev, next, ctx);
         }
-        if (prev.retryPushback() != null && Times.present(Millis.startedAt(next))) {
+        if (prev.retryPushback() != null && next.hasStart()) {
             judgePushback(op, prev, next, ctx);
         }
     }
@@ -52,21 +51,22 @@ public final class Early extends PairRule {
      */
     private static void judgePushback(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         long delay = RetryPushback.delayMs(prev.retryPushback());
-        long responseAt = Millis.responseAt(prev);
-        if (delay == RetryPushback.STOP || !Times.present(responseAt)) {
+        if (delay == RetryPushback.STOP || !prev.hasResponse()) {
             return;
         }
+        long responseAt = prev.responseMillis();
+        long started = next.startMillis();
         long tolerance = ctx.policy().retryAfterToleranceMs();
         long until = delay > Long.MAX_VALUE - responseAt ? Long.MAX_VALUE : responseAt + delay;
         long allowed = until - tolerance;
-        if (Millis.startedAt(next) >= allowed) {
+        if (started >= allowed) {
             return;
         }
         boolean forever = until == Long.MAX_VALUE;
         String header = "grpc-retry-pushback-ms: " + prev.retryPushback().strip() + " on attempt " + prev.attemptId();
         ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + (forever
                 ? " came back although the server asked for a wait too long to count (" + header + ")"
-                : " came back " + (until - Millis.startedAt(next)) + " ms before the server's pushback allowed (" + header
+                : " came back " + (until - started) + " ms before the server's pushback allowed (" + header
                         + ")"),
                 Evidence.of()
                         .put("retry_pushback_ms", prev.retryPushback())
@@ -74,31 +74,29 @@ public final class Early extends PairRule {
                         .put("retry_pushback_until", forever ? null : Times.format(until))
                         .put("tolerance_ms", tolerance)
                         .put("allowed_at", forever ? null : Times.format(allowed))
-                        .put("started_at", Times.format(Millis.startedAt(next)))
-                        .put("early_ms", forever ? null : until - Millis.startedAt(next)));
+                        .put("started_at", Times.format(started))
+                        .put("early_ms", forever ? null : until - started));
     }
 
     private static void judgeRetryAfter(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
         Policy policy = ctx.policy();
-        long responseAt = Millis.responseAt(prev);
-        RetryAfterValue value = RetryAfterValue.parse(prev.retryAfter(), responseAt);
-        if (value == null || value.form() == RetryAfterValue.Form.DELAY_SECONDS && !Times.present(responseAt)) {
+        ResponseClock clock = ResponseClock.of(prev);
+        RetryAfterValue value = clock.retryAfter(prev.retryAfter());
+        if (value == null || value.form() == RetryAfterValue.Form.DELAY_SECONDS && !clock.hasResponse()) {
             return;
         }
-        long responseDate = prev.responseDate() == null ? Times.NONE
-                : HttpDate.parse(prev.responseDate(), responseAt);
-        boolean corrected = value.form() == RetryAfterValue.Form.HTTP_DATE && Times.present(responseDate)
-                && Times.present(responseAt);
+        boolean corrected = value.form() == RetryAfterValue.Form.HTTP_DATE && clock.hasDate() && clock.hasResponse();
         boolean skewed = value.form() == RetryAfterValue.Form.HTTP_DATE && !corrected && !op.serverClock();
-        long until = value.waitUntil(responseAt, responseDate);
+        long until = clock.waitUntil(value);
         long allowed = until - policy.retryAfterToleranceMs() - (skewed ? policy.httpDateSkewMs() : 0)
                 - (corrected ? DATE_RESOLUTION_MS : 0);
-        if (Millis.startedAt(next) >= allowed) {
+        long started = next.startMillis();
+        if (started >= allowed) {
             return;
         }
         // a delay beyond 64 bits saturated: there is no time to print, only the fact that the client came back
         boolean forever = until == Long.MAX_VALUE;
-        Long early = forever ? null : until - Millis.startedAt(next);
+        Long early = forever ? null : until - started;
         Evidence evidence = Evidence.of()
                 .put("retry_after", prev.retryAfter())
                 .put("retry_after_form", value.form().id())
@@ -112,7 +110,7 @@ public final class Early extends PairRule {
             evidence.put("http_date_skew_ms", policy.httpDateSkewMs());
         }
         evidence.put("allowed_at", forever ? null : Times.format(allowed))
-                .put("started_at", Times.format(Millis.startedAt(next)))
+                .put("started_at", Times.format(started))
                 .put("early_ms", early);
         String header = "Retry-After: " + Escaping.shortened(HttpDate.stripOws(prev.retryAfter()), 40) + " on attempt "
                 + prev.attemptId();

@@ -1,13 +1,12 @@
 package dev.retryaudit.rules.retryafter;
 
-import dev.retryaudit.model.internal.Millis;
+import dev.retryaudit.http.ResponseClock;
 import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -34,9 +33,9 @@ public final class Excessive extends OperationRule {
             if (a.retryAfter() == null) {
                 continue;
             }
-            long responseAt = Millis.responseAt(a);
-            RetryAfterValue value = RetryAfterValue.parse(a.retryAfter(), responseAt);
-            long seconds = value == null ? -1 : delaySeconds(value, a, responseAt);
+            ResponseClock clock = ResponseClock.of(a);
+            RetryAfterValue value = clock.retryAfter(a.retryAfter());
+            long seconds = value == null ? -1 : delaySeconds(value, clock);
             if (seconds > max) {
                 ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " got Retry-After: "
                         + Escaping.shortened(HttpDate.stripOws(a.retryAfter()), 40) + ", a wait of "
@@ -51,12 +50,14 @@ public final class Excessive extends OperationRule {
     }
 
     /** The wait in whole seconds, or -1 when a date has no time to count from. */
-    private static long delaySeconds(RetryAfterValue value, Attempt a, long responseAt) {
+    private static long delaySeconds(RetryAfterValue value, ResponseClock clock) {
         if (value.form() == RetryAfterValue.Form.DELAY_SECONDS) {
             return value.seconds();
         }
-        long responseDate = a.responseDate() == null ? Times.NONE : HttpDate.parse(a.responseDate(), responseAt);
-        long from = Times.present(responseDate) ? responseDate : responseAt;
-        return Times.present(from) ? Math.floorDiv(value.date() - from, 1000) : -1;
+        if (!clock.hasDate() && !clock.hasResponse()) {
+            return -1;
+        }
+        long from = clock.hasDate() ? clock.dateMillis() : clock.responseMillis();
+        return Math.floorDiv(value.date() - from, 1000);
     }
 }

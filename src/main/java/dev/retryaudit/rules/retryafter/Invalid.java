@@ -5,7 +5,6 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.OperationRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -25,7 +24,7 @@ public final class Invalid extends OperationRule {
         for (int i = 0; i < attempts.size(); i++) {
             Attempt a = attempts.get(i);
             // validity does not depend on the reference time, which only resolves two-digit years
-            if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter(), Times.NONE) == null) {
+            if (a.retryAfter() != null && RetryAfterValue.parse(a.retryAfter()) == null) {
                 String why = RetryAfterValue.whyInvalid(a.retryAfter());
                 ctx.report(op, a, "attempt " + a.attemptId() + " of " + op.id() + " got Retry-After \""
                         + Escaping.shortened(a.retryAfter(), 40) + "\", not a valid value (" + why

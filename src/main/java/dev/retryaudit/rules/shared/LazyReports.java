@@ -3,7 +3,7 @@ package dev.retryaudit.rules.shared;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
-import dev.retryaudit.model.values.LazyText;
+import dev.retryaudit.model.LazyText;
 import dev.retryaudit.rules.RuleContext;
 
 /**

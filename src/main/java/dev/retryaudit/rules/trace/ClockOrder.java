@@ -1,6 +1,5 @@
 package dev.retryaudit.rules.trace;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
@@ -19,14 +18,14 @@ public final class ClockOrder extends PairRule {
 
     @Override
     protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
-        if (Times.present(Millis.startedAt(prev)) && Times.present(Millis.startedAt(next)) && Millis.startedAt(next) < Millis.startedAt(prev)) {
+        if (prev.hasStart() && next.hasStart() && next.startMillis() < prev.startMillis()) {
             ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " started "
-                    + (Millis.startedAt(prev) - Millis.startedAt(next)) + " ms before attempt " + prev.attemptId()
+                    + (prev.startMillis() - next.startMillis()) + " ms before attempt " + prev.attemptId()
                     + " started: attempts are ordered by attempt_id, so a clock or the numbering is wrong",
                     Evidence.of().put("previous_attempt", prev.attemptId())
-                            .put("previous_started_at", Times.format(Millis.startedAt(prev)))
-                            .put("started_at", Times.format(Millis.startedAt(next)))
-                            .put("earlier_by_ms", Millis.startedAt(prev) - Millis.startedAt(next)));
+                            .put("previous_started_at", Times.format(prev.startMillis()))
+                            .put("started_at", Times.format(next.startMillis()))
+                            .put("earlier_by_ms", prev.startMillis() - next.startMillis()));
         }
     }
 }

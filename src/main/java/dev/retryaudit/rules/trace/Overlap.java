@@ -1,12 +1,10 @@
 package dev.retryaudit.rules.trace;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
-import dev.retryaudit.model.values.LazyText;
+import dev.retryaudit.model.LazyText;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.shared.LazyReports;
 import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
@@ -26,16 +24,19 @@ public final class Overlap extends PairRule {
 
     @Override
     protected void judge(Operation op, Attempt prev, Attempt next, RuleContext ctx) {
-        long prevEnd = Millis.responseAt(prev);
-        if (!Times.present(Millis.startedAt(prev)) || !Times.present(Millis.startedAt(next))
-                || Millis.startedAt(next) < Millis.startedAt(prev) || Millis.startedAt(next) >= prevEnd) {
+        if (!prev.hasStart() || !next.hasStart()) {
             return;
         }
-        LazyReports.report(ctx, op, next, new Message(next.attemptId(), op.id(), prevEnd - Millis.startedAt(next), prev.attemptId()),
+        long started = next.startMillis();
+        long prevEnd = prev.responseMillis();
+        if (started < prev.startMillis() || started >= prevEnd) {
+            return;
+        }
+        LazyReports.report(ctx, op, next, new Message(next.attemptId(), op.id(), prevEnd - started, prev.attemptId()),
                 Evidence.of().put("previous_attempt", prev.attemptId())
                         .putTime("previous_response_at", prevEnd)
-                        .putTime("started_at", Millis.startedAt(next))
-                        .put("overlap_ms", prevEnd - Millis.startedAt(next)));
+                        .putTime("started_at", started)
+                        .put("overlap_ms", prevEnd - started));
     }
 
     /** The message of an overlap, held as its values: a large input may overlap on most of its writes. */

@@ -1,6 +1,5 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CheckResult;
@@ -65,14 +64,14 @@ class OperationsReaderTest {
         Attempt first = op.attempts().get(0);
         assertThat(first.outcome()).isEqualTo(Outcome.TIMEOUT);
         assertThat(first.commitState()).isEqualTo(CommitState.UNKNOWN);
-        assertThat(Millis.responseAt(first)).isEqualTo(Millis.startedAt(first) + 8001);
+        assertThat(first.responseMillis()).isEqualTo(first.startMillis() + 8001);
         assertThat(first.attributesJson()).isEqualTo("{\"b\":[1,{\"c\":null}],\"a\":\"x\"}");
         assertThat(first.location().pointer()).isEqualTo("/operations/0/attempts/1");
         assertThat(first.location().line()).isEqualTo(11);
         Attempt second = op.attempts().get(1);
-        assertThat(Millis.endedAt(second) - Millis.startedAt(second)).isEqualTo(500);
+        assertThat(second.endMillis() - second.startMillis()).isEqualTo(500);
         assertThat(second.retryAfter()).isEqualTo("3");
-        assertThat(Times.format(Millis.startedAt(second))).isEqualTo("2026-09-07T14:02:12.400Z");
+        assertThat(Times.format(second.startMillis())).isEqualTo("2026-09-07T14:02:12.400Z");
         assertThat(op.checks()).singleElement().satisfies(c -> {
             assertThat(c.result()).isEqualTo(CheckResult.NOT_FOUND);
             assertThat(c.count()).isZero();
@@ -87,7 +86,7 @@ class OperationsReaderTest {
                 + " \"attempts\": [{\"attempt_id\": 1, \"status\": null, \"started_at\": null}]}")).get(0);
         assertThat(op.effect()).isNull();
         assertThat(op.attempts().get(0).status()).isNull();
-        assertThat(Millis.startedAt(op.attempts().get(0))).isEqualTo(Times.NONE);
+        assertThat(op.attempts().get(0).hasStart()).isFalse();
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.RuleFixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,7 @@ class BudgetFindingsTest {
 
     /** The default policy with {@code ratio}, {@code minRetries} and {@code minBackoff}, and a budget of 2 for {@code twice} (null for none). */
     private static Policy with(String twice, double ratio, int minRetries, long minBackoff) {
-        PolicyBuilder b = PolicyBuilder.of(Policy.DEFAULTS).retryBudget(ratio, minRetries).minBackoffMs(minBackoff);
+        Policy.Builder b = Policy.DEFAULTS.toBuilder().retryBudget(ratio, minRetries).minBackoffMs(minBackoff);
         return (twice == null ? b : b.tool(twice, null, 2, null)).build();
     }
 

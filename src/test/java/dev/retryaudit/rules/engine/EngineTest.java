@@ -1,7 +1,6 @@
 package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.model.Location;
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -13,7 +12,6 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.rules.CrossOperationRule;
 import dev.retryaudit.rules.shared.CommitGate;
 import dev.retryaudit.rules.OperationRule;
@@ -51,8 +49,8 @@ class EngineTest {
     @Test
     void theEvidenceOfAReturnedFindingCannotChange() {
         Evidence evidence = Evidence.of().put("list", new ArrayList<>(List.of(1)));
-        Finding f = Models.finding("x/y", Severity.ERROR, "op", 1, "t", null, "m", evidence,
-                Location.atLine("in", 1));
+        Finding f = Finding.builder().rule("x/y").severity(Severity.ERROR).operation("op").attempt(1).tool("t")
+                .message("m").evidence(evidence).at(Location.atLine("in", 1)).build();
         assertThatThrownBy(() -> f.evidence().put("more", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> ((List<?>) f.evidence().asMap().get("list")).clear())
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -155,7 +153,7 @@ class EngineTest {
     @Test
     void enginesUnderAnotherPolicyDoNotMerge() {
         Policy d = Policy.DEFAULTS;
-        Policy stricter = PolicyBuilder.of(d).maxAttempts(d.maxAttempts() + 1).retryableRejections(Set.of(429)).build();
+        Policy stricter = d.toBuilder().maxAttempts(d.maxAttempts() + 1).retryableRejections(Set.of(429)).build();
         Engine one = new Engine(d, RuleSelection.defaults());
         Engine other = new Engine(stricter, RuleSelection.defaults());
         assertThatThrownBy(() -> one.merge(other.partial())).isInstanceOf(IllegalArgumentException.class)

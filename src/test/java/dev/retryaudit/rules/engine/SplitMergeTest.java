@@ -1,7 +1,5 @@
 package dev.retryaudit.rules.engine;
 
-import dev.retryaudit.model.internal.Millis;
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.api.AuditInput;
@@ -198,17 +196,14 @@ class SplitMergeTest {
 
     /** {@code op} with its ids prefixed and its sources counted from {@code offset}, as if read with other sources. */
     private static Operation moved(Operation op, String prefix, int offset) {
-        List<Attempt> attempts = op.attempts().stream().map(a -> Models.withGrpc(Models.attempt(a.attemptId(), a.spanId(),
-                a.idempotencyKey(), Millis.startedAt(a), Millis.endedAt(a), Millis.durationMs(a), a.outcome(), a.status(), a.errorClass(),
-                a.retryAfter(), a.responseDate(), a.commitState(), a.commitStateSource(), a.retryReason(),
-                a.requestHash(), a.attributesJson(), moved(a.location(), offset)),
-                a.grpcStatus(), a.retryPushback())).toList();
+        List<Attempt> attempts = op.attempts().stream().map(a -> a.toBuilder().at(moved(a.location(), offset)).build())
+                .toList();
         List<Check> checks = op.checks().stream().map(c -> new Check(c.afterAttempt(), c.at(), c.kind(), c.result(),
                 c.count(), moved(c.location(), offset))).toList();
-        return Models.operation(prefix + op.id(), op.tool(), op.effect(), op.method(), op.target(), op.idempotencyKey(),
-                op.runId(), op.parentOperation() == null ? null : new ParentRef(prefix + op.parentOperation(),
-                        op.parentAttempt()), op.deadlineMs(), op.reportedOutcome(), op.serverClock() ? Clock.SERVER : null, attempts, checks,
-                op.attributesJson(), moved(op.location(), offset), op.carried());
+        Operation.Builder b = op.toBuilder().id(prefix + op.id()).attempts(attempts).checks(checks)
+                .at(moved(op.location(), offset));
+        return op.parentOperation() == null ? b.build()
+                : b.parent(prefix + op.parentOperation(), op.parentAttempt()).build();
     }
 
     private static Location moved(Location at, int offset) {

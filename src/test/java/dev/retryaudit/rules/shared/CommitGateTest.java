@@ -1,6 +1,5 @@
 package dev.retryaudit.rules.shared;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;
@@ -14,7 +13,6 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportedOutcome;
-import dev.retryaudit.model.internal.PolicyBuilder;
 import dev.retryaudit.text.Times;
 import dev.retryaudit.rules.engine.Engine;
 import dev.retryaudit.rules.engine.RuleRegistry;
@@ -33,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommitGateTest {
     private static final Set<Field> NO_COMMIT_STATE = EnumSet.complementOf(EnumSet.of(Field.COMMIT_STATE));
     private static final Set<Field> NO_KEYS = EnumSet.complementOf(EnumSet.of(Field.IDEMPOTENCY_KEY));
-    private static final Policy DEDUPES = PolicyBuilder.of(Policy.DEFAULTS).tool("charge", null, null, true).build();
+    private static final Policy DEDUPES = Policy.DEFAULTS.toBuilder().tool("charge", null, null, true).build();
 
     @Test
     void aTimeoutCountsAsUnknownOnlyWhereTheFormatCannotCarryCommitState() {
@@ -64,9 +62,10 @@ class CommitGateTest {
 
     @Test
     void unverifiedSuccessNeedsAFormatThatCarriesCommitState() {
-        Operation otlp = Models.operation("op", "charge", Effect.WRITE, "POST", null, "k", null, null, null,
-                ReportedOutcome.SUCCESS, null, List.of(attempt(1, Outcome.SUCCESS, null, "k")), List.of(), null,
-                at(1), Set.copyOf(NO_COMMIT_STATE));
+        Operation otlp = Operation.builder().id("op").tool("charge").effect(Effect.WRITE).method("POST")
+                .idempotencyKey("k").reportedOutcome(ReportedOutcome.SUCCESS)
+                .attempts(List.of(attempt(1, Outcome.SUCCESS, null, "k"))).at(at(1))
+                .carried(Set.copyOf(NO_COMMIT_STATE)).build();
         assertThat(run(Policy.DEFAULTS, otlp)).isEmpty();
     }
 
@@ -138,15 +137,15 @@ class CommitGateTest {
                 grpc(1, GrpcStatus.UNAUTHENTICATED, CommitState.REJECTED), grpc(2, GrpcStatus.OK, CommitState.COMMITTED));
         assertThat(CommitGate.rows(unauthenticated, Policy.DEFAULTS)).containsExactly(CommitGate.REJECTED);
         // an error class of validation does not make a gRPC failure non-retryable: the gRPC list decides
-        Policy none = PolicyBuilder.of(Policy.DEFAULTS).nonRetryableStatuses(Set.of()).retryableRejections(Set.of())
+        Policy none = Policy.DEFAULTS.toBuilder().nonRetryableStatuses(Set.of()).retryableRejections(Set.of())
                 .grpc(List.of(), List.of(), Set.of()).build();
         assertThat(CommitGate.rows(invalid, none)).containsExactly(CommitGate.REJECTED);
     }
 
     private static Attempt grpc(int id, GrpcStatus status, CommitState state) {
-        return Models.withGrpc(Models.attempt(id, "s" + id, "k", Times.NONE, Times.NONE, Double.NaN, status.outcome(),
-                null, status.errorClass(), null, null, state, null, id > 1 ? "retry" : null, null, null, at(id)),
-                status, null);
+        return Attempt.builder().attemptId(id).spanId("s" + id).idempotencyKey("k").outcome(status.outcome())
+                .errorClass(status.errorClass()).commitState(state).retryReason(id > 1 ? "retry" : null).at(at(id))
+                .grpcStatus(status).build();
     }
 
     private static List<String> run(Policy policy, Operation op) {
@@ -167,13 +166,13 @@ class CommitGateTest {
     }
 
     private static Operation write(String id, String key, Set<Field> carried, List<Check> checks, Attempt... attempts) {
-        return Models.operation(id, "charge", Effect.WRITE, "POST", null, key, null, null, null, null, null,
-                List.of(attempts), checks, null, at(1), carried);
+        return Operation.builder().id(id).tool("charge").effect(Effect.WRITE).method("POST").idempotencyKey(key)
+                .attempts(List.of(attempts)).checks(checks).at(at(1)).carried(carried).build();
     }
 
     private static Attempt attempt(int id, Outcome outcome, CommitState state, String key) {
-        return Models.attempt(id, null, key, Times.NONE, Times.NONE, Double.NaN, outcome, null, null, null, null,
-                state, null, id == 1 ? "" : "retry", null, null, at(id + 1));
+        return Attempt.builder().attemptId(id).idempotencyKey(key).outcome(outcome).commitState(state)
+                .retryReason(id == 1 ? "" : "retry").at(at(id + 1)).build();
     }
 
     private static Location at(int line) {

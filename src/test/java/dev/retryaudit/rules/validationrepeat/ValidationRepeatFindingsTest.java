@@ -1,6 +1,5 @@
 package dev.retryaudit.rules.validationrepeat;
 
-import dev.retryaudit.model.internal.Models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.model.Attempt;
@@ -91,12 +90,10 @@ class ValidationRepeatFindingsTest {
     private static Operation operation(EnumSet<Field> carried) {
         Location at = new Location("x", 0, 1, 1, null);
         List<Attempt> attempts = List.of(attempt(1, at), attempt(2, at));
-        return Models.operation("op", "t", null, "GET", null, null, null, null, null, null, null, attempts, null, null,
-                at, carried);
+        return Operation.builder().id("op").tool("t").method("GET").attempts(attempts).at(at).carried(carried).build();
     }
 
     private static Attempt attempt(int id, Location at) {
-        return Models.attempt(id, null, null, Times.NONE, Times.NONE, Double.NaN, Outcome.ERROR, 422, null, null, null,
-                null, null, null, null, null, at);
+        return Attempt.builder().attemptId(id).outcome(Outcome.ERROR).status(422).at(at).build();
     }
 }

@@ -1,20 +1,17 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.internal.LimitChecks;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.text.Times;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -101,12 +98,11 @@ public final class CurlDiagnostic {
                         : Long.toString(delay);
                 responseDate = date ? IMF_FIXDATE.format(Instant.ofEpochMilli(at / 1000 * 1000)) : null;
             }
-            attempts.add(Models.attempt(i + 1, null, null, at, Times.NONE, Double.NaN,
-                    s < 400 ? Outcome.SUCCESS : Outcome.ERROR, s, null, retryAfter, responseDate, null, null, null,
-                    null, null, k.at()));
+            attempts.add(Attempt.builder().attemptId(i + 1).startMillis(at).outcome(s < 400 ? Outcome.SUCCESS : Outcome.ERROR)
+                    .status(s).retryAfter(retryAfter).responseDate(responseDate).at(k.at()).build());
         }
-        return Models.operation(k.id(), RetryTraceDraft.TOOL, Effect.READ, "GET", null, null, null, null, null, null,
-                Clock.SERVER, attempts, List.of(), null, k.at(), Set.of());
+        return Operation.builder().id(k.id()).tool(RetryTraceDraft.TOOL).effect(Effect.READ).method("GET")
+                .serverClock(true).attempts(attempts).carried(Set.of()).at(k.at()).build();
     }
 
     private void readCases(JsonCursor c, ReadContext ctx) throws IOException, InputException {

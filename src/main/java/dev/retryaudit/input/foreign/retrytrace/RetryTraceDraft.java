@@ -1,13 +1,11 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.model.internal.LimitChecks;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
-import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
@@ -84,9 +82,9 @@ final class RetryTraceDraft {
         sorted.sort(Attempt.BY_ID);
         Set<Field> carried = keyHeader == null ? Set.of()
                 : Set.of(Field.IDEMPOTENCY_KEY, Field.REQUEST_HASH, Field.COMMIT_STATE);
-        return Models.operation(id, client == null ? TOOL : client, method == null ? Effect.READ : null,
-                method == null ? "GET" : method, null, null, runId, null, null, null, Clock.SERVER, sorted, List.of(),
-                null, at, carried);
+        return Operation.builder().id(id).tool(client == null ? TOOL : client).effect(method == null ? Effect.READ : null)
+                .method(method == null ? "GET" : method).runId(runId).serverClock(true).attempts(sorted).carried(carried)
+                .at(at).build();
     }
 
     private static void delays(JsonCursor c) throws IOException, InputException {
@@ -161,8 +159,9 @@ final class RetryTraceDraft {
         if (outcome == null) {
             outcome = status < 400 ? Outcome.SUCCESS : Outcome.ERROR;
         }
-        return Models.attempt(sequence, null, key, received, Times.NONE, Double.NaN, outcome, status, null,
-                RetryTraceReader.wait(retryAfter, retryAfterMs), null, commit, commit == null ? null : source, null, hash, null, at);
+        return Attempt.builder().attemptId(sequence).idempotencyKey(key).startMillis(received).outcome(outcome)
+                .status(status).retryAfter(RetryTraceReader.wait(retryAfter, retryAfterMs)).commitState(commit)
+                .commitStateSource(commit == null ? null : source).requestHash(hash).at(at).build();
     }
 
     /** A {@code retry-after-ms} value as sent: a string of decimal digits, or null. */

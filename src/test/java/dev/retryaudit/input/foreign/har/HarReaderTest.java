@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign.har;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Effect;
@@ -80,15 +79,15 @@ class HarReaderTest {
         assertThat(failed.attemptId()).isEqualTo(1);
         assertThat(failed.outcome()).isEqualTo(Outcome.CONNECTION_ERROR);
         assertThat(failed.status()).isNull();
-        assertThat(Millis.durationMs(failed)).isNaN();
-        assertThat(Millis.startedAt(failed)).isEqualTo(at("2026-09-07T14:02:00Z"));
+        assertThat(failed.hasDuration()).isFalse();
+        assertThat(failed.startMillis()).isEqualTo(at("2026-09-07T14:02:00Z"));
         assertThat(failed.spanId()).isNull();
         Attempt created = charge.attempts().get(1);
         assertThat(created.attemptId()).isEqualTo(2);
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.outcome()).isEqualTo(Outcome.SUCCESS);
-        assertThat(Millis.durationMs(created)).isEqualTo(500.5);
-        assertThat(Millis.responseAt(created)).isEqualTo(at("2026-09-07T14:02:08.901Z"));
+        assertThat(created.durationMillis()).isEqualTo(500.5);
+        assertThat(created.responseMillis()).isEqualTo(at("2026-09-07T14:02:08.901Z"));
         assertThat(created.responseDate()).isEqualTo("Mon, 07 Sep 2026 14:02:08 GMT");
         assertThat(created.idempotencyKey()).isEqualTo("k-1");
         assertThat(created.requestHash()).isEqualTo(failed.requestHash()).startsWith("sha256:");
@@ -104,7 +103,7 @@ class HarReaderTest {
         Attempt limited = inventory.attempts().get(0);
         assertThat(limited.retryAfter()).isEqualTo("2");
         assertThat(limited.responseDate()).isEqualTo("Mon, 07 Sep 2026 14:02:09 GMT");
-        assertThat(Millis.startedAt(limited)).isEqualTo(at("2026-09-07T14:02:09Z"));
+        assertThat(limited.startMillis()).isEqualTo(at("2026-09-07T14:02:09Z"));
     }
 
     @Test
@@ -176,8 +175,8 @@ class HarReaderTest {
         assertThat(op.attempts()).singleElement().satisfies(a -> {
             assertThat(a.attemptId()).isEqualTo(1);
             assertThat(a.status()).isEqualTo(200);
-            assertThat(Millis.startedAt(a)).isEqualTo(at("2026-09-07T14:00:00Z"));
-            assertThat(Millis.durationMs(a)).isEqualTo(60.0);
+            assertThat(a.startMillis()).isEqualTo(at("2026-09-07T14:00:00Z"));
+            assertThat(a.durationMillis()).isEqualTo(60.0);
         });
     }
 

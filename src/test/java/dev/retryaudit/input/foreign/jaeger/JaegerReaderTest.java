@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign.jaeger;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.internal.InputException;
@@ -50,7 +49,7 @@ class JaegerReaderTest {
         assertThat(op.attempts()).extracting(Attempt::status).containsExactly(429, 200);
         assertThat(op.attempts().get(0).retryAfter()).isEqualTo("2");
         assertThat(op.attempts().get(0).outcome()).isEqualTo(Outcome.ERROR);
-        assertThat(Millis.endedAt(op.attempts().get(0))).isEqualTo(1788789720040L);
+        assertThat(op.attempts().get(0).endMillis()).isEqualTo(1788789720040L);
         assertThat(op.attempts().get(0).location().pointer()).isEqualTo("/data/0/spans/1");
         assertThat(op.groupedBy()).startsWith("inferred");
     }

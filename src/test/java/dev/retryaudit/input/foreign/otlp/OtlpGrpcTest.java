@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign.otlp;
 
-import dev.retryaudit.model.internal.Millis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
@@ -87,8 +86,8 @@ class OtlpGrpcTest {
         Operation op = r.ops().get(0);
         assertThat(op.id()).isEqualTo(TRACE + "/00000000000000b2");
         assertThat(op.attempts()).extracting(Attempt::spanId).containsExactly("00000000000000b2", "00000000000000b3");
-        assertThat(Millis.startedAt(op.attempts().get(1))).isEqualTo(T0 + 250);
-        assertThat(Millis.startedAt(op.attempts().get(0))).as("no send event: the span's start").isEqualTo(T0);
+        assertThat(op.attempts().get(1).startMillis()).isEqualTo(T0 + 250);
+        assertThat(op.attempts().get(0).startMillis()).as("no send event: the span's start").isEqualTo(T0);
         assertThat(op.attempts().get(0).outcome()).isEqualTo(Outcome.ERROR);
         assertThat(r.notes()).isEmpty();
     }

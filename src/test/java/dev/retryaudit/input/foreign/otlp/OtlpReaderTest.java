@@ -1,7 +1,5 @@
 package dev.retryaudit.input.foreign.otlp;
 
-import dev.retryaudit.model.internal.Millis;
-import dev.retryaudit.model.internal.Models;
 import dev.retryaudit.text.Times;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
@@ -109,8 +107,8 @@ class OtlpReaderTest {
         Attempt toolCall = tool.attempts().get(0);
         assertThat(toolCall.spanId()).isEqualTo(TOOL);
         assertThat(toolCall.outcome()).isEqualTo(Outcome.SUCCESS);
-        assertThat(Millis.startedAt(toolCall)).isEqualTo(BASE_MS);
-        assertThat(Millis.endedAt(toolCall)).isEqualTo(BASE_MS + 10_000);
+        assertThat(toolCall.startMillis()).isEqualTo(BASE_MS);
+        assertThat(toolCall.endMillis()).isEqualTo(BASE_MS + 10_000);
 
         Operation charge = ops.get(1);
         assertThat(charge.tool()).isEqualTo("POST pay.example");
@@ -118,16 +116,16 @@ class OtlpReaderTest {
         assertThat(charge.target()).isEqualTo("https://pay.example/v1/charges");
         assertThat(charge.idempotencyKey()).isEqualTo("k-1");
         assertThat(charge.impliedEffect()).isEqualTo(Effect.WRITE);
-        assertThat(Models.parent(charge)).isEqualTo(new ParentRef(T + "/call_7", 1));
+        assertThat(new ParentRef(charge.parentOperation(), charge.parentAttempt())).isEqualTo(new ParentRef(T + "/call_7", 1));
         assertThat(charge.carried()).containsExactlyInAnyOrder(Field.SPAN_ID, Field.IDEMPOTENCY_KEY);
         assertThat(charge.location().pointer()).isEqualTo("/resourceSpans/0/scopeSpans/0/spans/1");
         Attempt timedOut = charge.attempts().get(0);
         assertThat(timedOut.attemptId()).isEqualTo(1);
         assertThat(timedOut.outcome()).isEqualTo(Outcome.TIMEOUT);
         assertThat(timedOut.status()).isNull();
-        assertThat(Millis.startedAt(timedOut)).isEqualTo(at("2026-09-07T14:02:00.100Z"));
+        assertThat(timedOut.startMillis()).isEqualTo(at("2026-09-07T14:02:00.100Z"));
         // 1788789728101000000 as a double would be ...100999936, a millisecond early.
-        assertThat(Millis.endedAt(timedOut)).isEqualTo(at("2026-09-07T14:02:08.101Z"));
+        assertThat(timedOut.endMillis()).isEqualTo(at("2026-09-07T14:02:08.101Z"));
         Attempt committed = charge.attempts().get(1);
         assertThat(committed.attemptId()).isEqualTo(2);
         assertThat(committed.status()).isEqualTo(201);
@@ -143,15 +141,15 @@ class OtlpReaderTest {
         assertThat(inventory.attempts()).extracting(Attempt::outcome).containsExactly(Outcome.ERROR, Outcome.SUCCESS);
         assertThat(inventory.attempts().get(0).retryAfter()).isEqualTo("2");
         assertThat(inventory.attempts().get(0).responseDate()).isEqualTo("Mon, 07 Sep 2026 14:02:09 GMT");
-        assertThat(Millis.startedAt(inventory.attempts().get(1)) - Millis.responseAt(inventory.attempts().get(0))).isEqualTo(300);
+        assertThat(inventory.attempts().get(1).startMillis() - inventory.attempts().get(0).responseMillis()).isEqualTo(300);
         assertThat(inventory.carried()).containsExactly(Field.SPAN_ID);
 
         Operation redirected = ops.get(3);
         assertThat(redirected.attempts()).hasSize(1);
         Attempt followed = redirected.attempts().get(0);
         assertThat(followed.spanId()).isEqualTo("1111aaaa2222bb07");
-        assertThat(Millis.startedAt(followed)).isEqualTo(BASE_MS + 9500);
-        assertThat(Millis.endedAt(followed)).isEqualTo(BASE_MS + 9560);
+        assertThat(followed.startMillis()).isEqualTo(BASE_MS + 9500);
+        assertThat(followed.endMillis()).isEqualTo(BASE_MS + 9560);
         assertThat(followed.status()).isEqualTo(200);
         assertThat(redirected.target()).isEqualTo("https://shop.example/a");
         assertThat(redirected.location().pointer()).isEqualTo("/resourceSpans/0/scopeSpans/1/spans/0");
@@ -163,7 +161,7 @@ class OtlpReaderTest {
         assertThat(legacy.attempts()).singleElement().satisfies(a -> {
             assertThat(a.attemptId()).isEqualTo(1);
             assertThat(a.status()).isEqualTo(204);
-            assertThat(Millis.startedAt(a)).isEqualTo(BASE_MS + 11_000);
+            assertThat(a.startMillis()).isEqualTo(BASE_MS + 11_000);
         });
         assertThat(legacy.location().pointer()).isEqualTo("/resourceSpans/1/instrumentationLibrarySpans/0/spans/0");
     }
@@ -299,8 +297,8 @@ class OtlpReaderTest {
         assertThat(op.attempts()).extracting(Attempt::attemptId).containsExactly(1, 2, 3);
         Attempt second = op.attempts().get(1);
         assertThat(second.spanId()).isEqualTo("1111aaaa2222bb02");
-        assertThat(Millis.startedAt(second)).isEqualTo(BASE_MS + 100);
-        assertThat(Millis.endedAt(second)).isEqualTo(BASE_MS + 150);
+        assertThat(second.startMillis()).isEqualTo(BASE_MS + 100);
+        assertThat(second.endMillis()).isEqualTo(BASE_MS + 150);
         assertThat(second.status()).isEqualTo(401);
         assertThat(op.attempts().get(2).status()).isEqualTo(200);
     }
@@ -439,12 +437,12 @@ class OtlpReaderTest {
         String s = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"startTimeUnixNano\":1788789720123999999,"
                 + "\"endTimeUnixNano\":\"0\",\"attributes\":[" + str("http.request.method", "GET") + "]}";
         Attempt a = read(export(s)).get(0).attempts().get(0);
-        assertThat(Millis.startedAt(a)).isEqualTo(BASE_MS + 123);
-        assertThat(Millis.endedAt(a)).isEqualTo(dev.retryaudit.text.Times.NONE);
+        assertThat(a.startMillis()).isEqualTo(BASE_MS + 123);
+        assertThat(a.hasEnd()).isFalse();
         assertThat(a.outcome()).as("a span that did not end is not one the client stopped waiting for").isNull();
         String max = "{\"traceId\":\"" + T + "\",\"spanId\":\"1111aaaa2222bb01\",\"startTimeUnixNano\":18446744073709551615,"
                 + "\"attributes\":[" + str("http.request.method", "GET") + "]}";
-        assertThat(Millis.startedAt(read(export(max)).get(0).attempts().get(0))).isEqualTo(18_446_744_073_709L);
+        assertThat(read(export(max)).get(0).attempts().get(0).startMillis()).isEqualTo(18_446_744_073_709L);
     }
 
     @Test
@@ -470,7 +468,7 @@ class OtlpReaderTest {
                 spanUnder("2222aaaa2222bb01", "", 0, tool),
                 spanUnder("2222aaaa2222bb02", "", 1000, tool),
                 spanUnder("1111aaaa2222bb01", "2222aaaa2222bb02", 1001, withStatus(503, get("https://a.example/x")))));
-        assertThat(Models.parent(ops.get(1))).isEqualTo(new ParentRef(T + "/call_3", 2));
+        assertThat(new ParentRef(ops.get(1).parentOperation(), ops.get(1).parentAttempt())).isEqualTo(new ParentRef(T + "/call_3", 2));
         assertThat(ops.get(0).parentOperation()).isNull();
     }
 

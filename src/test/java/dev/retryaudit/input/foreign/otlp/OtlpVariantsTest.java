@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign.otlp;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.internal.InputException;
@@ -120,8 +119,8 @@ class OtlpVariantsTest {
         assertThat(op.id()).isEqualTo(T + "/1111aaaa2222bb01");
         assertThat(op.idempotencyKey()).isEqualTo("k-1");
         Attempt a = op.attempts().get(0);
-        assertThat(Millis.startedAt(a)).isEqualTo(1788789720000L);
-        assertThat(Millis.endedAt(a)).isEqualTo(1788789720040L);
+        assertThat(a.startMillis()).isEqualTo(1788789720000L);
+        assertThat(a.endMillis()).isEqualTo(1788789720040L);
         assertThat(a.outcome()).isEqualTo(dev.retryaudit.model.Outcome.TIMEOUT);
     }
 }

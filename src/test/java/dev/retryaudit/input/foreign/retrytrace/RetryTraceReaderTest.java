@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Effect;
@@ -44,8 +43,8 @@ class RetryTraceReaderTest {
         assertThat(op.attempts()).extracting(Attempt::outcome)
                 .containsExactly(Outcome.ERROR, Outcome.ERROR, Outcome.SUCCESS);
         Attempt second = op.attempts().get(1);
-        assertThat(Times.format(Millis.startedAt(second))).isEqualTo("2026-09-07T10:05:00.412Z");
-        assertThat(Millis.responseAt(second)).isEqualTo(Millis.startedAt(second));
+        assertThat(Times.format(second.startMillis())).isEqualTo("2026-09-07T10:05:00.412Z");
+        assertThat(second.responseMillis()).isEqualTo(second.startMillis());
         assertThat(second.location().line()).isEqualTo(1);
         assertThat(second.location().pointer()).isEqualTo("/attempts/1");
         assertThat(op.location().pointer()).isEmpty();

@@ -1,6 +1,5 @@
 package dev.retryaudit.input.foreign.zipkin;
 
-import dev.retryaudit.model.internal.Millis;
 import dev.retryaudit.input.Inputs;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.internal.InputException;
@@ -48,10 +47,10 @@ class ZipkinReaderTest {
         Attempt first = op.attempts().get(0);
         assertThat(first.retryAfter()).isEqualTo("2");
         assertThat(first.outcome()).isEqualTo(Outcome.ERROR);
-        assertThat(Millis.startedAt(first)).isEqualTo(1788789720000L);
-        assertThat(Millis.durationMs(first)).isNaN();
-        assertThat(Millis.endedAt(first)).isEqualTo(1788789720040L);
-        assertThat(Millis.startedAt(op.attempts().get(1))).isEqualTo(1788789720340L);
+        assertThat(first.startMillis()).isEqualTo(1788789720000L);
+        assertThat(first.hasDuration()).isFalse();
+        assertThat(first.endMillis()).isEqualTo(1788789720040L);
+        assertThat(op.attempts().get(1).startMillis()).isEqualTo(1788789720340L);
         assertThat(first.location().pointer()).isEqualTo("/1");
         assertThat(first.location().line()).isEqualTo(18);
         assertThat(ops.get(1).target()).isEqualTo("https://cdn.example/logo.png");

@@ -1,4 +1,4 @@
-package dev.retryaudit.model.values;
+package dev.retryaudit.model;
 
 import java.io.Serializable;
 
