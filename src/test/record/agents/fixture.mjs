@@ -624,7 +624,10 @@ function streamModel(res, api, next, body, n) {
   res.end(event('message_stop', {}));
 }
 
-server.keepAliveTimeout = 5000;
+// Idle connections are left for the clients to close (their pools time out sooner), so that the
+// fixture never closes a connection that a client is about to reuse.
+server.keepAliveTimeout = 65000;
+server.headersTimeout = 66000;
 server.listen(port, '127.0.0.1', () => {
   process.stdout.write(`listening on 127.0.0.1:${server.address().port}\n`);
 });
