@@ -1,0 +1,18 @@
+// Each producer's scenarios: the fixture options (and the tool's own) per case.
+import { CART } from './common.mjs';
+
+const charge = { tool: 'charge_cart', args: CART };
+const read = { tool: 'get_cart', args: { cart: 'c-1' } };
+export const cases = {
+  'ai-sdk': {
+  'charge-timeout-keyless': { script: [charge], pay: 'hold', hold: 3000 },
+  'charge-timeout-keyed': { script: [charge], pay: 'hold', hold: 3000, keyed: true },
+  'charge-503-early-recall': { script: [charge], pay: '503', ra: '2' },
+  'model-429-capped-90': { script: [charge], model: '429', modelra: '90' },
+  'get-cart-timeout': { script: [read], cart: 'hold', carthold: 3000 },
+  'clean': { script: [read, charge] },
+  'model-429-honoured-1': { script: [read, charge], model: '429', modelra: '1' },
+  'model-429-retry-after-ms': { script: [charge], model: '429', modelra: 'ms:1500' },
+  'model-429-http-date': { script: [charge], model: '429', modelra: 'date:2' },
+  },
+};

@@ -1,0 +1,31 @@
+// Sets each scenario's options in the fixture (its name there is PRODUCER-CASE) and runs it in its own process under telemetry.mjs, into OUTDIR/PRODUCER/CASE.json.
+//   node record.mjs OUTDIR PORT [PRODUCER[/CASE]...]   (fixture.mjs must already listen on 127.0.0.1:PORT)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cases as all } from './cases.mjs';
+import { configure } from './common.mjs';
+
+export const producers = {
+  'ai-sdk': { script: 'ai-sdk.mjs', service: 'charge-agent-ai-sdk' },
+};
+
+const [outDir, port = '8790', ...only] = process.argv.slice(2);
+const base = `http://127.0.0.1:${port}`;
+const wanted = only.length ? only : Object.keys(producers);
+for (const item of wanted) {
+  const [producer, one] = item.split('/');
+  const spec = producers[producer];
+  const cases = all[producer];
+  const dir = path.join(path.resolve(outDir), producer);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of one ? [one] : Object.keys(cases)) {
+    const env = { ...process.env, RECORD_OUT: path.join(dir, `${name}.json`), RECORD_SERVICE: spec.service, ...(spec.env || {}) };
+    process.stdout.write(`${producer}/${name}: `);
+    await configure(base, `${producer}-${name}`, cases[name]);
+    execFileSync(process.execPath, [
+      '--disable-warning=ExperimentalWarning', '--experimental-loader=@opentelemetry/instrumentation/hook.mjs', '--import', './telemetry.mjs',
+      spec.script, name, base,
+    ], { env, stdio: 'inherit' });
+  }
+}
