@@ -15,4 +15,11 @@ export const cases = {
   'model-429-retry-after-ms': { script: [charge], model: '429', modelra: 'ms:1500' },
   'model-429-http-date': { script: [charge], model: '429', modelra: 'date:2' },
   },
+  'azure-core-js': {
+    'post-reset-keyless': { az: 'reset' },
+    'post-reset-keyless-root': { az: 'reset' },
+    'post-503-honoured': { az: '503', azra: '2' },
+    'post-429-retry-after-ms': { az: '429', azra: 'ms:1500' },
+    'post-clean': {},
+  },
 };

@@ -8,6 +8,7 @@ import { configure } from './common.mjs';
 
 export const producers = {
   'ai-sdk': { script: 'ai-sdk.mjs', service: 'charge-agent-ai-sdk' },
+  'azure-core-js': { script: 'azure.mjs', service: 'charges-azure-core', env: { RECORD_AZURE: '1' } },
 };
 
 const [outDir, port = '8790', ...only] = process.argv.slice(2);

@@ -5,6 +5,7 @@
 //   RECORD_HTTP=0    no http/undici instrumentation (an SDK's own spans alone)
 //   RECORD_AZURE=1   also the Azure SDK's OpenTelemetry instrumentation
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -48,4 +49,9 @@ if (process.env.RECORD_AZURE === '1') {
   instrumentations.push(createAzureSdkInstrumentation());
 }
 registerInstrumentations({ instrumentations });
+if (process.env.RECORD_AZURE === '1') {
+  // The instrumentation patches @azure/core-tracing when it is required (its ESM import is not
+  // hooked); the ESM build shares the CommonJS build's state, so the clients' imports see it too.
+  createRequire(import.meta.url)('@azure/core-tracing');
+}
 globalThis.recordShutdown = () => provider.shutdown();
