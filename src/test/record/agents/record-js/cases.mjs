@@ -22,4 +22,10 @@ export const cases = {
     'post-429-retry-after-ms': { az: '429', azra: 'ms:1500' },
     'post-clean': {},
   },
+  'aws-sdk-js': {
+    'putitem-throttled-twice': { ddb: 'throttle', ddbn: '2', ddbop: 'PutItem' },
+    'updateitem-timeout': { ddb: 'hold', ddbn: '1', ddbop: 'UpdateItem', ddbhold: '3000' },
+    'updateitem-timeout-warn-only': { ddb: 'hold', ddbn: '1', ddbop: 'UpdateItem', ddbhold: '3000' },
+    'putitem-clean': {},
+  },
 };

@@ -8,6 +8,7 @@ import { configure } from './common.mjs';
 
 export const producers = {
   'ai-sdk': { script: 'ai-sdk.mjs', service: 'charge-agent-ai-sdk' },
+  'aws-sdk-js': { script: 'aws.mjs', service: 'orders-aws-sdk' },
   'azure-core-js': { script: 'azure.mjs', service: 'charges-azure-core', env: { RECORD_AZURE: '1' } },
 };
 

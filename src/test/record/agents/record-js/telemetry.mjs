@@ -29,7 +29,7 @@ const keepAll = {
 
 const requestHeaders = [
   'idempotency-key', 'user-agent', 'x-ms-client-request-id', 'amz-sdk-invocation-id', 'amz-sdk-request',
-  'x-stainless-retry-count', 'mcp-session-id',
+  'x-stainless-retry-count', 'mcp-session-id', 'x-amz-target',
 ];
 const responseHeaders = ['retry-after', 'retry-after-ms', 'date'];
 const provider = new NodeTracerProvider({
