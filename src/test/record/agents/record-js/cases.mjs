@@ -28,4 +28,8 @@ export const cases = {
     'updateitem-timeout-warn-only': { ddb: 'hold', ddbn: '1', ddbop: 'UpdateItem', ddbhold: '3000' },
     'putitem-clean': {},
   },
+  'mcp-js': {
+    'tool-timeout-recall': { pay: 'hold', hold: '3000' },
+    'clean': {},
+  },
 };
