@@ -32,4 +32,11 @@ export const cases = {
     'tool-timeout-recall': { pay: 'hold', hold: '3000' },
     'clean': {},
   },
+  'langgraph-js': {
+    'tool-timeout-node-retry': { script: [charge], pay: 'hold', hold: '3000' },
+    'tool-timeout-node-retry-root': { script: [charge], pay: 'hold', hold: '3000' },
+    'tool-timeout-model-recall': { script: [charge], pay: 'hold', hold: '3000' },
+    'model-429-langchain-retry': { script: [charge], model: '429', modelra: '2' },
+    'clean': { script: [read, charge] },
+  },
 };
