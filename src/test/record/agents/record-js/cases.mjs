@@ -39,4 +39,9 @@ export const cases = {
     'model-429-langchain-retry': { script: [charge], model: '429', modelra: '2' },
     'clean': { script: [read, charge] },
   },
+  'openai-agents-js': {
+    'tool-timeout-recall': { script: [charge], pay: 'hold', hold: '3000' },
+    'model-429-honoured': { script: [charge], model: '429', modelra: '1' },
+    'clean': { script: [read, charge] },
+  },
 };

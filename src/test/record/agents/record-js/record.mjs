@@ -10,6 +10,7 @@ export const producers = {
   'ai-sdk': { script: 'ai-sdk.mjs', service: 'charge-agent-ai-sdk' },
   'aws-sdk-js': { script: 'aws.mjs', service: 'orders-aws-sdk' },
   'langgraph-js': { script: 'langgraph.mjs', service: 'charge-agent-langgraph' },
+  'openai-agents-js': { script: 'openai-agents.mjs', service: 'charge-agent-openai-agents' },
   'mcp-js': { script: 'mcp.mjs', service: 'charge-agent-mcp' },
   'azure-core-js': { script: 'azure.mjs', service: 'charges-azure-core', env: { RECORD_AZURE: '1' } },
 };
