@@ -44,4 +44,9 @@ export const cases = {
     'model-429-honoured': { script: [charge], model: '429', modelra: '1' },
     'clean': { script: [read, charge] },
   },
+  'anthropic-js': {
+    'messages-529-resent-root': { model: '529', modelra: '1' },
+    'messages-429-resent-root': { model: '429', modelra: '1' },
+    'messages-clean-root': {},
+  },
 };
