@@ -24,6 +24,7 @@
 //     tool=NAME args=JSON           one step (default: none, so the model answers text at once)
 //     script=[{"tool":..,"args":{..}},..]  several steps instead
 //     recalls=N                     re-calls of a failed step (default 1; 0: give up at once)
+//     recallargs=JSON               a re-call sends these arguments instead of the step's own
 //     model=429|503|529|500 modeln=K modelra=SECONDS|date:SECONDS|ms:MILLIS|none   the first K
 //                                   model requests (default 1) fail with that status; Retry-After
 //                                   (default 1) as delay-seconds, an HTTP-date SECONDS ahead, or
@@ -481,7 +482,10 @@ function decide(steps, list, opts) {
   if (last.failed) {
     let trailing = 0;
     for (let i = results.length - 1; i >= 0 && results[i].failed; i--) trailing++;
-    if (trailing <= recalls && done < steps.length) return { ...steps[done], why: `re-call after failure ${trailing}` };
+    if (trailing <= recalls && done < steps.length) {
+      const args = opts.recallargs ? optionString(opts.recallargs) : steps[done].args;
+      return { ...steps[done], args, why: `re-call after failure ${trailing}` };
+    }
     return { text: 'The tool failed; I could not complete the request.', why: 'gave up' };
   }
   if (done < steps.length) return { ...steps[done], why: 'next step' };

@@ -14,6 +14,12 @@ export const cases = {
   'model-429-honoured-1': { script: [read, charge], model: '429', modelra: '1' },
   'model-429-retry-after-ms': { script: [charge], model: '429', modelra: 'ms:1500' },
   'model-429-http-date': { script: [charge], model: '429', modelra: 'date:2' },
+    'charge-timeout-keyed-dedupe': { script: [charge], pay: 'hold', hold: 3000, keyed: true, dedupe: '1' },
+    'charge-timeout-keyless-no-inputs': { script: [charge], pay: 'hold', hold: 3000 },
+    'stream-charge-timeout-keyless': { script: [charge], pay: 'hold', hold: 3000 },
+    'charge-timeout-recall-changed-args': { script: [charge], pay: 'hold', hold: 3000, recallargs: { cart: 'c-1', amount: 1100 } },
+    'two-carts-clean': { script: [charge, { tool: 'charge_cart', args: { cart: 'c-2', amount: 800 } }] },
+    'charge-twice-after-success': { script: [charge, charge] },
   },
   'azure-core-js': {
     'post-reset-keyless': { az: 'reset' },
