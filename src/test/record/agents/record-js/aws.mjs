@@ -1,13 +1,14 @@
 // AWS SDK for JavaScript v3 DynamoDB scenarios against the fixture's DynamoDB-shaped endpoint, under an
 // application span, with the SDK's default retry strategy and a 1 s request timeout.
 //   node --experimental-loader=@opentelemetry/instrumentation/hook.mjs --import ./telemetry.mjs \
-//     aws.mjs CASE http://127.0.0.1:PORT
+//     aws.mjs CASE http://127.0.0.1:PORT [FIXTURE_SCENARIO]
+// With RECORD_AWS=1 (producer aws-sdk-js-otel) @opentelemetry/instrumentation-aws-sdk adds a span per command.
 import { trace } from '@opentelemetry/api';
 import { DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { finish } from './common.mjs';
 
-const [name, base] = process.argv.slice(2);
-const scenario = `aws-sdk-js-${name}`;
+const [name, base, fixtureName] = process.argv.slice(2);
+const scenario = fixtureName || `aws-sdk-js-${name}`;
 const client = new DynamoDBClient({
   endpoint: `${base}/s/${scenario}/dynamodb`,
   region: 'us-east-1',

@@ -20,6 +20,8 @@ export const cases = {
     'charge-timeout-recall-changed-args': { script: [charge], pay: 'hold', hold: 3000, recallargs: { cart: 'c-1', amount: 1100 } },
     'two-carts-clean': { script: [charge, { tool: 'charge_cart', args: { cart: 'c-2', amount: 800 } }] },
     'charge-twice-after-success': { script: [charge, charge] },
+    'model-503-backoff': { script: [charge], model: '503', modelra: 'none' },
+    'model-429-exhausted': { script: [charge], model: '429', modeln: '3', modelra: '1' },
   },
   'azure-core-js': {
     'post-reset-keyless': { az: 'reset' },
@@ -27,12 +29,17 @@ export const cases = {
     'post-503-honoured': { az: '503', azra: '2' },
     'post-429-retry-after-ms': { az: '429', azra: 'ms:1500' },
     'post-clean': {},
+    'post-timeout-keyless': { az: 'hold', azhold: '3000' },
   },
   'aws-sdk-js': {
     'putitem-throttled-twice': { ddb: 'throttle', ddbn: '2', ddbop: 'PutItem' },
     'updateitem-timeout': { ddb: 'hold', ddbn: '1', ddbop: 'UpdateItem', ddbhold: '3000' },
     'updateitem-timeout-warn-only': { ddb: 'hold', ddbn: '1', ddbop: 'UpdateItem', ddbhold: '3000' },
     'putitem-clean': {},
+  },
+  'aws-sdk-js-otel': {
+    'putitem-throttled-twice': { ddb: 'throttle', ddbn: '2', ddbop: 'PutItem' },
+    'updateitem-timeout': { ddb: 'hold', ddbn: '1', ddbop: 'UpdateItem', ddbhold: '3000' },
   },
   'mcp-js': {
     'tool-timeout-recall': { pay: 'hold', hold: '3000' },

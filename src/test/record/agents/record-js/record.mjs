@@ -9,6 +9,7 @@ import { configure } from './common.mjs';
 export const producers = {
   'ai-sdk': { script: 'ai-sdk.mjs', service: 'charge-agent-ai-sdk' },
   'aws-sdk-js': { script: 'aws.mjs', service: 'orders-aws-sdk' },
+  'aws-sdk-js-otel': { script: 'aws.mjs', service: 'orders-aws-sdk', env: { RECORD_AWS: '1' } },
   'langgraph-js': { script: 'langgraph.mjs', service: 'charge-agent-langgraph' },
   'openai-agents-js': { script: 'openai-agents.mjs', service: 'charge-agent-openai-agents' },
   'anthropic-js': { script: 'anthropic.mjs', service: 'charge-agent-anthropic', env: { RECORD_HTTP: '0' } },
@@ -31,7 +32,7 @@ for (const item of wanted) {
     await configure(base, `${producer}-${name}`, cases[name]);
     execFileSync(process.execPath, [
       '--disable-warning=ExperimentalWarning', '--experimental-loader=@opentelemetry/instrumentation/hook.mjs', '--import', './telemetry.mjs',
-      spec.script, name, base,
+      spec.script, name, base, `${producer}-${name}`,
     ], { env, stdio: 'inherit' });
   }
 }

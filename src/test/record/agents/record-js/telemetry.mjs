@@ -4,6 +4,7 @@
 //   RECORD_SERVICE   service.name (default record-agents)
 //   RECORD_HTTP=0    no http/undici instrumentation (an SDK's own spans alone)
 //   RECORD_AZURE=1   also the Azure SDK's OpenTelemetry instrumentation
+//   RECORD_AWS=1     also @opentelemetry/instrumentation-aws-sdk (a span per SDK command)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -43,6 +44,10 @@ if (process.env.RECORD_HTTP !== '0') {
     new HttpInstrumentation({ headersToSpanAttributes: { client: { requestHeaders, responseHeaders } } }),
     new UndiciInstrumentation({ headersToSpanAttributes: { requestHeaders, responseHeaders } }),
   );
+}
+if (process.env.RECORD_AWS === '1') {
+  const { AwsInstrumentation } = await import('@opentelemetry/instrumentation-aws-sdk');
+  instrumentations.push(new AwsInstrumentation());
 }
 if (process.env.RECORD_AZURE === '1') {
   const { createAzureSdkInstrumentation } = await import('@azure/opentelemetry-instrumentation-azure-sdk');
