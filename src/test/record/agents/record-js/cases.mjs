@@ -62,4 +62,8 @@ export const cases = {
     'messages-429-resent-root': { model: '429', modelra: '1' },
     'messages-clean-root': {},
   },
+  'ai-sdk-mcp': {
+    'charge-timeout-recall': { script: [charge], pay: 'hold', hold: '3000' },
+    'clean': { script: [charge] },
+  },
 };

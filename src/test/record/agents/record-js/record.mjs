@@ -13,6 +13,7 @@ export const producers = {
   'langgraph-js': { script: 'langgraph.mjs', service: 'charge-agent-langgraph' },
   'openai-agents-js': { script: 'openai-agents.mjs', service: 'charge-agent-openai-agents' },
   'anthropic-js': { script: 'anthropic.mjs', service: 'charge-agent-anthropic', env: { RECORD_HTTP: '0' } },
+  'ai-sdk-mcp': { script: 'ai-sdk-mcp.mjs', service: 'charge-agent-ai-sdk-mcp' },
   'mcp-js': { script: 'mcp.mjs', service: 'charge-agent-mcp' },
   'azure-core-js': { script: 'azure.mjs', service: 'charges-azure-core', env: { RECORD_AZURE: '1' } },
 };
