@@ -50,11 +50,13 @@ export const cases = {
     'tool-timeout-node-retry-root': { script: [charge], pay: 'hold', hold: '3000' },
     'tool-timeout-model-recall': { script: [charge], pay: 'hold', hold: '3000' },
     'model-429-langchain-retry': { script: [charge], model: '429', modelra: '2' },
+    'tool-503-node-retry': { script: [charge], pay: '503', ra: '2' },
     'clean': { script: [read, charge] },
   },
   'openai-agents-js': {
     'tool-timeout-recall': { script: [charge], pay: 'hold', hold: '3000' },
     'model-429-honoured': { script: [charge], model: '429', modelra: '1' },
+    'model-429-honoured-90': { script: [charge], model: '429', modelra: '90' },
     'clean': { script: [read, charge] },
   },
   'anthropic-js': {
