@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * HTTP requests to an MCP server's Streamable HTTP endpoint ({@code POST .../mcp}) that no MCP
- * {@code tools/call} span stands over: the export holds the transport alone, so which tool each request
+ * HTTP requests to an MCP server's Streamable HTTP endpoint ({@code POST .../mcp}) in a trace that holds
+ * no tool span: the export holds the transport alone, so which tool each request
  * called, and whether a tool was called again, cannot be read. They are audited as plain requests, and
  * counted for a note that names what to enable.
  */
@@ -32,16 +32,16 @@ final class McpTransport {
     }
 
     /**
-     * Notes how many requests went to an MCP endpoint with no tool span over them ({@code tools}: the
-     * {@code trace/span} keys of the tool spans of the context), at the first of them; nothing when none
-     * did. With {@code parts}, counts them there instead.
+     * Notes how many requests went to an MCP endpoint in a trace with no tool span ({@code tools}: the
+     * traces that hold one), at the first of them; nothing when none did. With {@code parts}, counts them
+     * there instead.
      */
     static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests, Set<String> tools, NoteParts parts) {
         long count = 0;
         ForeignSpan first = null;
         for (List<ForeignSpan> spans : requests) {
             for (ForeignSpan s : spans) {
-                if (is(s) && !tools.contains(s.traceId + "/" + s.parentSpanId)) {
+                if (is(s) && !tools.contains(s.traceId)) {
                     count++;
                     first = first == null || s.order < first.order ? s : first;
                 }

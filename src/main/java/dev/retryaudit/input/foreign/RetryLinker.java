@@ -428,7 +428,7 @@ public final class RetryLinker {
         }
         Abandoned.note(ctx, http.values(), parts);
         Set<String> toolSpans = new HashSet<>();
-        tools.values().forEach(spans -> spans.forEach(t -> toolSpans.add(t.traceId + "/" + t.spanId)));
+        tools.values().forEach(spans -> spans.forEach(t -> toolSpans.add(t.traceId)));
         McpTransport.note(ctx, http.values(), toolSpans, parts);
         Unlinkable.note(ctx, http.values(), parts);
         ModelCalls.note(ctx, wrappers.values(), http.keySet(), parts);
@@ -499,15 +499,14 @@ public final class RetryLinker {
             Wrappers.adopt(spans, byId, http);
             for (ToolCalls.Call call : ToolCalls.split(spans, notes)) {
                 String method = Wrappers.method(call.spans, http);
-                if (call.spans.size() > 1) {
-                    List<ForeignSpan> sends = new ArrayList<>();
-                    Wrappers.Fold fold = Wrappers.fold(call.spans, http, calls, sends, joined);
-                    if (fold != null) {
-                        sends.sort(BY_START);
-                        groups.add(new Group(sends, call.groupedBy + "; the sends of tool " + fold.tool()
-                                + " called again", fold));
-                        continue;
-                    }
+                List<ForeignSpan> sends = new ArrayList<>();
+                Wrappers.Fold fold = Wrappers.fold(call.spans, http, calls, sends, joined);
+                if (fold != null) {
+                    sends.sort(BY_START);
+                    String why = call.spans.size() > 1 ? call.groupedBy + "; the sends of tool " + fold.tool()
+                            + " called again" : "sends under tool call " + fold.tool();
+                    groups.add(new Group(sends, why, fold));
+                    continue;
                 }
                 groups.add(new Group(call.spans, false, call.groupedBy, null).withMethod(method));
             }

@@ -18,9 +18,10 @@ import dev.retryaudit.text.Times;
  * context. SDK call spans of one request under one parent (Azure's pipeline writes an {@code HTTP POST}
  * span per attempt over each transport send) are one call when they carry the same client request id,
  * or when the later is a retry of the earlier ({@link RetryLink}). The sends under the spans of a tool
- * called again ({@link ToolCalls}) are that call's attempts: when every call of the tool sent one and
- * the same request, the sends are the tool call's one operation (a {@link Fold}); otherwise their
- * requests share one context and the tool call stays an operation of its own.
+ * call, called again or not ({@link ToolCalls}), are that call's attempts: when each of its spans sent
+ * one and the same request, the sends are the tool call's one operation, named by the tool (a
+ * {@link Fold}); otherwise their requests share one context and the tool call stays an operation of its
+ * own.
  */
 final class Wrappers {
     /** A tool called again whose sends are its operation: the tool's spans, in order, and its name. */
@@ -71,8 +72,8 @@ final class Wrappers {
     }
 
     /**
-     * Gives each tool span that no request was sent under the requests sent, within its start and end,
-     * under one of its ancestors ({@code spans}: the wrappers and tool spans of its trace, by span id):
+     * Gives each tool span that no request was sent under the requests that started within its start and
+     * end under one of its ancestors ({@code spans}: the wrappers and tool spans of its trace, by span id):
      * OpenInference's tool spans do not become the active context, so the tool's requests stand under
      * whatever span was active, its parent or further up.
      */
@@ -88,8 +89,8 @@ final class Wrappers {
                 String key = "parent\0" + t.traceId + '\0' + parent;
                 List<ForeignSpan> beside = http.get(key);
                 for (ForeignSpan s : beside == null ? List.<ForeignSpan>of() : beside) {
-                    long end = RetryLink.end(s.hop);
-                    if (s.hop.startedAt >= t.hop.startedAt && end != Times.NONE && end <= t.hop.endedAt) {
+                    // Started within the tool's span: its end may be recorded after the tool's (a body read late).
+                    if (s.hop.startedAt >= t.hop.startedAt && s.hop.startedAt <= t.hop.endedAt) {
                         taken.add(s);
                     }
                 }
@@ -145,10 +146,11 @@ final class Wrappers {
     }
 
     /**
-     * The fold of a tool called again ({@code tools}, two spans or more) when each of its spans sent
-     * requests and all of them are one request (method, URL and client request id): their contexts are
-     * taken out of {@code http}, and {@code sends} receives the requests. Otherwise null, and the
-     * requests sent under the spans join the first's context, so a request sent again is linked as a retry.
+     * The fold of a tool call ({@code tools}: its spans, more than one when it was called again) when each
+     * of its spans sent requests and all of them are one request (method, URL and client request id), not
+     * to an MCP endpoint: their contexts are taken out of {@code http}, and {@code sends} receives the
+     * requests, which are the call's operation. Otherwise null, and the requests sent under the spans join
+     * the first's context, so a request sent again is linked as a retry.
      */
     static Fold fold(List<ForeignSpan> tools, Map<String, List<ForeignSpan>> http, Set<String> callKeys,
             List<ForeignSpan> sends, Map<String, String> reasons) {
@@ -166,7 +168,8 @@ final class Wrappers {
             for (ForeignSpan s : under) {
                 String r = s.method + ' ' + Http.normalisedUrl(s.url) + ' ' + s.hop.clientRequestId;
                 request = request == null ? r : request;
-                one &= r.equals(request);
+                // An MCP request's status is not its tool call's outcome: the tool call stays the operation.
+                one &= r.equals(request) && !McpTransport.is(s);
             }
         }
         if (one && !keys.isEmpty()) {
