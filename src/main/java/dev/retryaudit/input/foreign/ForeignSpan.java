@@ -14,7 +14,12 @@ public final class ForeignSpan {
         TOOL,
         EXPLICIT,
         /** A span of a gRPC call ({@link #grpc} says which part), linked by {@link GrpcCalls}. */
-        GRPC
+        GRPC,
+        /**
+         * A span that records no attempt but may wrap one: a span under which sends stand (an SDK's
+         * per-attempt span, a method span around a tool, a framework's node), kept for its name and parent.
+         */
+        WRAPPER
     }
 
     public final Hop hop = new Hop();
@@ -47,6 +52,10 @@ public final class ForeignSpan {
     public String host;
     String toolName;
     String toolCallId;
+    /** Whether a wrapper is a GenAI model call ({@code gen_ai.operation.name} chat, OpenInference LLM). */
+    boolean modelCall;
+    /** A tool call's arguments in canonical form ({@link ToolArguments}), or null when not recorded. */
+    String toolArguments;
     /** Whether the span records request headers at all: then a missing Idempotency-Key header was not sent. */
     public boolean requestHeaders;
     /**

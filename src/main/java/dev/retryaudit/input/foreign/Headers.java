@@ -12,7 +12,25 @@ public final class Headers {
     /** Retry-After in milliseconds, which those SDKs honour before Retry-After. */
     public static final String RETRY_AFTER_MS = "retry-after-ms";
 
+    /** The AWS SDKs' attempt header, {@code attempt=N; max=M}: 1 on the first send. */
+    public static final String SDK_ATTEMPT = "amz-sdk-request";
+
     private Headers() {
+    }
+
+    /** An {@code amz-sdk-request} value's attempt as a resend count, or null when it names none. */
+    public static Integer sdkAttempt(String value) {
+        if (value == null) {
+            return null;
+        }
+        for (String part : value.split(";")) {
+            String p = part.strip();
+            if (p.startsWith("attempt=")) {
+                Integer n = retryCount(p.substring("attempt=".length()));
+                return n == null || n < 1 ? null : n - 1;
+            }
+        }
+        return null;
     }
 
     /** A retry counter's value as a resend count, or null when absent or not a small decimal integer. */

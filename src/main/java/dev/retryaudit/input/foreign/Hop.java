@@ -24,6 +24,11 @@ public final class Hop {
     public Integer resendCount;
     String spanId;
     public String idempotencyKey;
+    /**
+     * The id a client sends unchanged on every attempt of one call ({@code x-ms-client-request-id},
+     * {@code amz-sdk-invocation-id}, an Azure span's {@code requestId}), or null.
+     */
+    String clientRequestId;
     public long startedAt = Times.NONE;
     long endedAt = Times.NONE;
     public double durationMs = Double.NaN;

@@ -35,6 +35,10 @@ public final class NoteParts implements Serializable {
     static final int GRPC = 5;
     /** The SDK call spans checked against their sends ({@link CallSpans}). */
     static final int CALLS = 6;
+    /** The count of requests to an MCP endpoint under no tool span ({@link McpTransport}). */
+    static final int MCP = 7;
+    /** The count of GenAI model-call spans with no request under them ({@link ModelCalls}). */
+    static final int MODEL = 8;
 
     /** A note and its place in the order the reader makes the notes of its source. */
     private record Made(int phase, long order, long seq, InputNote note) implements Serializable {
@@ -80,6 +84,8 @@ public final class NoteParts implements Serializable {
             return switch (kind) {
                 case UNUSED -> UnusedSpans.text(counts[0], what);
                 case ABANDONED -> Abandoned.text(counts[0], words[0], words[1], words[2]);
+                case MCP -> McpTransport.text(counts[0], words[0], words[1], words[2]);
+                case MODEL -> ModelCalls.text(counts[0], words[0], words[1]);
                 default -> Unlinkable.text(counts[0], counts[1], words[0]);
             };
         }

@@ -94,7 +94,7 @@ final class RequestChains {
                 chain = resent(request, s, root);
                 chain = chain != null ? chain : redirectedAt.get(resends - 1);
                 reason = counter(s);
-            } else if (s.hop.resendCount == null && request != null) {
+            } else if ((s.hop.resendCount == null || restarted(s)) && request != null) {
                 for (int pass = 0; chain == null && pass < 2; pass++) {
                     for (Chain c : request.waiting) {
                         if (pass == 1 || sameThread(c.last(), s)) {
@@ -165,6 +165,15 @@ final class RequestChains {
     private static String context(ForeignSpan earlier, ForeignSpan s) {
         String context = RetryLinker.context(s);
         return context.equals("client") && sameThread(earlier, s) ? "client and thread" : context;
+    }
+
+    /**
+     * Whether a send's counter says first send only as a client's count that starts again when a layer
+     * above it retries: LangChain's retry calls the OpenAI SDK anew, which sends
+     * {@code x-stainless-retry-count: 0} again. Such a send may still be read as a retry.
+     */
+    private static boolean restarted(ForeignSpan s) {
+        return s.resends() == 0 && Headers.RETRY_COUNT.equals(s.resendSource);
     }
 
     /** The name of what counted a span's resends, for evidence and notes. */

@@ -17,6 +17,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,9 +50,14 @@ public final class RetryLinker {
 
     /** The key of the one linking context of a source's gRPC spans, which its linking completes in place. */
     public static final String GRPC_CONTEXT = "g";
+    /** The prefix of a trace's linking context: its tool spans, wrappers and requests sent under a parent span. */
+    private static final String TRACE = "a";
 
     private final Map<String, List<ForeignSpan>> explicit = new LinkedHashMap<>();
+    /** Tool spans by trace: an agent run's calls of a tool are linked over the whole trace ({@link ToolCalls}). */
     private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
+    /** The spans of no attempt that sends may stand under, by trace ({@link Wrappers}). */
+    private final Map<String, List<ForeignSpan>> wrappers = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
     private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
     private final GrpcCalls grpc = new GrpcCalls();
@@ -64,18 +70,47 @@ public final class RetryLinker {
      * where its first span stands in the source, and the SDK call span its spans are the sends of (or null).
      */
     private record Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, long firstOrder,
-            ForeignSpan call) {
+            ForeignSpan call, Wrappers.Fold fold, String method, String name) {
         Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy) {
             this(spans, byResendCount, groupedBy, null);
         }
 
         Group(List<ForeignSpan> spans, boolean byResendCount, String groupedBy, ForeignSpan call) {
-            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans), call);
+            this(spans, byResendCount, spans.size() > 1 ? groupedBy : null, firstOrder(spans), call, null, null, null);
         }
 
-        /** The span the operation's first span stands under: the call span's parent for the sends of a call. */
+        /** This group with {@code method} for its operation: the one the requests sent under a tool's spans share. */
+        Group withMethod(String method) {
+            return new Group(spans, byResendCount, groupedBy, firstOrder, call, fold, method, name);
+        }
+
+        /** This group with {@code name} for its operation's tool: the span its requests were sent under names it. */
+        Group named(String name) {
+            return new Group(spans, byResendCount, groupedBy, firstOrder, call, fold, method, name);
+        }
+
+        /** The spans whose children this group's attempts are parents of: its own, and a folded tool's spans. */
+        List<ForeignSpan> parents() {
+            if (fold == null) {
+                return spans;
+            }
+            List<ForeignSpan> out = new ArrayList<>(spans);
+            out.addAll(fold.tools());
+            return out;
+        }
+
+        /** The sends of a tool called again, as the one operation the tool's calls are ({@link Wrappers.Fold}). */
+        Group(List<ForeignSpan> spans, String groupedBy, Wrappers.Fold fold) {
+            this(spans, false, groupedBy, Math.min(firstOrder(spans), firstOrder(fold.tools())), null, fold, null,
+                    fold.tool());
+        }
+
+        /**
+         * The span the operation's first span stands under: the call span's parent for the sends of a call,
+         * the first tool span's for the sends of a tool called again.
+         */
         ForeignSpan under() {
-            return call != null ? call : spans.get(0);
+            return call != null ? call : fold != null ? fold.tools().get(0) : spans.get(0);
         }
 
         private static long firstOrder(List<ForeignSpan> spans) {
@@ -98,9 +133,9 @@ public final class RetryLinker {
         if (s.operationId != null) {
             bucket(explicit, s.operationId).add(s);
         } else if (s.kind == ForeignSpan.Kind.TOOL) {
-            String key = s.toolCallId != null ? "c" + s.toolCallId
-                    : "p" + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.toolName, "");
-            bucket(tools, s.traceId + '\0' + key).add(s);
+            bucket(tools, s.traceId).add(s);
+        } else if (s.kind == ForeignSpan.Kind.WRAPPER) {
+            bucket(wrappers, s.traceId).add(s);
         } else if (s.kind == ForeignSpan.Kind.HTTP) {
             bucket(http, httpKey(s)).add(s);
         } else if (s.kind == ForeignSpan.Kind.GRPC) {
@@ -182,16 +217,30 @@ public final class RetryLinker {
      * together and only together), in the order first seen.
      */
     public List<String> contexts() {
-        List<String> out = new ArrayList<>();
+        Set<String> out = new LinkedHashSet<>();
         explicit.keySet().forEach(k -> out.add("e" + k));
-        tools.keySet().forEach(k -> out.add("t" + k));
-        http.keySet().forEach(k -> out.add("h" + k));
+        tools.keySet().forEach(k -> out.add(TRACE + k));
+        http.keySet().forEach(k -> out.add(httpContext(k)));
+        wrappers.keySet().forEach(k -> out.add(TRACE + k));
         other.keySet().forEach(k -> out.add("o" + k));
         // A gRPC call's spans (call, attempts, server spans, the calls it repeats) may stand anywhere: one context.
         if (!grpc.isEmpty()) {
             out.add(GRPC_CONTEXT);
         }
-        return out;
+        return new ArrayList<>(out);
+    }
+
+    /**
+     * The context of the requests of HTTP bucket {@code key}: a request sent under a parent span is
+     * linked with the rest of its trace (tool spans, wrappers, the requests under other spans of it),
+     * a root request within its client's or page's context.
+     */
+    private static String httpContext(String key) {
+        if (key.startsWith("parent\0")) {
+            int end = key.indexOf('\0', "parent\0".length());
+            return TRACE + key.substring("parent\0".length(), end);
+        }
+        return "h" + key;
     }
 
     /**
@@ -203,12 +252,14 @@ public final class RetryLinker {
     public Map<String, List<ForeignSpan>> byContext() {
         Map<String, List<ForeignSpan>> out = new LinkedHashMap<>();
         explicit.forEach((k, v) -> out.put("e" + k, new ArrayList<>(v)));
-        tools.forEach((k, v) -> out.put("t" + k, new ArrayList<>(v)));
-        http.forEach((k, v) -> out.put("h" + k, new ArrayList<>(v)));
+        tools.forEach((k, v) -> out.computeIfAbsent(TRACE + k, c -> new ArrayList<>()).addAll(v));
+        http.forEach((k, v) -> out.computeIfAbsent(httpContext(k), c -> new ArrayList<>()).addAll(v));
+        wrappers.forEach((k, v) -> out.computeIfAbsent(TRACE + k, c -> new ArrayList<>()).addAll(v));
         other.forEach((k, v) -> out.put("o" + k, new ArrayList<>(v)));
+        // A root request may be a call span whose sends are in its trace's context; one sent under a parent is there already.
         http.values().forEach(spans -> spans.forEach(s -> {
-            if (s.method != null) {
-                out.computeIfAbsent("h" + sendsKey(s), k -> new ArrayList<>(1)).add(s);
+            if (s.method != null && s.parentSpanId.isEmpty() && !s.traceId.isEmpty()) {
+                out.computeIfAbsent(httpContext(sendsKey(s)), k -> new ArrayList<>(1)).add(s);
             }
         }));
         if (!grpc.isEmpty()) {
@@ -228,7 +279,10 @@ public final class RetryLinker {
         List<String[]> out = new ArrayList<>();
         http.forEach((key, spans) -> spans.forEach(s -> {
             if (s.method != null) {
-                out.add(new String[] {s.traceId + "/" + s.spanId, "c" + s.method + '\0' + "h" + key});
+                // Only a root request's own context differs from its sends'.
+                if (s.parentSpanId.isEmpty() && !s.traceId.isEmpty()) {
+                    out.add(new String[] {s.traceId + "/" + s.spanId, "c" + s.method + '\0' + httpContext(key)});
+                }
                 if (!s.parentSpanId.isEmpty()) {
                     out.add(new String[] {s.traceId + "/" + s.parentSpanId, "s" + s.method});
                 }
@@ -267,16 +321,17 @@ public final class RetryLinker {
      * the context is linked as it is when every span is held.
      */
     public void keep(String context) {
-        String key = context.substring(1);
         Map<String, ForeignSpan> calls = CallSpans.take(http, new ArrayList<>());
-        for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
-            String prefix = map == explicit ? "e" : map == tools ? "t" : map == http ? "h" : "o";
-            map.keySet().removeIf(k -> !(context.startsWith(prefix) && k.equals(key)));
-        }
-        ForeignSpan call = context.startsWith("h") ? calls.get(key) : null;
-        if (call != null) {
-            bucket(http, context(call) + '\0' + contextKey(call)).add(call);
-        }
+        explicit.keySet().removeIf(k -> !context.equals("e" + k));
+        tools.keySet().removeIf(k -> !context.equals(TRACE + k));
+        wrappers.keySet().removeIf(k -> !context.equals(TRACE + k));
+        http.keySet().removeIf(k -> !context.equals(httpContext(k)));
+        other.keySet().removeIf(k -> !context.equals("o" + k));
+        calls.forEach((sendsKey, call) -> {
+            if (context.equals(httpContext(sendsKey))) {
+                bucket(http, context(call) + '\0' + contextKey(call)).add(call);
+            }
+        });
         if (!context.equals(GRPC_CONTEXT)) {
             grpc.clear();
         }
@@ -285,7 +340,7 @@ public final class RetryLinker {
     /** Every span added, in no particular order. */
     public List<ForeignSpan> spans() {
         List<ForeignSpan> out = new ArrayList<>();
-        for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, other)) {
+        for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, wrappers, other)) {
             map.values().forEach(out::addAll);
         }
         out.addAll(grpc.spans());
@@ -303,7 +358,7 @@ public final class RetryLinker {
         Map<String, ParentRef> attemptsBySpan = new HashMap<>();
         if (!parents.isEmpty()) {
             for (Group g : groups) {
-                for (ForeignSpan s : g.spans()) {
+                for (ForeignSpan s : g.parents()) {
                     if (isParent(parents, s)) {
                         List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
                         attemptsBySpan.putAll(offers(g, id(g, ctx), attempts, parents, false));
@@ -364,10 +419,6 @@ public final class RetryLinker {
         for (List<ForeignSpan> spans : explicit.values()) {
             groups.add(new Group(spans, false, "retry_audit.operation_id"));
         }
-        for (List<ForeignSpan> spans : tools.values()) {
-            groups.add(new Group(spans, false,
-                    spans.get(0).toolCallId != null ? "tool_call_id" : "same parent and tool name"));
-        }
         List<ForeignSpan> nested = new ArrayList<>();
         Map<String, ForeignSpan> calls = CallSpans.take(http, nested);
         for (ForeignSpan call : nested) {
@@ -376,20 +427,33 @@ public final class RetryLinker {
             place(layer, parts, NoteParts.CHAINS, call.order);
         }
         Abandoned.note(ctx, http.values(), parts);
+        Set<String> toolSpans = new HashSet<>();
+        tools.values().forEach(spans -> spans.forEach(t -> toolSpans.add(t.traceId)));
+        McpTransport.note(ctx, http.values(), toolSpans, parts);
         Unlinkable.note(ctx, http.values(), parts);
+        ModelCalls.note(ctx, wrappers.values(), http.keySet(), parts);
+        Map<String, String> joined = new HashMap<>();
+        Wrappers.joinCalls(calls, http, joined);
+        Wrappers.joinSiblings(http, wrappers, joined);
+        toolGroups(groups, calls.keySet(), joined, ctx, parts);
         for (Map.Entry<String, List<ForeignSpan>> bucket : http.entrySet()) {
             ForeignSpan call = calls.get(bucket.getKey());
+            String join = joined.get(bucket.getKey());
             if (call != null) {
                 // Numbered in order: a send missing from the export is the call span's note, not a gap.
-                groups.add(new Group(bucket.getValue(), false, "sends under call span " + call.name, call));
+                groups.add(new Group(bucket.getValue(), false,
+                        join != null ? join : "sends under call span " + call.name, call));
                 continue;
             }
             // The reader meets a context's requests in the order of the first one it read.
             long first = Group.firstOrder(bucket.getValue());
             ReadContext notes = notes(ctx, parts);
+            String wrapper = Wrappers.siblingName(join);
             for (RequestChains.Chain chain : RequestChains.split(bucket.getValue(), notes)) {
-                groups.add(new Group(chain.spans, !chain.unlinkedResend,
-                        chain.reasons == null ? null : String.join("; ", chain.reasons)));
+                String reasons = chain.reasons == null ? null : String.join("; ", chain.reasons);
+                Group group = new Group(chain.spans, !chain.unlinkedResend,
+                        join == null || reasons == null ? reasons : join + "; " + reasons);
+                groups.add(reasons != null && wrapper != null ? group.named(wrapper) : group);
             }
             place(notes, parts, NoteParts.CHAINS, first);
         }
@@ -404,6 +468,7 @@ public final class RetryLinker {
         }
         explicit.clear();
         tools.clear();
+        wrappers.clear();
         http.clear();
         other.clear();
         grpc.clear();
@@ -412,6 +477,41 @@ public final class RetryLinker {
             g.spans().sort(BY_START);
         }
         return groups;
+    }
+
+    /**
+     * The groups of the tool spans of each trace ({@link ToolCalls}): a tool called again whose sends are
+     * one request becomes the operation of those sends ({@link Wrappers#fold}); any other tool call is an
+     * operation of its spans, whose effect the requests sent under them tell. {@code calls} are the
+     * contexts of SDK call spans' sends, which stay theirs.
+     */
+    private void toolGroups(List<Group> groups, Set<String> calls, Map<String, String> joined, ReadContext ctx,
+            NoteParts parts) {
+        for (Map.Entry<String, List<ForeignSpan>> trace : tools.entrySet()) {
+            List<ForeignSpan> spans = trace.getValue();
+            ReadContext notes = notes(ctx, parts);
+            long first = Group.firstOrder(spans);
+            Map<String, ForeignSpan> byId = new HashMap<>();
+            for (ForeignSpan s : wrappers.getOrDefault(trace.getKey(), List.of())) {
+                byId.put(s.spanId, s);
+            }
+            spans.forEach(s -> byId.put(s.spanId, s));
+            Wrappers.adopt(spans, byId, http);
+            for (ToolCalls.Call call : ToolCalls.split(spans, notes)) {
+                String method = Wrappers.method(call.spans, http);
+                List<ForeignSpan> sends = new ArrayList<>();
+                Wrappers.Fold fold = Wrappers.fold(call.spans, http, calls, sends, joined);
+                if (fold != null) {
+                    sends.sort(BY_START);
+                    String why = call.spans.size() > 1 ? call.groupedBy + "; the sends of tool " + fold.tool()
+                            + " called again" : "sends under tool call " + fold.tool();
+                    groups.add(new Group(sends, why, fold));
+                    continue;
+                }
+                groups.add(new Group(call.spans, false, call.groupedBy, null).withMethod(method));
+            }
+            place(notes, parts, NoteParts.CHAINS, first);
+        }
     }
 
     /** The ids of the spans that the first span of a group (or its call span) is a child of, by trace id. */
@@ -445,7 +545,7 @@ public final class RetryLinker {
 
     /** The id of a group's operation: the explicit one, else its first span's place, else trace/span (or tool call). */
     private static String id(Group g, ReadContext ctx) {
-        ForeignSpan first = g.spans().get(0);
+        ForeignSpan first = g.fold() != null ? g.fold().tools().get(0) : g.spans().get(0);
         return first.operationId != null ? first.operationId
                 : first.placeIsId ? ctx.source() + "#" + first.pointer()
                 : first.traceId + "/" + (first.kind == ForeignSpan.Kind.TOOL && first.toolCallId != null
@@ -459,11 +559,13 @@ public final class RetryLinker {
         if (!allOffers && parents.isEmpty()) {
             return offers;
         }
-        for (ForeignSpan s : g.spans()) {
+        for (ForeignSpan s : g.parents()) {
             if (allOffers || isParent(parents, s)) {
                 String spanKey = s.traceId + "/" + s.spanId;
+                // A folded tool's span offers the attempt of the first request sent under it.
+                String sent = s.kind == ForeignSpan.Kind.TOOL && g.fold() != null ? firstSentUnder(g, s) : s.spanId;
                 for (Attempt a : attempts) {
-                    if (a.spanId().equals(s.spanId)) {
+                    if (a.spanId().equals(sent)) {
                         offers = offers.isEmpty() ? new HashMap<>(4) : offers;
                         offers.put(spanKey, new ParentRef(id, a.attemptId()));
                     }
@@ -471,6 +573,16 @@ public final class RetryLinker {
             }
         }
         return offers;
+    }
+
+    /** The span id of the first of a folded group's requests sent under tool span {@code tool}, or null. */
+    private static String firstSentUnder(Group g, ForeignSpan tool) {
+        for (ForeignSpan s : g.spans()) {
+            if (s.parentSpanId.equals(tool.spanId) && s.traceId.equals(tool.traceId)) {
+                return s.spanId;
+            }
+        }
+        return null;
     }
 
     /** One group's operation, without its parent. */
@@ -493,12 +605,13 @@ public final class RetryLinker {
         String id = id(g, ctx);
         Map<String, ParentRef> offers = offers(g, id, attempts, parents, allOffers);
         String parentKey = under.parentSpanId.isEmpty() ? null : under.traceId + "/" + under.parentSpanId;
-        return new Linked(operation(id, spans, attempts, g.groupedBy()), parentKey, offers, g.firstOrder());
+        return new Linked(operation(id, g, attempts), parentKey, offers, g.firstOrder());
     }
 
     /** The operation of {@code spans}, but for its parent. */
-    private static Operation operation(String id, List<ForeignSpan> spans, List<Attempt> attempts, String groupedBy)
-            throws InputException {
+    private static Operation operation(String id, Group g, List<Attempt> attempts) throws InputException {
+        List<ForeignSpan> spans = g.spans();
+        String groupedBy = g.groupedBy();
         ForeignSpan first = spans.get(0);
         String runId = null;
         Effect effect = null;
@@ -539,6 +652,7 @@ public final class RetryLinker {
                 carried.add(Field.REQUEST_HASH);
             }
         }
+        toolName = g.name() != null ? g.name() : toolName;
         if (toolName == null) {
             toolName = first.method != null ? Http.toolName(first.method, first.host)
                     : first.name != null && !first.name.isEmpty() ? first.name : "span";
@@ -547,7 +661,8 @@ public final class RetryLinker {
         for (Attempt a : attempts) {
             key = key != null ? key : a.idempotencyKey();
         }
-        return Operation.builder().id(id).tool(toolName).effect(effect).method(first.method).target(first.url)
+        return Operation.builder().id(id).tool(toolName).effect(effect)
+                .method(first.method != null ? first.method : g.method()).target(first.url)
                 .idempotencyKey(key).runId(runId != null ? runId : first.traceId.isEmpty() ? null : first.traceId)
                 .serverClock(first.server).attempts(attempts).carried(CarriedFields.of(carried)).groupedBy(groupedBy)
                 .at(first.hop.location).build();

@@ -34,8 +34,7 @@ public final class SpanAttempts {
         ForeignSpan.Kind kind = attemptKind(s);
         GrpcSpan grpc = kind == null ? GrpcSpan.of(s, ctx) : null;
         if (kind == null && grpc == null) {
-            s.unused.count(s, ctx);
-            return null;
+            return s.unused.count(s, ctx) ? null : wrapper(s, ctx);
         }
         kind = grpc != null ? ForeignSpan.Kind.GRPC : kind;
         ForeignSpan span = new ForeignSpan();
@@ -65,7 +64,6 @@ public final class SpanAttempts {
         String host = span.url == null ? null : Http.host(span.url);
         span.host = strings.share(host != null ? host : address);
         span.toolName = strings.share(emptyToNull(s.string(OtlpAttribute.TOOL_NAME)));
-        span.toolCallId = emptyToNull(s.string(OtlpAttribute.TOOL_CALL_ID));
         span.requestHeaders = s.requestHeaders;
 
         Hop hop = span.hop;
@@ -75,8 +73,16 @@ public final class SpanAttempts {
         hop.resendCount = resends == null ? null : resends.intValue();
         span.resendSource = resends == null ? null : "resend_count";
         if (resends == null) {
+            hop.resendCount = Headers.sdkAttempt(s.hint(OtlpAttribute.SDK_ATTEMPT_HEADER, ctx));
+            span.resendSource = hop.resendCount == null ? null : Headers.SDK_ATTEMPT;
+        }
+        if (hop.resendCount == null) {
             hop.resendCount = Headers.retryCount(s.hint(OtlpAttribute.RETRY_COUNT_HEADER, ctx));
             span.resendSource = hop.resendCount == null ? null : Headers.RETRY_COUNT;
+        }
+        hop.clientRequestId = strings.share(emptyToNull(s.hint(OtlpAttribute.CLIENT_REQUEST_ID, ctx)));
+        if (kind == ForeignSpan.Kind.TOOL) {
+            ToolSpans.fill(span, s, ctx);
         }
         String thread = s.hint(OtlpAttribute.THREAD_ID, ctx);
         span.thread = strings.share(thread != null ? thread : s.hint(OtlpAttribute.THREAD_NAME, ctx));
@@ -90,6 +96,13 @@ public final class SpanAttempts {
         hop.status = status == null ? null : status.intValue();
         String errorType = s.hint(OtlpAttribute.ERROR_TYPE, ctx);
         hop.outcome = outcome(hop.status, errorType, s.statusCode, s.exception, kind == ForeignSpan.Kind.TOOL);
+        if (kind == ForeignSpan.Kind.TOOL && hop.outcome == Outcome.SUCCESS && s.exceptionEvent) {
+            // A tool span whose status was left OK over an exception event (LangSmith's export) failed.
+            hop.outcome = s.exception != null ? s.exception : Outcome.ERROR;
+        }
+        if (kind == ForeignSpan.Kind.HTTP && hop.status == null) {
+            hop.outcome = Unanswered.outcome(hop.outcome, errorType, s.statusMessage);
+        }
         if (hop.outcome == null && s.recordsEveryStatus && Abandoned.is(span, s.nanos[1] != 0, hop.status,
                 errorType, s.statusCode, s.exception)) {
             hop.outcome = Outcome.TIMEOUT;
@@ -112,7 +125,7 @@ public final class SpanAttempts {
     }
 
     private static ForeignSpan.Kind attemptKind(SpanScratch s) throws InputException {
-        if ("execute_tool".equals(s.string(OtlpAttribute.GEN_AI_OPERATION))) {
+        if (ToolSpans.is(s)) {
             return ForeignSpan.Kind.TOOL;
         }
         boolean http = s.has(OtlpAttribute.METHOD) && method(s) != null;
@@ -125,6 +138,32 @@ public final class SpanAttempts {
             }
         }
         return null;
+    }
+
+    /**
+     * A span that records no attempt and no protocol, kept as a possible wrapper of sends: its ids and
+     * name only. Null for a span without a trace and span id, which nothing can stand under.
+     */
+    private static ForeignSpan wrapper(SpanScratch s, ReadContext ctx) throws InputException {
+        if (s.ids[0] == null || s.ids[0].isEmpty() || s.ids[1] == null || s.ids[1].isEmpty()
+                || s.spanKind == SPAN_KIND_SERVER) {
+            return null;
+        }
+        ForeignSpan span = new ForeignSpan();
+        span.kind = ForeignSpan.Kind.WRAPPER;
+        span.order = s.order;
+        span.line = s.line;
+        span.column = s.column;
+        span.arrayPointer = s.arrayPointer;
+        span.index = s.index;
+        StringPool strings = s.strings;
+        span.traceId = strings.share(hexId(s, 0, "traceId", 32, ctx, true));
+        span.spanId = hexId(s, 1, "spanId", 16, ctx, true);
+        span.parentSpanId = strings.share(hexId(s, 2, "parentSpanId", 16, ctx, false));
+        span.name = strings.share(s.name);
+        span.startNanos = s.nanos[0];
+        span.modelCall = ModelCalls.is(s);
+        return span;
     }
 
     /** The request method; semantic conventions write {@code _OTHER} for an unknown one and keep the original. */

@@ -44,6 +44,8 @@ public final class SpanScratch implements AnyValue.Span {
     public boolean recordsEveryStatus;
     /** What the span's exception events name (a timeout, a connection error), or null. */
     public Outcome exception;
+    /** Whether the span holds an {@code exception} event at all, whatever it names. */
+    public boolean exceptionEvent;
     /** The span status's message ({@code UNAVAILABLE: io exception} from grpc-java), or null. */
     public String statusMessage;
     /** The time of the span's first {@code Outbound message} event (gRPC: when the attempt sent), 0 when none. */
@@ -77,6 +79,7 @@ public final class SpanScratch implements AnyValue.Span {
         requestHeaders = false;
         recordsEveryStatus = false;
         exception = null;
+        exceptionEvent = false;
         statusMessage = null;
         sendNanos = 0;
     }
@@ -178,7 +181,9 @@ public final class SpanScratch implements AnyValue.Span {
             if (key.startsWith("http.") || key.startsWith("rpc.grpc.")) {
                 return v.fieldValue(key, true, this);
             }
-            return a == OtlpAttribute.THREAD_ID || a == OtlpAttribute.GRPC_STATUS ? v.text(key, this) : v.string(key, this);
+            return a == OtlpAttribute.THREAD_ID || a == OtlpAttribute.GRPC_STATUS || a == OtlpAttribute.ERROR_TYPE
+                    || a == OtlpAttribute.TOOL_ATTEMPT || a == OtlpAttribute.TOOL_CALL_ID
+                    ? v.text(key, this) : v.string(key, this);
         } catch (InputException e) {
             ctx.note(e.line(), e.column(), e.detail() + " at " + e.path() + "; skipped: the audit uses "
                     + key + " only as a hint");

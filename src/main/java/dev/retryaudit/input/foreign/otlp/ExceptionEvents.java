@@ -75,6 +75,7 @@ final class ExceptionEvents {
                 c.skip();
             }
         }
+        span.exceptionEvent |= exception;
         if (outbound && time != 0 && span.sendNanos == 0) {
             span.sendNanos = time;
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.Headers;
 import dev.retryaudit.input.foreign.OtlpAttribute;
 import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.foreign.RetryLinker;
@@ -199,6 +200,9 @@ public final class OtlpReader implements TraceReader {
         long column = c.column();
         String scope = null;
         int requests = 0;
+        int spans = 0;
+        // An SDK that numbers its own attempts (amz-sdk-request) sends each once, with the client's retries off.
+        boolean counted = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
@@ -211,7 +215,7 @@ public final class OtlpReader implements TraceReader {
                 continue;
             }
             c.expectArray("spans");
-            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
+            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++, spans++) {
                 scratch.reset(c, pointer, i);
                 scratch.recordsEveryStatus = true;
                 readSpan(c, scratch);
@@ -219,13 +223,15 @@ public final class OtlpReader implements TraceReader {
                 if (span != null) {
                     scratch.resourceSpans.add(span);
                     requests += span.kind == ForeignSpan.Kind.HTTP ? 1 : 0;
+                    counted |= Headers.SDK_ATTEMPT.equals(span.resendSource);
                 }
             }
         }
-        String blind = OtlpResource.oneSpanPerRequest(scope);
-        if (blind != null && requests > 0) {
-            ctx.note(line, column, "the export cannot show retries: " + blind + " (scope " + scope
-                    + ") records one span over all sends of a request, so retries it made are not in the export");
+        OtlpResource.Blind blind = OtlpResource.oneSpanPerRequest(scope);
+        if (blind != null && !counted && (requests > 0 || blind.anySpan() && spans > 0)) {
+            ctx.note(line, column, "the export cannot show retries: " + blind.producer() + " (scope " + scope
+                    + ") records one span over all sends of a request, so retries it made are not in the export"
+                    + (blind.shows() == null ? "" : "; to see them, use " + blind.shows()));
         }
     }
 

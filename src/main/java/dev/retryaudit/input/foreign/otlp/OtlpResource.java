@@ -21,11 +21,26 @@ final class OtlpResource {
     private static final String[] CLIENT_KEYS = {"service.name", "service.namespace", "service.instance.id",
         "host.name", "process.pid"};
 
-    /** Instrumentation scopes known to record one span over every send of a request, with their producer. */
-    private static final Map<String, String> ONE_SPAN_PER_REQUEST = Map.of(
-            "io.opentelemetry.apache-httpclient-5.0", "the OpenTelemetry Java agent's Apache HttpClient 5 instrumentation",
-            "opentelemetry.instrumentation.requests", "OpenTelemetry Python's requests instrumentation",
-            "opentelemetry.instrumentation.urllib3", "OpenTelemetry Python's urllib3 instrumentation");
+    /**
+     * A producer that records one span over every send of a request, and what shows the sends (null when
+     * nothing does); {@code anySpan} when its spans are no HTTP requests (an LLM span), so that a scope
+     * holding any span of it hides sends.
+     */
+    record Blind(String producer, String shows, boolean anySpan) {
+    }
+
+    /** Instrumentation scopes known to record one span over every send of a request. */
+    private static final Map<String, Blind> ONE_SPAN_PER_REQUEST = Map.of(
+            "io.opentelemetry.apache-httpclient-5.0",
+            new Blind("the OpenTelemetry Java agent's Apache HttpClient 5 instrumentation", null, false),
+            "opentelemetry.instrumentation.requests", new Blind("OpenTelemetry Python's requests instrumentation", null, false),
+            "opentelemetry.instrumentation.urllib3", new Blind("OpenTelemetry Python's urllib3 instrumentation", null, false),
+            "io.opentelemetry.aws-sdk-2.2", new Blind("the OpenTelemetry Java agent's AWS SDK for Java v2 instrumentation",
+                    "-Dotel.instrumentation.aws-sdk.enabled=false, which leaves the HTTP client's span of each send", false),
+            "openinference.instrumentation.openai", new Blind("OpenInference's OpenAI instrumentation",
+                    "an HTTP client instrumentation beside it (httpx), which records each send the SDK retries", true),
+            "@arizeai/openinference-instrumentation-openai", new Blind("OpenInference's OpenAI instrumentation",
+                    "an HTTP client instrumentation beside it (undici), which records each send the SDK retries", true));
 
     private OtlpResource() {
     }
@@ -110,7 +125,7 @@ final class OtlpResource {
     }
 
     /** The producer of a scope that records one span over all sends of a request, or null. */
-    static String oneSpanPerRequest(String scope) {
+    static Blind oneSpanPerRequest(String scope) {
         return scope == null ? null : ONE_SPAN_PER_REQUEST.get(scope);
     }
 }

@@ -70,7 +70,7 @@ class JaegerReaderTest {
         String text = "[" + span("1111aaaa2222bb01", CLIENT_GET + "," + tag("error", "bool", "true"),
                 ",\"process\":{\"serviceName\":\"checkout\"}") + "]";
         Operation op = Inputs.read(InputFormat.JAEGER, text).get(0);
-        assertThat(op.attempts().get(0).outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(op.attempts().get(0).outcome()).isEqualTo(Outcome.CONNECTION_ERROR);
         assertThat(op.location().pointer()).isEqualTo("/0");
     }
 
@@ -99,7 +99,8 @@ class JaegerReaderTest {
                 .isEqualTo(Outcome.TIMEOUT);
         String info = span("1", CLIENT_GET + "," + tag("error", "bool", "true"), logs.replace("\"exception\"", "\"retry\""));
         assertThat(Inputs.read(InputFormat.JAEGER, "[" + info + "]").get(0).attempts().get(0).outcome())
-                .isEqualTo(Outcome.ERROR);
+                .as("an error with no response status: whether the request was written is unknown")
+                .isEqualTo(Outcome.CONNECTION_ERROR);
     }
 
     @Test

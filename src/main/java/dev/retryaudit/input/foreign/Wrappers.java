@@ -1,0 +1,221 @@
+package dev.retryaudit.input.foreign;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import dev.retryaudit.text.Times;
+
+/**
+ * The spans that sends stand under without being attempts themselves, and how they join sends into
+ * one operation. Sends under sibling spans of the same name (an SDK's span per model request, a method
+ * span per tool call as the Java agent's {@code otel.instrumentation.methods.include} makes, a
+ * framework's node span per retry) are linked as siblings are: their requests share one linking
+ * context. SDK call spans of one request under one parent (Azure's pipeline writes an {@code HTTP POST}
+ * span per attempt over each transport send) are one call when they carry the same client request id,
+ * or when the later is a retry of the earlier ({@link RetryLink}). The sends under the spans of a tool
+ * call, called again or not ({@link ToolCalls}), are that call's attempts: when each of its spans sent
+ * one and the same request, the sends are the tool call's one operation, named by the tool (a
+ * {@link Fold}); otherwise their requests share one context and the tool call stays an operation of its
+ * own.
+ */
+final class Wrappers {
+    /** A tool called again whose sends are its operation: the tool's spans, in order, and its name. */
+    record Fold(List<ForeignSpan> tools, String tool) {
+    }
+
+    private static final String SIBLINGS = "sends under sibling spans named ";
+    /** How far up from a tool span its requests are looked for. */
+    private static final int MAX_DEPTH = 8;
+
+    private Wrappers() {
+    }
+
+    /**
+     * Joins the requests sent under sibling spans of one name ({@code wrappers}, by trace) into the
+     * context of the first such span; {@code reasons} learns why, by the key of the context kept.
+     */
+    static void joinSiblings(Map<String, List<ForeignSpan>> http, Map<String, List<ForeignSpan>> wrappers,
+            Map<String, String> reasons) {
+        if (wrappers.isEmpty()) {
+            return;
+        }
+        Map<String, ForeignSpan> byId = new HashMap<>();
+        wrappers.values().forEach(spans -> spans.forEach(w -> byId.put(w.traceId + '\0' + w.spanId, w)));
+        Map<String, String> firstOf = new HashMap<>();
+        Map<String, String> into = new LinkedHashMap<>();
+        for (String key : http.keySet()) {
+            ForeignSpan w = key.startsWith("parent\0") ? byId.get(key.substring("parent\0".length())) : null;
+            if (w == null) {
+                continue;
+            }
+            String sibling = w.traceId + '\0' + w.parentSpanId + '\0' + Objects.requireNonNullElse(w.name, "");
+            String first = firstOf.putIfAbsent(sibling, key);
+            if (first != null) {
+                into.put(key, first);
+                reasons.put(first, SIBLINGS + w.name);
+            }
+        }
+        move(http, into);
+    }
+
+    /**
+     * The name of the sibling spans the requests of a context were sent under, from its reason
+     * ({@link #joinSiblings}), or null: it names the operation, as a method span names the tool it wraps.
+     */
+    static String siblingName(String reason) {
+        return reason != null && reason.startsWith(SIBLINGS) ? reason.substring(SIBLINGS.length()) : null;
+    }
+
+    /**
+     * Gives each tool span that no request was sent under the requests that started within its start and
+     * end under one of its ancestors ({@code spans}: the wrappers and tool spans of its trace, by span id):
+     * OpenInference's tool spans do not become the active context, so the tool's requests stand under
+     * whatever span was active, its parent or further up.
+     */
+    static void adopt(List<ForeignSpan> tools, Map<String, ForeignSpan> spans, Map<String, List<ForeignSpan>> http) {
+        for (ForeignSpan t : tools) {
+            String own = RetryLinker.sendsKey(t);
+            if (http.containsKey(own) || t.hop.endedAt == Times.NONE || t.hop.startedAt == Times.NONE) {
+                continue;
+            }
+            List<ForeignSpan> taken = new ArrayList<>();
+            String parent = t.parentSpanId;
+            for (int depth = 0; depth < MAX_DEPTH && !parent.isEmpty(); depth++) {
+                String key = "parent\0" + t.traceId + '\0' + parent;
+                List<ForeignSpan> beside = http.get(key);
+                for (ForeignSpan s : beside == null ? List.<ForeignSpan>of() : beside) {
+                    // Started within the tool's span: its end may be recorded after the tool's (a body read late).
+                    if (s.hop.startedAt >= t.hop.startedAt && s.hop.startedAt <= t.hop.endedAt) {
+                        taken.add(s);
+                    }
+                }
+                if (!taken.isEmpty()) {
+                    beside.removeAll(taken);
+                    if (beside.isEmpty()) {
+                        http.remove(key);
+                    }
+                    http.put(own, taken);
+                    break;
+                }
+                ForeignSpan up = spans.get(parent);
+                parent = up == null ? "" : up.parentSpanId;
+            }
+        }
+    }
+
+    /**
+     * Joins SDK call spans of one request under one parent that are attempts of one call: the sends of
+     * each later one join the first's context, and the later call spans are taken out of {@code calls}.
+     */
+    static void joinCalls(Map<String, ForeignSpan> calls, Map<String, List<ForeignSpan>> http,
+            Map<String, String> reasons) {
+        if (calls.size() < 2) {
+            return;
+        }
+        Map<String, ForeignSpan> lastOf = new HashMap<>();
+        Map<String, String> firstOf = new HashMap<>();
+        Map<String, String> into = new LinkedHashMap<>();
+        List<Map.Entry<String, ForeignSpan>> ordered = new ArrayList<>(calls.entrySet());
+        ordered.sort((a, b) -> RetryLinker.BY_START.compare(a.getValue(), b.getValue()));
+        for (Map.Entry<String, ForeignSpan> e : ordered) {
+            ForeignSpan c = e.getValue();
+            // Root call spans (each attempt a trace of its own) are one call only by their client request id.
+            boolean root = c.parentSpanId.isEmpty();
+            String request = (root ? "client\0" + c.client + '\0' + c.hop.clientRequestId
+                    : c.traceId + '\0' + c.parentSpanId) + '\0' + c.method + ' ' + Http.normalisedUrl(c.url);
+            ForeignSpan last = lastOf.get(request);
+            boolean sameId = last != null && c.hop.clientRequestId != null
+                    && c.hop.clientRequestId.equals(last.hop.clientRequestId);
+            if (last != null && (sameId || !root && RetryLink.reason(last, c, "parent") != null)) {
+                String first = firstOf.get(request);
+                into.put(e.getKey(), first);
+                reasons.put(first, "sends under call spans " + c.name + (sameId ? " with the same client request id"
+                        : " of one request, the later a retry"));
+                calls.remove(e.getKey());
+            } else {
+                firstOf.put(request, e.getKey());
+            }
+            lastOf.put(request, c);
+        }
+        move(http, into);
+    }
+
+    /**
+     * The fold of a tool call ({@code tools}: its spans, more than one when it was called again) when each
+     * of its spans sent requests and all of them are one request (method, URL and client request id), not
+     * to an MCP endpoint: their contexts are taken out of {@code http}, and {@code sends} receives the
+     * requests, which are the call's operation. Otherwise null, and the requests sent under the spans join
+     * the first's context, so a request sent again is linked as a retry.
+     */
+    static Fold fold(List<ForeignSpan> tools, Map<String, List<ForeignSpan>> http, Set<String> callKeys,
+            List<ForeignSpan> sends, Map<String, String> reasons) {
+        List<String> keys = new ArrayList<>(tools.size());
+        String request = null;
+        boolean one = true;
+        for (ForeignSpan t : tools) {
+            String key = RetryLinker.sendsKey(t);
+            List<ForeignSpan> under = http.get(key);
+            if (under == null || callKeys.contains(key)) {
+                one = false;
+                continue;
+            }
+            keys.add(key);
+            for (ForeignSpan s : under) {
+                String r = s.method + ' ' + Http.normalisedUrl(s.url) + ' ' + s.hop.clientRequestId;
+                request = request == null ? r : request;
+                // An MCP request's status is not its tool call's outcome: the tool call stays the operation.
+                one &= r.equals(request) && !McpTransport.is(s);
+            }
+        }
+        if (one && !keys.isEmpty()) {
+            for (String key : keys) {
+                sends.addAll(http.remove(key));
+            }
+            return new Fold(tools, tools.get(0).toolName);
+        }
+        if (keys.size() > 1) {
+            Map<String, String> into = new LinkedHashMap<>();
+            for (int i = 1; i < keys.size(); i++) {
+                into.put(keys.get(i), keys.get(0));
+            }
+            reasons.put(keys.get(0), "sends under the calls of tool " + tools.get(0).toolName + " called again");
+            move(http, into);
+        }
+        return null;
+    }
+
+    /**
+     * The method every request sent under the spans of a tool call shares, or null when they sent none
+     * the export shows or more than one method: a tool that only reads sends GET, and the policy's
+     * per-tool effect still comes first ({@code Policy#effectOf}).
+     */
+    static String method(List<ForeignSpan> tools, Map<String, List<ForeignSpan>> http) {
+        String method = null;
+        for (ForeignSpan t : tools) {
+            List<ForeignSpan> under = http.get(RetryLinker.sendsKey(t));
+            for (ForeignSpan s : under == null ? List.<ForeignSpan>of() : under) {
+                if (s.method == null || method != null && !method.equalsIgnoreCase(s.method)) {
+                    return null;
+                }
+                method = s.method;
+            }
+        }
+        return method;
+    }
+
+    /** Moves the requests of each context key of {@code into} to the context it names, keeping start order. */
+    private static void move(Map<String, List<ForeignSpan>> http, Map<String, String> into) {
+        for (Iterator<Map.Entry<String, String>> it = into.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, String> e = it.next();
+            List<ForeignSpan> from = http.remove(e.getKey());
+            if (from != null) {
+                http.computeIfAbsent(e.getValue(), k -> new ArrayList<>(2)).addAll(from);
+            }
+        }
+    }
+}
