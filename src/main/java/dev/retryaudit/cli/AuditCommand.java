@@ -52,6 +52,10 @@ final class AuditCommand implements Callable<Integer> {
     @Mixin
     LimitOptions limitOptions;
 
+    @Option(names = "--allow-empty", description = "Pass an input set that holds no attempt (exit 0 with an input note) "
+            + "instead of refusing it with exit 65: nothing in it was audited.")
+    boolean allowEmpty;
+
     @Option(names = "--debug", description = "Show stack traces on internal errors.")
     boolean debug;
 
@@ -86,6 +90,10 @@ final class AuditCommand implements Callable<Integer> {
             return options.inputError(io, e, writer);
         }
         Report report = AuditReports.of(auditor, result);
+        RetryAuditException empty = allowEmpty ? null : NothingAudited.check(report.inputs());
+        if (empty != null) {
+            return options.inputError(io, empty, writer);
+        }
         int verdict = report.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(report, o), verdict);
     }

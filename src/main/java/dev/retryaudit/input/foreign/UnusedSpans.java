@@ -13,12 +13,13 @@ public final class UnusedSpans {
     /** How many spans of each protocol, and where the first stood, in the order first seen. */
     private final Map<String, long[]> counts = new LinkedHashMap<>();
 
-    /** Counts the span, which is no attempt, when it records a protocol. */
-    void count(SpanScratch s, ReadContext ctx) {
+    /** Counts the span, which is no attempt, when it records a protocol; says whether it does. */
+    boolean count(SpanScratch s, ReadContext ctx) {
         String what = protocol(s, ctx);
         if (what != null) {
             counts.computeIfAbsent(what, k -> new long[] {0, s.line, s.column})[0]++;
         }
+        return what != null;
     }
 
     /** The protocol a span records in words ({@code RPC system "dubbo"}), or null for none. */
