@@ -147,12 +147,13 @@ class GrpcExportsCliTest {
                 + "protocol";
         assertThat(notes(report)).containsExactly(
                 "nothing in this input was audited: it holds 3 spans, none an attempt: 3 spans of other protocols", note);
-        for (String format : List.of("text", "sarif", "github", "html")) {
+        for (String format : List.of("text", "sarif", "github", "html", "markdown")) {
             CliRunner.Result r = CliRunner.run("audit", "--allow-empty", "--format", format,
                     DIR.resolve("unknown-rpc-system.json").toString());
             assertThat(r.exit()).as(format).isZero();
             String shown = format.equals("html") ? note.replace("\"", "&quot;") : format.equals("sarif")
-                    ? note.replace("\"", "\\\"") : note;
+                    ? note.replace("\"", "\\\"") : format.equals("markdown")
+                    ? note.replaceAll("([\\\\`*_\\[\\]()<>&|#!~@:^$])", "\\\\$1") : note;
             assertThat(r.out() + r.err()).as(format).contains(shown);
         }
     }
