@@ -10,6 +10,7 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.internal.AuditReports;
 import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -56,6 +57,9 @@ final class AuditCommand implements Callable<Integer> {
             + "instead of refusing it with exit 65: nothing in it was audited.")
     boolean allowEmpty;
 
+    @Mixin
+    StoreOptions store;
+
     @Option(names = "--debug", description = "Show stack traces on internal errors.")
     boolean debug;
 
@@ -67,6 +71,12 @@ final class AuditCommand implements Callable<Integer> {
     public Integer call() {
         ReportWriter writer = options.writer(io);
         AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
+        if (store.from != null && !files.isEmpty()) {
+            throw usage("--from reads a trace store instead of files: name no FILE with it");
+        }
+        if (store.from != null && inputFormat != InputFormat.AUTO) {
+            throw usage("--from reads the format its store answers: --input-format does not apply");
+        }
         List<String> names = files.isEmpty() ? List.of("-") : files;
         List<InputSet.Source> sources = sources(names);
         if ("-".equals(baseline)) {
@@ -76,16 +86,25 @@ final class AuditCommand implements Callable<Integer> {
         if (baselineSource != null && baselineSource.path() != null) {
             settings.baseline(baselineSource.path());
         }
+        StoreQuery query = store.from == null ? null : store.query(options);
         AuditSettings checked = options.build(settings);
-        options.checkTarget("--output", options.output, readPaths(sources));
+        options.checkTarget("--output", options.output, query == null ? readPaths(sources) : readPaths(List.of()));
         RetryAudit auditor;
         AuditResult result;
         try {
-            auditor = RetryAudit.of(checked);
+            AuditInput input;
+            if (query == null) {
+                auditor = RetryAudit.of(checked);
+                input = null;
+            } else {
+                StoreOptions.Fetched fetched = StoreOptions.fetch(query, checked.limits().bytes());
+                auditor = RetryAudit.of(options.build(settings.inputFormat(fetched.answer().format())));
+                input = fetched.input();
+            }
             if (baselineSource != null && baselineSource.path() == null) {
                 throw InputRejection.unreadable(baseline, baselineSource.unusable());
             }
-            result = auditor.audit(input(sources));
+            result = auditor.audit(input == null ? input(sources) : input);
         } catch (RetryAuditException e) {
             return options.inputError(io, e, writer);
         }
