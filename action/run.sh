@@ -66,8 +66,10 @@ audit() {
     markdown) report="$out/report.md" ;;
     *) report="$out/report.txt" ;;
   esac
-  # Paths are split on white space and never glob-expanded here: the audit reads the files named.
-  read -r -a paths <<< "${INPUT_PATHS:?the input 'paths' is required}"
+  # Paths are split on white space (spaces, tabs, new lines) and shell patterns in them expanded
+  # (traces/*.jsonl); a pattern that matches nothing is passed as it is, and the audit says it cannot read it.
+  # shellcheck disable=SC2206
+  paths=( ${INPUT_PATHS:?the input 'paths' is required} )
   args=(--fail-on "${INPUT_FAIL_ON:-error}")
   [ -n "${INPUT_POLICY:-}" ] && args+=(--policy "$INPUT_POLICY")
   [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
