@@ -26,6 +26,8 @@ module dev.retryaudit {
     requires io.opentelemetry.proto;
     requires com.google.protobuf;
     requires jdk.httpserver;
+    // audit --from asks trace stores over HTTP.
+    requires java.net.http;
 
     exports dev.retryaudit.api;
     exports dev.retryaudit.model;

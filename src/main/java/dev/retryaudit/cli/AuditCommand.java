@@ -9,6 +9,7 @@ import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
@@ -50,6 +51,13 @@ final class AuditCommand implements Callable<Integer> {
     @Mixin
     LimitOptions limitOptions;
 
+    @Option(names = "--allow-empty", description = "Pass an input set that holds no attempt (exit 0 with an input note) "
+            + "instead of refusing it with exit 65: nothing in it was audited.")
+    boolean allowEmpty;
+
+    @Mixin
+    StoreOptions store;
+
     @Option(names = "--debug", description = "Show stack traces on internal errors.")
     boolean debug;
 
@@ -61,6 +69,12 @@ final class AuditCommand implements Callable<Integer> {
     public Integer call() {
         ReportWriter writer = options.writer(io);
         AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
+        if (store.from != null && !files.isEmpty()) {
+            throw usage("--from reads a trace store instead of files: name no FILE with it");
+        }
+        if (store.from != null && inputFormat != InputFormat.AUTO) {
+            throw usage("--from reads the format its store answers: --input-format does not apply");
+        }
         List<String> names = files.isEmpty() ? List.of("-") : files;
         List<InputSet.Source> sources = sources(names);
         if ("-".equals(baseline)) {
@@ -70,18 +84,31 @@ final class AuditCommand implements Callable<Integer> {
         if (baselineSource != null && baselineSource.path() != null) {
             settings.baseline(baselineSource.path());
         }
+        StoreQuery query = store.from == null ? null : store.query(options);
         AuditSettings checked = options.build(settings);
-        options.checkTarget("--output", options.output, readPaths(sources));
+        options.checkTarget("--output", options.output, query == null ? readPaths(sources) : readPaths(List.of()));
         RetryAudit auditor;
         AuditResult result;
         try {
-            auditor = RetryAudit.of(checked);
+            AuditInput input;
+            if (query == null) {
+                auditor = RetryAudit.of(checked);
+                input = null;
+            } else {
+                StoreOptions.Fetched fetched = StoreOptions.fetch(query, checked.limits().bytes());
+                auditor = RetryAudit.of(options.build(settings.inputFormat(fetched.answer().format())));
+                input = fetched.input();
+            }
             if (baselineSource != null && baselineSource.path() == null) {
                 throw InputRejection.unreadable(baseline, baselineSource.unusable());
             }
-            result = auditor.audit(input(sources));
+            result = auditor.audit(input == null ? input(sources) : input);
         } catch (RetryAuditException e) {
             return options.inputError(io, e, writer);
+        }
+        RetryAuditException empty = allowEmpty ? null : NothingAudited.check(result.inputs());
+        if (empty != null) {
+            return options.inputError(io, empty, writer);
         }
         int verdict = auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         boolean colour = options.colour(io);

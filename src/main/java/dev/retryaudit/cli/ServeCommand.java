@@ -195,26 +195,9 @@ final class ServeCommand implements Callable<Integer> {
 
     /** A duration as {@code 500ms}, {@code 10s}, {@code 2m} or {@code 1h}; a usage error otherwise. */
     private Duration duration(String option, String text) {
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        int digits = 0;
-        while (digits < t.length() && Character.isDigit(t.charAt(digits))) {
-            digits++;
-        }
-        String unit = t.substring(digits);
-        if (digits > 0 && digits <= 9) {
-            long n = Long.parseLong(t.substring(0, digits));
-            switch (unit) {
-                case "ms":
-                    return Duration.ofMillis(n);
-                case "s":
-                    return Duration.ofSeconds(n);
-                case "m":
-                    return Duration.ofMinutes(n);
-                case "h":
-                    return Duration.ofHours(n);
-                default:
-                    break;
-            }
+        Duration d = Durations.parse(text);
+        if (d != null) {
+            return d;
         }
         throw options.usage("invalid value for option '" + option + "': expected a duration such as 500ms, 10s, 2m "
                 + "or 1h, found " + Escaping.controls(text));

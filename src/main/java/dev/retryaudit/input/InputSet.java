@@ -37,6 +37,9 @@ public final class InputSet {
     /** The name under which standard input is reported. */
     public static final String STDIN = InputSummary.STDIN;
 
+    /** The most white space detection looks past at the start of an input, held in memory while it does. */
+    static final int MAX_BLANK = 16 << 20;
+
     /** Memory set aside to report running out of it; see {@link #outOfMemory}. */
     private static byte[] reserve = new byte[1 << 21];
 
@@ -202,8 +205,13 @@ public final class InputSet {
                     reader.read(ctx);
                     return null;
                 });
-        if (counts[0] == 0 && ctx.made().isEmpty() && ctx.leftOut() == 0) {
-            ctx.note(0, 0, InputNote.nothingToAudit(s.name()).message());
+        if (counts[0] == 0) {
+            String found = ctx.withoutAttempt().found();
+            if (found == null && !(ctx.made().isEmpty() && ctx.leftOut() == 0)) {
+                found = "no attempt the audit reads (the other notes on it say what was left out)";
+            }
+            ctx.note(0, 0, (found == null ? InputNote.nothingToAudit(s.name())
+                    : InputNote.nothingToAudit(s.name(), found)).message());
         }
         return new InputSummary(s.name(), chosen.id(), counts[0], counts[1], ctx.notes());
     }
@@ -215,19 +223,38 @@ public final class InputSet {
     private InputFormat detect(String source, String name, BufferedInputStream in)
             throws InputException, IOException {
         byte[] head = new byte[FormatDetector.HEAD_BYTES];
-        in.mark(head.length + 1);
+        in.mark(MAX_BLANK + head.length + 1);
         int n = 0;
+        long blank = 0;
         IOException stopped = null;
         try {
-            int r;
-            while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
-                n += r;
+            // A head of white space alone shows nothing: look past it, up to MAX_BLANK bytes of it.
+            while (true) {
+                n = 0;
+                int r;
+                while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
+                    n += r;
+                }
+                if (n < head.length || !blank(head, n) || blank >= MAX_BLANK) {
+                    break;
+                }
+                blank += n;
             }
         } catch (ByteBudget.ExceededException | Compression.CorruptException e) {
             // Detect on what was read; the reader meets the same failure again and reports where.
             stopped = e;
         }
         in.reset();
+        if (n == head.length && blank(head, n)) {
+            throw InputException.rejected(source, 1, 1, null, "the input starts with more than "
+                    + (MAX_BLANK >> 20) + " MiB of white space and nothing else; remove it, or name the format "
+                    + "with --input-format");
+        }
+        if (blank == 0 && zeros(head, n)) {
+            throw InputException.rejected(source, 1, 1, null, "the input holds only NUL bytes (" + n
+                    + (n == head.length ? " or more" : "") + "), as a file that was allocated but never "
+                    + "written does: it is no trace export");
+        }
         FormatDetector.Guess g = FormatDetector.detect(name, head, n, json);
         if (g.format() == null && stopped instanceof ByteBudget.ExceededException exceeded) {
             throw ParseFailures.bytesExceeded(source, exceeded.line(), exceeded.column(), null, budget.limit(),
@@ -245,6 +272,26 @@ public final class InputSet {
                             + String.join(", ", InputFormat.ids().subList(1, InputFormat.ids().size())) + ")");
         }
         return g.format();
+    }
+
+    /** Whether the first {@code n} bytes are JSON white space alone. */
+    private static boolean blank(byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the first {@code n} bytes, at least one, are all NUL. */
+    private static boolean zeros(byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return n > 0;
     }
 
     /**

@@ -14,13 +14,28 @@ public record InputNote(String source, long line, long column, String message) i
         Objects.requireNonNull(message, "message");
     }
 
+    /** The start of the note on a source that held no attempt ({@link #nothingToAudit}), before what it held instead. */
+    public static final String NOTHING_AUDITED = "nothing in this input was audited: it holds ";
+
     /**
      * The note on a source that was read and held no attempt, and that no other note explains (a
      * well-formed export of no span, a HAR of no entry): nothing in it was audited, so its report is
      * not the report of a clean input.
      */
     public static InputNote nothingToAudit(String source) {
-        return new InputNote(source, 0, 0, "nothing in this input was audited: it holds no attempt "
-                + "(no span, request or operation the audit reads)");
+        return nothingToAudit(source, "no attempt (no span, request or operation the audit reads)");
+    }
+
+    /**
+     * The note on a source that was read and held no attempt, with what it held instead in words
+     * ({@code 2 spans, none an attempt: ...}): nothing in it was audited.
+     */
+    public static InputNote nothingToAudit(String source, String found) {
+        return new InputNote(source, 0, 0, NOTHING_AUDITED + found);
+    }
+
+    /** What a source held instead of an attempt, if this is the note that says so ({@link #nothingToAudit}); else null. */
+    public String nothingAudited() {
+        return line == 0 && message.startsWith(NOTHING_AUDITED) ? message.substring(NOTHING_AUDITED.length()) : null;
     }
 }

@@ -3,13 +3,14 @@ package dev.retryaudit.model;
 import dev.retryaudit.text.Wire;
 import java.util.List;
 
-/** The report formats {@code --format} names: JSON, text, SARIF, GitHub annotations and HTML. */
+/** The report formats {@code --format} names: JSON, text, SARIF, GitHub annotations, HTML and Markdown. */
 public enum ReportFormat {
     JSON,
     TEXT,
     SARIF,
     GITHUB,
-    HTML;
+    HTML,
+    MARKDOWN;
 
     public String id() {
         return Wire.name(this, '-');

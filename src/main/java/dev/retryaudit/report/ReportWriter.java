@@ -14,6 +14,7 @@ public interface ReportWriter {
             case SARIF -> new SarifReportWriter();
             case GITHUB -> new GithubReportWriter();
             case HTML -> new HtmlReportWriter();
+            case MARKDOWN -> new MarkdownReportWriter();
         };
     }
 

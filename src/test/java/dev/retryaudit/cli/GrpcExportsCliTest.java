@@ -140,17 +140,20 @@ class GrpcExportsCliTest {
 
     @Test
     void spansOfAnRpcSystemTheAuditDoesNotReadAreCountedInANoteInEveryFormat() throws IOException {
-        JsonNode report = audit("unknown-rpc-system.json", 0);
+        JsonNode report = audit("unknown-rpc-system.json", 0, "--allow-empty");
         assertThat(report.at("/summary/operations").asInt()).isZero();
         String note = "3 spans of RPC system \"carrier-pigeon\" (rpc.system) were not used: the audit reads the "
                 + "attempts of HTTP requests, gRPC calls and GenAI tool calls, and cannot tell the retries of another "
                 + "protocol";
-        assertThat(notes(report)).containsExactly(note);
-        for (String format : List.of("text", "sarif", "github", "html")) {
-            CliRunner.Result r = CliRunner.run("audit", "--format", format, DIR.resolve("unknown-rpc-system.json").toString());
+        assertThat(notes(report)).containsExactly(
+                "nothing in this input was audited: it holds 3 spans, none an attempt: 3 spans of other protocols", note);
+        for (String format : List.of("text", "sarif", "github", "html", "markdown")) {
+            CliRunner.Result r = CliRunner.run("audit", "--allow-empty", "--format", format,
+                    DIR.resolve("unknown-rpc-system.json").toString());
             assertThat(r.exit()).as(format).isZero();
             String shown = format.equals("html") ? note.replace("\"", "&quot;") : format.equals("sarif")
-                    ? note.replace("\"", "\\\"") : note;
+                    ? note.replace("\"", "\\\"") : format.equals("markdown")
+                    ? note.replaceAll("([\\\\`*_\\[\\]()<>&|#!~@:^$])", "\\\\$1") : note;
             assertThat(r.out() + r.err()).as(format).contains(shown);
         }
     }
@@ -167,8 +170,9 @@ class GrpcExportsCliTest {
 
     @Test
     void messagingAndDatabaseSpansAreCountedPerProtocol() throws IOException {
-        JsonNode report = audit("zipkin-messaging-and-db.json", 0);
+        JsonNode report = audit("zipkin-messaging-and-db.json", 0, "--allow-empty");
         assertThat(notes(report)).containsExactly(
+                "nothing in this input was audited: it holds 3 spans, none an attempt: 3 spans of other protocols",
                 "2 spans of messaging system \"kafka\" (messaging.system) were not used: the audit reads the attempts of "
                         + "HTTP requests, gRPC calls and GenAI tool calls, and cannot tell the retries of another protocol",
                 "1 span of database system \"postgresql\" (db.system) was not used: the audit reads the attempts of "

@@ -115,11 +115,20 @@ class RealExportsTest {
             assertThat(r.err()).as("one diagnostic line").matches("(?s)[^\n]+:\\d+:\\d+: error: [^\n]+\n");
             return;
         }
+        if (expect.has("refused")) {
+            assertThat(r.exit()).as(file + ": " + r.err()).isEqualTo(expect.get("exit").asInt()).isEqualTo(65);
+            assertThat(r.err()).as("one diagnostic line")
+                    .matches("(?s)[^\n]+: error: nothing was audited: [^\n]+\n")
+                    .contains(expect.get("refused").asText());
+            r = CliRunner.run("audit", "--allow-empty", path.toString());
+            assertThat(r.exit()).as(file + " with --allow-empty: " + r.err()).isZero();
+        }
         assertThat(r.err()).as(file + " stderr").isEmpty();
         JsonNode report = JSON.readTree(r.out());
         JsonNode input = report.get("inputs").get(0);
         assertThat(input.get("format").asText()).as(file + " format").isEqualTo(format);
-        assertThat(r.exit()).as(file + " exit, findings " + report.get("findings")).isEqualTo(expect.get("exit").asInt());
+        assertThat(r.exit()).as(file + " exit, findings " + report.get("findings"))
+                .isEqualTo(expect.has("refused") ? 0 : expect.get("exit").asInt());
         assertThat(input.get("operations").asLong()).as(file + " operations").isEqualTo(expect.get("operations").asLong());
         Set<String> rules = new TreeSet<>();
         report.get("findings").forEach(f -> rules.add(f.get("rule").asText()));

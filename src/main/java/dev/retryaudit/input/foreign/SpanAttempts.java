@@ -28,13 +28,15 @@ public final class SpanAttempts {
      * The span as an attempt, or null when it is none: an attempt carries one of our explicit
      * attributes, or is a GenAI tool execution, or an HTTP request seen by anything but its server
      * (the server span of a request repeats what the client span records), or a span of a gRPC call
-     * ({@link GrpcSpan}). A span that is none but records another protocol is counted for a note.
+     * ({@link GrpcSpan}). A span that is none is counted by why, and one that records another protocol for a note.
      */
     public static ForeignSpan attempt(SpanScratch s, ReadContext ctx) throws InputException {
         ForeignSpan.Kind kind = attemptKind(s);
         GrpcSpan grpc = kind == null ? GrpcSpan.of(s, ctx) : null;
         if (kind == null && grpc == null) {
-            return s.unused.count(s, ctx) ? null : wrapper(s, ctx);
+            boolean protocol = s.unused.count(s, ctx);
+            ctx.withoutAttempt().count(s.spanKind == SPAN_KIND_SERVER, protocol);
+            return protocol ? null : wrapper(s, ctx);
         }
         kind = grpc != null ? ForeignSpan.Kind.GRPC : kind;
         ForeignSpan span = new ForeignSpan();

@@ -13,7 +13,7 @@ public final class UnusedSpans {
     /** How many spans of each protocol, and where the first stood, in the order first seen. */
     private final Map<String, long[]> counts = new LinkedHashMap<>();
 
-    /** Counts the span, which is no attempt, when it records a protocol; whether it does. */
+    /** Counts the span, which is no attempt, when it records a protocol; says whether it does. */
     boolean count(SpanScratch s, ReadContext ctx) {
         String what = protocol(s, ctx);
         if (what != null) {

@@ -25,6 +25,7 @@ public final class ReadContext {
     private JsonCursor cursor;
     private final List<InputNote> notes = new ArrayList<>();
     private long notesLeftOut;
+    private final SpanTally withoutAttempt = new SpanTally();
 
     /** The most notes kept for one source; the rest are counted in a last note. */
     public static final int MAX_NOTES = 100;
@@ -123,13 +124,19 @@ public final class ReadContext {
     /**
      * Makes the notes {@code apart} made, in the order it made them, {@code lines} lines further on (a
      * note on the whole source stays at 0:0), as if they had been made here; those it left out count as
-     * left out here too.
+     * left out here too, and so do the spans it counted that were no attempt.
      */
     public void noteAll(ReadContext apart, long lines) {
         for (InputNote n : apart.notes) {
             note(n.line() == 0 ? 0 : n.line() + lines, n.column(), n.message());
         }
         notesLeftOut += apart.notesLeftOut;
+        withoutAttempt.add(apart.withoutAttempt);
+    }
+
+    /** The spans of this source read so far that were no attempt, by why (a reader counts each in it). */
+    public SpanTally withoutAttempt() {
+        return withoutAttempt;
     }
 
     /** The cursor opened last, or null: where an error from the stream itself happened. */

@@ -45,7 +45,7 @@ public final class OtlpProtobuf {
      * a zero byte, and a frame shorter than 16 MiB always does.
      */
     public static boolean isFramed(byte[] head, int offset, int length) {
-        if (length < FRAME_HEADER || head[offset] < 0 || head[offset] >= 0x20) {
+        if (length < FRAME_HEADER || head[offset] < 0 || head[offset] >= 0x20 || jsonAfterBlanks(head, offset, length)) {
             return false;
         }
         long frame = frameLength(head, offset);
@@ -53,6 +53,21 @@ public final class OtlpProtobuf {
             return frame == 0;
         }
         return frame == 0 ? head[offset + FRAME_HEADER] < 0x20 : head[offset + FRAME_HEADER] == RESOURCE_SPANS_TAG;
+    }
+
+    /**
+     * Whether the bytes are white space and then an opening brace or bracket: JSON, though blank lines look
+     * like a protobuf frame's header. No frame reads so: after its header and first tag, a byte of white space
+     * is a one-byte length, and a brace or a bracket is the tag of a group, which no OTLP message has.
+     */
+    private static boolean jsonAfterBlanks(byte[] head, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = head[i];
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                return b == '{' || b == '[';
+            }
+        }
+        return true;
     }
 
     /** The length a frame header at {@code offset} gives, unsigned. */
