@@ -74,4 +74,11 @@ abstract class Choice<E extends Enum<E>> implements CommandLine.ITypeConverter<E
             super(HeaderFormat.class, HeaderFormat.ids());
         }
     }
+
+    /** The --scorecard values. */
+    static final class ScorecardFormats extends Choice<dev.retryaudit.probe.suite.ScorecardFormat> {
+        ScorecardFormats() {
+            super(dev.retryaudit.probe.suite.ScorecardFormat.class, dev.retryaudit.probe.suite.ScorecardFormat.ids());
+        }
+    }
 }

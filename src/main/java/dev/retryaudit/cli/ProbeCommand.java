@@ -12,6 +12,10 @@ import dev.retryaudit.probe.ProbeService;
 import dev.retryaudit.probe.RecordedTrace;
 import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
+import dev.retryaudit.probe.suite.Scorecard;
+import dev.retryaudit.probe.suite.ScorecardFormat;
+import dev.retryaudit.probe.suite.Suite;
+import dev.retryaudit.probe.suite.SuiteRun;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -23,9 +27,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
@@ -43,9 +49,13 @@ import picocli.CommandLine;
                 + "environment as " + ClientRun.URL_VARIABLE + ". Its output goes to stderr, each line marked "
                 + "'" + ClientRun.MARK + "'; the report goes to stdout. A run that tests nothing (no request, no "
                 + "retry, a client killed or failed before retrying) exits 2 with a probe/not-tested finding. "
-                + "Without COMMAND the probe serves until --timeout, for a client started by hand."},
+                + "Without COMMAND the probe serves until --timeout, for a client started by hand.",
+            "With --suite NAME the client runs once per scenario of a built-in suite (http, writes, otlp) and the "
+                + "probe prints a scorecard: one row per scenario, and exit 0 only when every scenario was honoured "
+                + "(rows that tested nothing fail unless --allow-not-tested)."},
         footerHeading = "%nExamples:%n",
         footer = {"  retry-audit probe -- curl -sS --retry 5 {url}",
+            "  retry-audit probe --suite http --scorecard junit --output probe.xml -- curl -sS --retry 5 {url}",
             "  retry-audit probe --method POST --stall 3 --failures 1 -- curl -sS -m 1 --retry 2 --retry-all-errors "
                     + "-H 'Idempotency-Key: k-1' -d '{}' {url}"})
 final class ProbeCommand implements Callable<Integer> {
@@ -54,7 +64,28 @@ final class ProbeCommand implements Callable<Integer> {
 
     private static final String PREFIX = VersionInfo.NAME + ": probe: ";
 
+    /** The scenario options a suite brings itself: refused beside --suite. */
+    private static final List<String> SCENARIO_OPTIONS = List.of("--status", "--failures", "--delay", "--header-format",
+            "--stall", "--no-dedupe", "--max-requests", "--trace-out", "--format");
+
     private final Streams io;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--suite", paramLabel = "NAME", completionCandidates = SuiteNames.class,
+            description = "Run the client once per scenario of a built-in suite, ${COMPLETION-CANDIDATES}, and print a "
+                    + "scorecard instead of a report.")
+    String suite;
+
+    @Option(names = "--scorecard", paramLabel = "FORMAT", defaultValue = "text",
+            converter = Choice.ScorecardFormats.class, completionCandidates = Choice.ScorecardFormats.class,
+            description = "With --suite, the scorecard's format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    ScorecardFormat scorecard;
+
+    @Option(names = "--allow-not-tested", negatable = false,
+            description = "With --suite, let scenarios that tested nothing pass (by default they fail the scorecard).")
+    boolean allowNotTested;
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "GET",
             description = "The method the scenario answers, any HTTP method (default: ${DEFAULT-VALUE}).")
@@ -130,6 +161,12 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (suite != null) {
+            return suite();
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--scorecard") || allowNotTested) {
+            throw options.usage("--scorecard and --allow-not-tested need --suite");
+        }
         Scenario scenario = scenario();
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
@@ -158,6 +195,56 @@ final class ProbeCommand implements Callable<Integer> {
         say(run.client(), judged.probe());
         int code = judged.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         return options.output(io).write(o -> writer.write(judged, o), code);
+    }
+
+    /** Runs the suite and writes its scorecard: exit 0 when it passed, 2 when it did not. */
+    private int suite() throws IOException, InterruptedException {
+        Suite chosen = Suite.builtIn(suite);
+        if (chosen == null) {
+            throw options.usage("invalid value for option '--suite': expected one of " + String.join(", ", Suite.NAMES));
+        }
+        for (String option : SCENARIO_OPTIONS) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw options.usage(option + " cannot be used with --suite: each scenario of the suite sets its own"
+                        + (option.equals("--format") ? " (the scorecard's format is --scorecard)" : ""));
+            }
+        }
+        if (command.isEmpty()) {
+            throw options.usage("--suite needs a COMMAND to run once per scenario");
+        }
+        String suiteMethod = spec.commandLine().getParseResult().hasMatchedOption("--method") ? method : chosen.method();
+        if (!Scenario.isToken(suiteMethod) || !Scenario.isToken(keyHeader)) {
+            throw options.usage("invalid value for option '--method' or '--key-header': expected an HTTP token");
+        }
+        Long everyTimeout = spec.commandLine().getParseResult().hasMatchedOption("--timeout") ? timeout : null;
+        range("--timeout", timeout, 1, 86_400);
+        range("--port", port, 0, 65_535);
+        Limits limits = Limits.DEFAULTS;
+        AuditSettings settings = options.build(options.settings(limits, true));
+        options.checkTarget("--output", options.output, List.of());
+        try {
+            settings = RetryAudit.of(settings).settings();
+        } catch (RetryAuditException e) {
+            return options.inputError(io, e, options.writer(io));
+        }
+        Scorecard card;
+        try {
+            card = SuiteRun.run(new SuiteRun.Request(chosen, suiteMethod, keyHeader, command, everyTimeout, port,
+                    limits.attemptsPerOperation(), allowNotTested), settings, io.err(), PREFIX);
+        } catch (ProbeService.StartException e) {
+            throw options.usage(e.getMessage());
+        }
+        io.err().println(PREFIX + "suite " + chosen.name() + ": " + card.total());
+        int code = card.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        return options.output(io).write(o -> scorecard.write(card, o), code);
+    }
+
+    /** The suite names, for help and completion. */
+    static final class SuiteNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Suite.NAMES.iterator();
+        }
     }
 
     private ProbeRun run(ProbeService.Request request) throws IOException, InterruptedException {

@@ -18,10 +18,10 @@ import picocli.CommandLine.Spec;
 @Command(addMethodSubcommands = false, name = "schema", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         usageHelpAutoWidth = true,
         description = "Print the JSON Schema (draft 2020-12) of a format: operations and spans (inputs), "
-                + "policy (--policy), report (--format json). Without NAME, list the schemas.")
+                + "policy (--policy), report (--format json), scorecard (probe --suite --scorecard json). Without NAME, list the schemas.")
 final class SchemaCommand implements Callable<Integer> {
     /** The schemas, in the order they are listed. */
-    static final List<String> NAMES = List.of("operations", "spans", "policy", "report");
+    static final List<String> NAMES = List.of("operations", "spans", "policy", "report", "scorecard");
 
     private final Streams io;
 

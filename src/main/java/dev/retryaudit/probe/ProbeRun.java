@@ -71,7 +71,8 @@ public record ProbeRun(String url, RecordedTrace trace, List<String> command, Cl
      */
     public Report judge(Report audited, String source, long toleranceMs, String traceFile) {
         List<Operation> ops = operations(source);
-        boolean earlyJudged = audited.rules().stream().map(RuleInfo::id).anyMatch(ProbeVerdict.EARLY::equals);
+        String waitRule = ProbeVerdict.waitRule(trace.scenario());
+        boolean earlyJudged = audited.rules().stream().map(RuleInfo::id).anyMatch(waitRule::equals);
         ProbeVerdict.Run run = new ProbeVerdict.Run(trace, client, timeoutSeconds, url,
                 audited.findings().stream().map(Finding::rule).collect(Collectors.toSet()),
                 earlyJudged, toleranceMs);

@@ -230,8 +230,9 @@ public final class ProbeServer implements AutoCloseable {
     }
 
     private void respond(HttpConnection c, HttpConnection.Request request, RecordedRequest r) throws IOException {
+        OtlpAnswer otlp = OtlpAnswer.of(request.path(), request.header("Content-Type"));
         List<String[]> headers = new ArrayList<>(4);
-        headers.add(new String[] {"Content-Type", "application/json"});
+        headers.add(new String[] {"Content-Type", otlp == null ? "application/json" : otlp.contentType()});
         headers.add(new String[] {"Cache-Control", "no-store"});
         if (r.ask() != null && r.ask().retryAfter() != null) {
             headers.add(new String[] {"Retry-After", r.ask().retryAfter()});
@@ -242,12 +243,17 @@ public final class ProbeServer implements AutoCloseable {
         if (!r.inScenario()) {
             headers.add(new String[] {"Allow", scenario.method()});
         }
+        byte[] out = otlp != null ? otlp.body(r.status()) : fixtureBody(r);
+        c.respond(r.status(), headers, out, r.method().equals("HEAD"), !request.keepAlive());
+    }
+
+    /** The fixture's own JSON body: the attempt, its status, the request whose result it replays and its arrival. */
+    private byte[] fixtureBody(RecordedRequest r) {
         String what = r.inScenario() ? "\"attempt\": " + r.sequence() : "\"allow\": \"" + scenario.method() + "\"";
-        byte[] out = ("{\"fixture\": \"retry-audit probe test server\", " + what + ", \"status\": " + r.status()
+        return ("{\"fixture\": \"retry-audit probe test server\", " + what + ", \"status\": " + r.status()
                 + (r.replayOf() > 0 ? ", \"replay_of\": " + r.replayOf() : "")
                 + ", \"server_received_at\": \"" + Times.format(r.receivedMillis()) + "\"}\n")
                 .getBytes(StandardCharsets.UTF_8);
-        c.respond(r.status(), headers, out, r.method().equals("HEAD"), !request.keepAlive());
     }
 
     /** Holds a response; false when the server closed meanwhile. */

@@ -25,6 +25,9 @@ public final class ProbeVerdict {
     /** The audit's rule that judges each wait. */
     public static final String EARLY = "retry-after/early";
 
+    /** The audit's rule that judges the waits after a failure that asked for none: a backoff, not an immediate retry. */
+    public static final String NO_BACKOFF = "budget/no-backoff";
+
     /** A finding of the probe's own: its rule, the attempt it is about (0 for the run), message and evidence. */
     public record Issue(RuleInfo rule, int sequence, String message, Evidence evidence) {
     }
@@ -39,9 +42,20 @@ public final class ProbeVerdict {
         }
     }
 
-    /** How a probe run ended: the client (null when the probe only served), the timeout, and the audit's findings by rule. */
+    /**
+     * How a probe run ended: the client (null when the probe only served), the timeout, the audit's findings by
+     * rule, and whether the audit ran the rule that judges the waits ({@link #waitRule}).
+     */
     public record Run(RecordedTrace trace, ClientRun.Result client, long timeoutSeconds, String url,
             Set<String> foundRules, boolean earlyJudged, long toleranceMs) {
+    }
+
+    /**
+     * The audit's rule that judges the waits of {@code s}: {@link #EARLY} when its failures ask for a wait,
+     * {@link #NO_BACKOFF} when they ask for none and the client must back off on its own.
+     */
+    public static String waitRule(Scenario s) {
+        return s.headerFormat().asksWait() ? EARLY : NO_BACKOFF;
     }
 
     /** One wait: the request whose answer asked for it, what it asked (and the other header, or null), the gap taken. */
@@ -53,6 +67,10 @@ public final class ProbeVerdict {
 
     public static Verdict judge(Run run) {
         RecordedTrace t = run.trace();
+        Verdict overdue = overdue(run);
+        if (overdue != null) {
+            return overdue;
+        }
         String untested = untested(run);
         if (untested != null) {
             return new Verdict(ProbeFacts.NOT_TESTED, untested, null, List.of(new Issue(NOT_TESTED, 0,
@@ -61,7 +79,43 @@ public final class ProbeVerdict {
         if (t.scenario().rejects()) {
             return rejection(run);
         }
-        return t.scenario().stalls() ? stall(run) : retryAfter(run);
+        if (t.scenario().stalls()) {
+            return stall(run);
+        }
+        return t.scenario().headerFormat().asksWait() ? retryAfter(run) : backoff(run);
+    }
+
+    /**
+     * A client killed at the timeout while it still waited after a wait asked for had long passed (a date
+     * already past read as a wait without end, say): the wait does not follow the delay asked. Null when the
+     * run did not end that way, or the wait asked had not yet passed, with its slack, when the client was killed.
+     */
+    private static Verdict overdue(Run run) {
+        RecordedTrace t = run.trace();
+        if (run.client() == null || !run.client().timedOut() || t.attempts().isEmpty() || interleaved(t)
+                || t.scenario().stalls() || t.scenario().rejects() || !t.scenario().headerFormat().asksWait()) {
+            return null;
+        }
+        RecordedRequest last = t.attempts().get(t.attempts().size() - 1);
+        if (last.ask() == null) {
+            return null;
+        }
+        long asked = last.ask().askedMillis();
+        long tolerance = run.toleranceMs() + (t.scenario().headerFormat() == HeaderFormat.HTTP_DATE
+                || t.scenario().headerFormat() == HeaderFormat.HTTP_DATE_PAST ? 1000 : 0);
+        // the client started after the server did, so it was killed no sooner than this
+        long waited = t.createdMillis() + run.timeoutSeconds() * 1000 - last.receivedMillis();
+        if (waited <= asked + slack(asked, tolerance)) {
+            return null;
+        }
+        String message = "request " + last.sequence() + " asked for " + asked + " ms (" + header(last)
+                + ") and the client was still waiting at least " + waited + " ms later, when the " + run.timeoutSeconds()
+                + " s timeout killed it: the wait does not follow the delay asked";
+        Evidence evidence = Evidence.of().put("asked_ms", asked).put("waited_at_least_ms", waited)
+                .put("slack_ms", slack(asked, tolerance));
+        return new Verdict(ProbeFacts.VIOLATED, "still waiting " + waited + " ms after request " + last.sequence()
+                + ", which asked for " + asked + " ms, when the timeout killed it", null,
+                List.of(new Issue(NOT_FOLLOWED, last.sequence(), message, evidence)));
     }
 
     /** Why nothing was tested, or null when something was. */
@@ -96,6 +150,7 @@ public final class ProbeVerdict {
         }
         if (!retriedAfterFailure(t)) {
             String pending = t.scenario().stalls() ? "while its " + method + " was held unanswered"
+                    : !t.scenario().headerFormat().asksWait() ? "before it retried the failed request " + end.sequence()
                     : "while a wait of " + end.ask().askedMillis() + " ms asked by " + header(end) + " was still pending";
             if (run.client() != null && run.client().timedOut()) {
                 return "the client was killed at the " + run.timeoutSeconds() + " s timeout " + pending;
@@ -107,7 +162,7 @@ public final class ProbeVerdict {
                     + end.sequence());
         }
         if (!t.scenario().stalls() && !run.earlyJudged()) {
-            return EARLY + " is disabled, so no wait was judged";
+            return waitRule(t.scenario()) + " is disabled, so no wait was judged";
         }
         return null;
     }
@@ -159,7 +214,8 @@ public final class ProbeVerdict {
         List<Wait> waits = waits(run.trace());
         HeaderFormat format = run.trace().scenario().headerFormat();
         // a client reads an HTTP-date against its own clock in whole seconds, so it may wait up to a second more
-        long tolerance = run.toleranceMs() + (format == HeaderFormat.HTTP_DATE ? 1000 : 0);
+        long tolerance = run.toleranceMs()
+                + (format == HeaderFormat.HTTP_DATE || format == HeaderFormat.HTTP_DATE_PAST ? 1000 : 0);
         String obeyed = format == HeaderFormat.RETRY_AFTER_MS_AND_SECONDS ? obeyed(waits, tolerance) : null;
         String asked = "asked " + join(waits, true) + " ms, waited " + join(waits, false) + " ms";
         if (run.foundRules().contains(EARLY)) {
@@ -167,7 +223,8 @@ public final class ProbeVerdict {
             return new Verdict(ProbeFacts.VIOLATED, "came back " + (worst.askedMs() - worst.gapMs())
                     + " ms before the wait asked after request " + worst.sequence() + " (" + asked + ")", obeyed, List.of());
         }
-        List<Wait> strays = waits.stream().filter(w -> !follows(w.askedMs(), w.gapMs(), tolerance)
+        // a wait of nothing (Retry-After: 0, a date already past) is followed at once or after any backoff
+        List<Wait> strays = waits.stream().filter(w -> w.askedMs() > 0 && !follows(w.askedMs(), w.gapMs(), tolerance)
                 && (w.otherMs() == null || !follows(w.otherMs(), w.gapMs(), tolerance))).toList();
         if (!strays.isEmpty()) {
             Wait w = strays.get(0);
@@ -183,6 +240,31 @@ public final class ProbeVerdict {
         }
         return new Verdict(ProbeFacts.HONOURED, "every retry waited what was asked (" + asked + ")"
                 + (obeyed == null ? "" : ", following " + obeyed), obeyed, List.of());
+    }
+
+    /**
+     * A failure that asks for no wait (no header, or an invalid one): the client must fall back to a backoff of its
+     * own; a retry at once ({@link #NO_BACKOFF}) is the bug of reading an invalid value as zero.
+     */
+    private static Verdict backoff(Run run) {
+        List<RecordedRequest> a = run.trace().attempts();
+        List<String> gaps = new ArrayList<>();
+        for (int i = 0; i + 1 < a.size() && a.get(i).sequence() <= run.trace().scenario().failures(); i++) {
+            gaps.add(String.valueOf(a.get(i + 1).receivedMillis() - a.get(i).receivedMillis()));
+        }
+        String asked = asked(run.trace().scenario());
+        String waited = "waited " + String.join(", ", gaps) + " ms";
+        if (run.foundRules().contains(NO_BACKOFF)) {
+            return new Verdict(ProbeFacts.VIOLATED, "retried at once after " + asked + " (" + waited
+                    + "): it read no wait as zero instead of backing off", null, List.of());
+        }
+        return new Verdict(ProbeFacts.HONOURED, "backed off after " + asked + " (" + waited + ")", null, List.of());
+    }
+
+    /** What the failures of a scenario that asks for no wait sent, in words. */
+    private static String asked(Scenario s) {
+        HeaderFormat.Ask ask = s.headerFormat().ask(0, s.delayOf(1));
+        return s.status() + (ask == null ? " without Retry-After" : " with the invalid Retry-After: " + ask.retryAfter());
     }
 
     /** A 422 scenario: giving up, or re-sending a changed request, is right; re-sending the same one is not. */

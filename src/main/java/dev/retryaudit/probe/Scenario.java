@@ -19,6 +19,12 @@ public record Scenario(String method, int status, int failures, List<Long> delay
     /** The failure statuses: 429 and 503 ask the client to wait, 422 rejects the request as it is. */
     public static final List<Integer> STATUSES = List.of(429, 503, 422);
 
+    /**
+     * Every status a scenario may fail with: those of {@link #STATUSES}, and the server errors a suite serves
+     * (500, 502, 504 and the 529 "overloaded" of some APIs), usually without a Retry-After.
+     */
+    public static final List<Integer> SERVED_STATUSES = List.of(429, 503, 422, 500, 502, 504, 529);
+
     /** The fewest and most failing requests a scenario of the {@code probe} command or MCP tools has. */
     public static final int MIN_FAILURES = 1;
     public static final int MAX_FAILURES = 10;
@@ -44,8 +50,8 @@ public record Scenario(String method, int status, int failures, List<Long> delay
         Objects.requireNonNull(headerFormat, "headerFormat");
         Objects.requireNonNull(keyHeader, "keyHeader");
         delays = List.copyOf(delays);
-        if (!STATUSES.contains(status)) {
-            throw new IllegalArgumentException("status must be one of " + STATUSES);
+        if (!SERVED_STATUSES.contains(status)) {
+            throw new IllegalArgumentException("status must be one of " + SERVED_STATUSES);
         }
         if (failures < 1 || delays.isEmpty() || delays.stream().anyMatch(d -> d < 0) || maxRequests <= failures
                 || stallSeconds < 0) {

@@ -388,7 +388,7 @@ class ProbeClientsTest {
                 "python3-urllib3 is not installed for " + PYTHON + ": skipping its probe test");
     }
 
-    private static boolean runs(String... command) throws InterruptedException {
+    static boolean runs(String... command) throws InterruptedException {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();

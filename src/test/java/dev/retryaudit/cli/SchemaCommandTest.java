@@ -27,7 +27,7 @@ class SchemaCommandTest {
     void withoutANameListsTheSchemas() {
         CliRunner.Result r = CliRunner.run("schema");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).isEqualTo("operations\nspans\npolicy\nreport\n");
+        assertThat(r.out()).isEqualTo("operations\nspans\npolicy\nreport\nscorecard\n");
     }
 
     @Test

@@ -36,7 +36,7 @@ class HeaderFormatTest {
     @Test
     void namesAreTheCommandLineValues() {
         assertThat(HeaderFormat.ids()).containsExactly("seconds", "http-date", "retry-after-ms",
-                "retry-after-ms-and-seconds");
+                "retry-after-ms-and-seconds", "http-date-past", "none", "negative", "fractional");
         assertThat(HeaderFormat.parse("http-date")).isEqualTo(HeaderFormat.HTTP_DATE);
         assertThat(HeaderFormat.parse("HTTP_DATE")).isNull();
     }

@@ -106,8 +106,14 @@ class ProbeVerdictTest {
                 + " after request 1 failed");
         assertThat(judge(one, new ClientRun.Result(22, false), Set.of()).reason())
                 .isEqualTo("the client exited with code 22 before retrying");
-        assertThat(judge(one, new ClientRun.Result(null, true), Set.of()).reason()).isEqualTo("the client was killed at"
-                + " the 60 s timeout while a wait of 3000 ms asked by Retry-After: 3 was still pending");
+        RecordedTrace pending = gets(HeaderFormat.SECONDS, List.of(600L), 1, 1);
+        assertThat(judge(pending, new ClientRun.Result(null, true), Set.of()).reason()).isEqualTo("the client was killed"
+                + " at the 60 s timeout while a wait of 600000 ms asked by Retry-After: 600 was still pending");
+        ProbeVerdict.Verdict overdue = judge(one, new ClientRun.Result(null, true), Set.of());
+        assertThat(overdue.kind()).isEqualTo(ProbeFacts.VIOLATED);
+        assertThat(overdue.issues()).extracting(i -> i.rule().id()).containsExactly("probe/not-followed");
+        assertThat(overdue.issues().get(0).message()).startsWith("request 1 asked for 3000 ms (Retry-After: 3) and the"
+                + " client was still waiting at least ");
         ProbeVerdict.Verdict v = judge(one, EXITED_0, Set.of());
         assertThat(v.kind()).isEqualTo(ProbeFacts.NOT_TESTED);
         assertThat(v.reliable()).isTrue();
@@ -203,6 +209,30 @@ class ProbeVerdictTest {
      * GETs on the given connections, the first {@code failures} answered with the schedule's
      * Retry-After, one second apart until {@link #withGaps} spaces them.
      */
+    @Test
+    void aFailureThatAsksForNoWaitIsJudgedOnTheBackoff() {
+        RecordedTrace invalid = gets(HeaderFormat.NEGATIVE, List.of(3L), 2, 1, 1, 1);
+        RecordedTrace none = gets(HeaderFormat.NONE, List.of(0L), 2, 1, 1, 1);
+
+        ProbeVerdict.Verdict atOnce = judge(invalid, EXITED_0, Set.of(ProbeVerdict.NO_BACKOFF));
+        assertThat(atOnce.kind()).isEqualTo(ProbeFacts.VIOLATED);
+        assertThat(atOnce.reason()).isEqualTo("retried at once after 429 with the invalid Retry-After: -3 (waited 1000,"
+                + " 1000 ms): it read no wait as zero instead of backing off");
+        ProbeVerdict.Verdict backedOff = judge(none, EXITED_0, Set.of());
+        assertThat(backedOff.kind()).isEqualTo(ProbeFacts.HONOURED);
+        assertThat(backedOff.reason()).isEqualTo("backed off after 429 without Retry-After (waited 1000, 1000 ms)");
+        assertThat(ProbeVerdict.waitRule(none.scenario())).isEqualTo(ProbeVerdict.NO_BACKOFF);
+    }
+
+    @Test
+    void aWaitOfNothingIsFollowedAfterAnyBackoff() {
+        RecordedTrace past = gets(HeaderFormat.HTTP_DATE_PAST, List.of(30L), 2, 1, 1, 1);
+
+        ProbeVerdict.Verdict v = judge(past, EXITED_0, Set.of(), 1000, 4000);
+        assertThat(v.kind()).isEqualTo(ProbeFacts.HONOURED);
+        assertThat(v.reason()).startsWith("every retry waited what was asked (asked 0, 0 ms, waited 1000, 4000 ms)");
+    }
+
     private static RecordedTrace gets(HeaderFormat format, List<Long> delays, int failures, int... connections) {
         Scenario s = new Scenario("GET", 429, failures, delays, format, 100, 0, true, "Idempotency-Key");
         List<RecordedRequest> list = new ArrayList<>();

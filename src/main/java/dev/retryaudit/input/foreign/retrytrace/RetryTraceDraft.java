@@ -30,7 +30,8 @@ final class RetryTraceDraft {
     static final String TOOL = "retry-trace";
 
     private static final List<String> HEADER_FORMATS =
-            List.of("seconds", "http-date", "retry-after-ms", "retry-after-ms-and-seconds");
+            List.of("seconds", "http-date", "retry-after-ms", "retry-after-ms-and-seconds", "http-date-past", "none",
+                    "negative", "fractional");
 
     String runId;
     List<Attempt> attempts;

@@ -146,7 +146,7 @@ class RetryTraceReaderTest {
         "{\"run_id\": \"r\", \"attempts\": [{\"status\": 99}]}|1|41|$.attempts[0].status|number out of range: must be between 100 and 599",
         "{\"run_id\": \"r\", \"attempts\": [{\"retry_after\": 2}]}|1|46|$.attempts[0].retry_after|expected a string, found an integer",
         "{\"run_id\": \"r\", \"attempts\": [{\"gap_from_previous_ms\": -1}]}|1|55|$.attempts[0].gap_from_previous_ms|number out of range: must be between 0 and 9223372036854775807",
-        "{\"run_id\": \"r\", \"header_format\": \"date\", \"attempts\": []}|1|34|$.header_format|expected one of seconds, http-date, retry-after-ms, retry-after-ms-and-seconds",
+        "{\"run_id\": \"r\", \"header_format\": \"date\", \"attempts\": []}|1|34|$.header_format|expected one of seconds, http-date, retry-after-ms, retry-after-ms-and-seconds, http-date-past, none, negative, fractional",
         "{\"run_id\": \"r\", \"reached_success\": \"yes\", \"attempts\": []}|1|36|$.reached_success|expected true or false, found a string",
         "{\"run_id\": \"r\", \"created_at\": \"yesterday\", \"attempts\": []}|1|31|$.created_at|expected an RFC 3339 timestamp with an offset, like 2026-09-07T14:02:11.000Z",
         "{\"run_id\": \"r\", \"attempts\": []} {}|1|33|$|trailing content after the JSON document",
