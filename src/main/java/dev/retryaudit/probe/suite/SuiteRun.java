@@ -121,7 +121,7 @@ public final class SuiteRun {
         if (!waits.isEmpty()) {
             b.append(", waits ").append(String.join(", ", waits.stream().map(String::valueOf).toList())).append(" ms");
         }
-        long keyed = p.requests().stream().filter(r -> r.idempotencyKey() != null).count();
+        long keyed = p.requests().stream().filter(r -> r.sent().idempotencyKey() != null).count();
         if (p.scenario().stallSeconds() > 0 && n > 0) {
             b.append(keyed == n ? ", keyed" : keyed == 0 ? ", keyless" : ", key on " + keyed + " of " + n);
         }
