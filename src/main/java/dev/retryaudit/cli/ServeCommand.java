@@ -22,12 +22,14 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
@@ -53,10 +55,20 @@ final class ServeCommand implements Callable<Integer> {
             description = "Address to listen on; another than loopback must be named (default: ${DEFAULT-VALUE}).")
     String listen;
 
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "2s",
+            description = "With COMMAND: after it exits, wait until no trace has been posted for DURATION (its "
+                    + "exporters' last flush), at most 30 s (default: ${DEFAULT-VALUE}).")
+    String grace;
+
     @Option(names = "--until-idle", paramLabel = "DURATION",
-            description = "End once no trace has been posted for DURATION (10s, 500ms, 2m); default: run until "
-                    + "SIGTERM or SIGINT.")
+            description = "Without COMMAND: end once no trace has been posted for DURATION after the first span "
+                    + "(10s, 500ms, 2m), the weaker form of a gate; default: run until SIGTERM or SIGINT.")
     String untilIdle;
+
+    @Option(names = "--first-span-within", paramLabel = "DURATION", defaultValue = "5m",
+            description = "With --until-idle: end the run (as one that received no span) if no span has come "
+                    + "within DURATION of the start (default: ${DEFAULT-VALUE}).")
+    String firstSpanWithin;
 
     @Option(names = "--idle", paramLabel = "DURATION", defaultValue = "30s",
             description = "How long a linking context must get no span before its operations are audited, plus "
@@ -67,6 +79,12 @@ final class ServeCommand implements Callable<Integer> {
             description = "Most attempt spans held before exports are answered 503 with Retry-After "
                     + "(default: 1,000,000).")
     long maxHeldSpans;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*",
+            description = "The test command to run, after --, with its traces sent to the receiver (its output goes "
+                    + "to stderr); the run ends when it has exited and its exporters have flushed, and exits with "
+                    + "its code when that is not 0, else with the audit's.")
+    List<String> command = new ArrayList<>();
 
     @Mixin
     AuditOptions options;
@@ -87,8 +105,13 @@ final class ServeCommand implements Callable<Integer> {
         if (maxHeldSpans < 1) {
             throw options.usage("invalid value for option '--max-held-spans': must be 1 or more");
         }
-        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle),
-                untilIdle == null ? null : duration("--until-idle", untilIdle), maxHeldSpans, limits);
+        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits);
+        if (!command.isEmpty() && untilIdle != null) {
+            throw options.usage("--until-idle cannot be used with COMMAND: the run ends when COMMAND has exited");
+        }
+        Duration quiet = untilIdle == null ? null : duration("--until-idle", untilIdle);
+        Duration firstWithin = duration("--first-span-within", firstSpanWithin);
+        Duration graceTime = duration("--grace", grace);
         options.checkTarget("--output", options.output, List.of());
         RetryAudit auditor;
         try {
@@ -124,11 +147,19 @@ final class ServeCommand implements Callable<Integer> {
         io.err().println(VersionInfo.NAME + ": listening on http://" + hostPort(serve.address())
                 + " (POST /v1/traces, POST /api/v2/spans, GET /metrics, GET /healthz)");
         io.err().flush();
+        Integer commandExit;
         Signals signals = Signals.onStop(serve::stop);
         try {
-            serve.awaitEnd();
+            commandExit = command.isEmpty() ? await(serve, quiet, firstWithin) : TestCommand.run(command, serve,
+                    graceTime, io.err());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            commandExit = null;
+        } catch (IOException e) {
+            serve.finish();
+            io.err().println(VersionInfo.NAME + ": error: cannot run " + Escaping.controls(command.get(0)) + ": "
+                    + Escaping.controls(String.valueOf(e.getMessage())));
+            return ExitCode.NO_INPUT.code();
         } finally {
             signals.restore();
         }
@@ -147,6 +178,9 @@ final class ServeCommand implements Callable<Integer> {
                     + Escaping.controls(String.valueOf(findings.failure().getMessage())));
             return ExitCode.CANT_WRITE.code();
         }
+        if (serve.spansReceived() == 0 && commandExit != null && commandExit != 0) {
+            return commandExit;
+        }
         if (serve.spansReceived() == 0) {
             // A gate that heard nothing must not pass: no exporter reached the receiver, as an empty file is no input.
             RetryAuditException none = InputRejection.rejected(Serve.SOURCE, 1, 1,
@@ -160,11 +194,22 @@ final class ServeCommand implements Callable<Integer> {
             return options.inputError(io, none, writer);
         }
         Report r = AuditReports.of(auditor, result);
-        int verdict = r.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        int verdict = commandExit != null && commandExit != 0 ? commandExit
+                : r.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         if (!report) {
             return verdict;
         }
         return new ReportOutput(null, io).write(o -> writer.write(r, o), verdict);
+    }
+
+    /** Waits for a signal or, with {@code quiet}, for that long without an export after the first span; no command ran. */
+    private static Integer await(Serve serve, Duration quiet, Duration firstWithin) throws InterruptedException {
+        if (quiet == null) {
+            serve.awaitStop();
+        } else {
+            serve.awaitQuiet(quiet, firstWithin);
+        }
+        return null;
     }
 
     private InetSocketAddress address() {
@@ -190,7 +235,7 @@ final class ServeCommand implements Callable<Integer> {
         return a;
     }
 
-    private static String hostPort(InetSocketAddress a) {
+    static String hostPort(InetSocketAddress a) {
         String host = a.getAddress().getHostAddress();
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
     }

@@ -16,9 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * One run of the receiver: listening, holding spans by linking context, auditing each context when
- * it goes idle and handing its findings on, until {@link #stop} (a signal) or, with an until-idle
- * time, until no trace has been posted for that long; then {@link #finish} audits what is still open
- * and judges the cross-operation rules.
+ * it goes idle and handing its findings on, until {@link #stop} (a signal), a wrapped test command's
+ * end and its exporters' last flush, or a quiet time after the first span; then {@link #finish} audits
+ * what is still open and judges the cross-operation rules.
  */
 public final class Serve implements AutoCloseable {
     /** Threads that answer requests; connections themselves wait in the server's selector. */
@@ -26,17 +26,19 @@ public final class Serve implements AutoCloseable {
 
     /**
      * How to serve: where to listen, how long a linking context must be idle before it is audited (plus
-     * the longest Retry-After seen in it), how long without a posted trace ends the run (null: never),
-     * the most attempt spans held, and the limits of reading.
+     * the longest Retry-After seen in it), the most attempt spans held, and the limits of reading.
      */
-    public record Settings(InetSocketAddress listen, Duration idle, Duration untilIdle, long maxHeldSpans,
-            Limits limits) {
+    public record Settings(InetSocketAddress listen, Duration idle, long maxHeldSpans, Limits limits) {
         public Settings {
             if (idle.isNegative() || maxHeldSpans < 1) {
                 throw new IllegalArgumentException("idle must be 0 or more and maxHeldSpans 1 or more");
             }
         }
     }
+
+    /** The longest wait for the exporters' last flush after a wrapped command exits. */
+    public static final Duration GRACE_CAP = Duration.ofSeconds(30);
+    private static final long TICK_NANOS = 100_000_000L;
 
     /** The name of the run's input in reports: the path OTLP exports are posted to. */
     public static final String SOURCE = Receiver.OTLP_SOURCE;
@@ -92,25 +94,62 @@ public final class Serve implements AutoCloseable {
         return server.address();
     }
 
-    /** Ends the run: {@link #awaitEnd} returns. */
+    /** Ends the run: {@link #awaitQuiet} and {@link #awaitCommand} return. */
     public void stop() {
         stopped.countDown();
     }
 
-    /** Waits until {@link #stop} or, with an until-idle time, until no trace has been posted for that long. */
-    public void awaitEnd() throws InterruptedException {
-        Duration until = settings.untilIdle();
-        if (until == null) {
-            stopped.await();
-            return;
-        }
-        long limit = until.toNanos();
-        while (true) {
-            long quiet = System.nanoTime() - lastPost.get();
-            if (quiet >= limit && server.inFlight() == 0) {
+    /**
+     * Waits until {@link #stop}, or until no trace has been posted for {@code quiet} counted from the first
+     * span taken (a post being answered keeps the run open); a run that takes no span ends after
+     * {@code firstWithin}.
+     */
+    public void awaitQuiet(Duration quiet, Duration firstWithin) throws InterruptedException {
+        long start = System.nanoTime();
+        while (metrics.spansReceived() == 0) {
+            long left = firstWithin.toNanos() - (System.nanoTime() - start);
+            if (left <= 0 || stopped.await(Math.min(left, TICK_NANOS), TimeUnit.NANOSECONDS)) {
                 return;
             }
-            long wait = Math.max(1, Math.min(limit - quiet, 1_000_000_000L));
+        }
+        awaitQuietSince(lastPost.get(), quiet.toNanos(), Long.MAX_VALUE);
+    }
+
+    /** Waits until {@link #stop}. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Waits for {@code command} to exit, then for its exporters' last flush: until no trace has been
+     * posted for {@code grace} after the exit (a post being answered keeps the run open), at most
+     * {@link #GRACE_CAP} after it. Returns the command's exit code, or null when {@link #stop} came first.
+     */
+    public Integer awaitCommand(Process command, Duration grace) throws InterruptedException {
+        while (!command.waitFor(TICK_NANOS, TimeUnit.NANOSECONDS)) {
+            if (stopped.getCount() == 0) {
+                return null;
+            }
+        }
+        long exited = System.nanoTime();
+        awaitQuietSince(exited, grace.toNanos(), GRACE_CAP.toNanos());
+        return command.exitValue();
+    }
+
+    /**
+     * Waits until no trace has been posted for {@code quiet} since {@code from} or the last post later than it,
+     * at most {@code cap} after {@code from} ({@link Long#MAX_VALUE}: no cap).
+     */
+    private void awaitQuietSince(long from, long quiet, long cap) throws InterruptedException {
+        while (true) {
+            long now = System.nanoTime();
+            long last = lastPost.get();
+            long since = now - (last - from > 0 ? last : from);
+            long left = cap == Long.MAX_VALUE ? Long.MAX_VALUE : cap - (now - from);
+            if ((since >= quiet && server.inFlight() == 0) || left <= 0) {
+                return;
+            }
+            long wait = Math.max(1, Math.min(Math.min(quiet - since, left), TICK_NANOS));
             if (stopped.await(wait, TimeUnit.NANOSECONDS)) {
                 return;
             }

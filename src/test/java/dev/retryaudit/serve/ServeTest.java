@@ -46,7 +46,7 @@ class ServeTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private static Serve serve(List<Finding> findings, long maxHeld, Limits limits) throws IOException {
-        return Serve.start(AUDIT, new Serve.Settings(new InetSocketAddress("127.0.0.1", 0), Duration.ofHours(1), null,
+        return Serve.start(AUDIT, new Serve.Settings(new InetSocketAddress("127.0.0.1", 0), Duration.ofHours(1),
                 maxHeld, limits), findings::add, System.err::println);
     }
 
