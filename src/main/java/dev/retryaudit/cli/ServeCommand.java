@@ -28,6 +28,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
@@ -75,6 +77,15 @@ final class ServeCommand implements Callable<Integer> {
                     + "the longest Retry-After seen in it (default: ${DEFAULT-VALUE}).")
     String idle;
 
+    @Option(names = "--read-timeout", paramLabel = "DURATION", defaultValue = "30s",
+            description = "Close a connection that sends nothing for DURATION while a request is read, or between "
+                    + "requests (default: ${DEFAULT-VALUE}).")
+    String readTimeout;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "256",
+            description = "Most connections open at once; more wait to be accepted (default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
     @Option(names = "--max-held-spans", paramLabel = "N", defaultValue = "1000000",
             description = "Most attempt spans held before exports are answered 503 with Retry-After "
                     + "(default: 1,000,000).")
@@ -96,16 +107,44 @@ final class ServeCommand implements Callable<Integer> {
         this.io = io;
     }
 
+    /** The command line of this subcommand: the shared options that mean something else here say so in the help. */
+    static CommandLine commandLine(Streams io) {
+        CommandLine cl = new CommandLine(new ServeCommand(io));
+        CommandSpec spec = cl.getCommandSpec();
+        describe(spec, "--output", "Append each finding, as it is made, as one JSON line to FILE (default: stdout; "
+                + "none with --format, whose report goes to stdout). A write that fails ends the run with 74.");
+        describe(spec, "--limit-bytes", "Most bytes of one request's body, as sent and after decompression "
+                + "(default: 20 MiB); a larger one is answered 413.");
+        return cl;
+    }
+
+    private static void describe(CommandSpec spec, String name, String description) {
+        OptionSpec old = spec.findOption(name);
+        spec.remove(old);
+        spec.addOption(OptionSpec.builder(old).description(description).build());
+    }
+
     @Override
     public Integer call() {
-        Limits limits = limitOptions.limits();
+        Limits given = limitOptions.limits();
+        Limits limits = options.spec.commandLine().getParseResult().hasMatchedOption("--limit-bytes") ? given
+                : new Limits(Serve.REQUEST_BYTES, given.operations(), given.attemptsPerOperation(), given.stringLength(),
+                        given.depth());
         AuditSettings checked = options.build(options.settings(limits, false));
         boolean report = options.spec.commandLine().getParseResult().hasMatchedOption("--format");
         ReportWriter writer = options.writer(io);
         if (maxHeldSpans < 1) {
             throw options.usage("invalid value for option '--max-held-spans': must be 1 or more");
         }
-        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits);
+        if (maxConnections < 1) {
+            throw options.usage("invalid value for option '--max-connections': must be 1 or more");
+        }
+        Duration read = duration("--read-timeout", readTimeout);
+        if (read.isZero()) {
+            throw options.usage("invalid value for option '--read-timeout': must be more than 0");
+        }
+        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits,
+                new Serve.Connections(read, maxConnections));
         if (!command.isEmpty() && untilIdle != null) {
             throw options.usage("--until-idle cannot be used with COMMAND: the run ends when COMMAND has exited");
         }

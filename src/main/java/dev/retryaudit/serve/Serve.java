@@ -21,14 +21,13 @@ import java.util.function.Consumer;
  * what is still open and judges the cross-operation rules.
  */
 public final class Serve implements AutoCloseable {
-    /** Threads that answer requests; connections themselves wait in the server's selector. */
-    static final int THREADS = Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
-
     /**
      * How to serve: where to listen, how long a linking context must be idle before it is audited (plus
-     * the longest Retry-After seen in it), the most attempt spans held, and the limits of reading.
+     * the longest Retry-After seen in it), the most attempt spans held, the limits of reading, and how
+     * connections are bounded.
      */
-    public record Settings(InetSocketAddress listen, Duration idle, long maxHeldSpans, Limits limits) {
+    public record Settings(InetSocketAddress listen, Duration idle, long maxHeldSpans, Limits limits,
+            Connections connections) {
         public Settings {
             if (idle.isNegative() || maxHeldSpans < 1) {
                 throw new IllegalArgumentException("idle must be 0 or more and maxHeldSpans 1 or more");
@@ -36,9 +35,24 @@ public final class Serve implements AutoCloseable {
         }
     }
 
+    /** The default most bytes of one request's body, as sent and after decompression: a collector's default. */
+    public static final long REQUEST_BYTES = 20L << 20;
+
     /** The longest wait for the exporters' last flush after a wrapped command exits. */
     public static final Duration GRACE_CAP = Duration.ofSeconds(30);
     private static final long TICK_NANOS = 100_000_000L;
+
+    /** How connections are bounded: a read that waits longer than the read timeout closes its connection; at most so many open. */
+    public record Connections(Duration readTimeout, int max) {
+        /** 30 s to read, 256 connections. */
+        public static final Connections DEFAULTS = new Connections(Duration.ofSeconds(30), 256);
+
+        public Connections {
+            if (readTimeout.isNegative() || readTimeout.isZero() || max < 1) {
+                throw new IllegalArgumentException("the read timeout must be positive and the connections 1 or more");
+            }
+        }
+    }
 
     /** The name of the run's input in reports: the path OTLP exports are posted to. */
     public static final String SOURCE = Receiver.OTLP_SOURCE;
@@ -72,8 +86,10 @@ public final class Serve implements AutoCloseable {
                 settings.maxHeldSpans(), System::nanoTime, findings, metrics);
         AtomicLong lastPost = new AtomicLong(System.nanoTime());
         long retryAfter = Math.max(1, (settings.idle().toMillis() + 999) / 1000);
-        TraceServer server = TraceServer.start(settings.listen(), THREADS, receiver, metrics,
-                settings.limits().bytes(), settings.limits().depth(), retryAfter, lastPost, System::nanoTime, log);
+        Routes routes = new Routes(receiver, metrics, settings.limits().bytes(), settings.limits().depth(), retryAfter);
+        TraceServer server = TraceServer.start(new TraceServer.Listening(settings.listen(),
+                settings.connections().readTimeout().toMillis(), settings.connections().max(), settings.limits().bytes()),
+                routes, lastPost, System::nanoTime, log);
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "retry-audit-serve-sweep");
             t.setDaemon(true);

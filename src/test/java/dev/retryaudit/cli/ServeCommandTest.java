@@ -22,7 +22,9 @@ class ServeCommandTest {
         CliRunner.Result r = CliRunner.run("serve", "--help");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("--listen", "--output", "--format", "--until-idle", "--idle", "--max-held-spans",
-                "--policy", "--enable", "--disable", "--fail-on", "--limit-bytes", "Exit codes:");
+                "--policy", "--enable", "--disable", "--fail-on", "--limit-bytes", "Exit codes:", "--grace",
+                "--read-timeout", "--max-connections", "Append each finding", "(default: 20 MiB)")
+                .doesNotContain("Write the report to FILE", "default: 1 GiB");
         assertThat(CliRunner.run("--help").out()).contains("serve");
     }
 
