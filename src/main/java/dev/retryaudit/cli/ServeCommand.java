@@ -183,6 +183,7 @@ final class ServeCommand implements Callable<Integer> {
                     + Escaping.controls(String.valueOf(e.getMessage())));
             return ExitCode.SOFTWARE.code();
         }
+        findings.onFailure(serve::stop);
         io.err().println(VersionInfo.NAME + ": listening on http://" + hostPort(serve.address())
                 + " (POST /v1/traces, POST /api/v2/spans, GET /metrics, GET /healthz)");
         io.err().flush();

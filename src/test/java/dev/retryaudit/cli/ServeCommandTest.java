@@ -175,4 +175,15 @@ class ServeCommandTest {
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(run.get(60, TimeUnit.SECONDS).exit()).isZero();
     }
+
+    @Test
+    void aFindingThatCannotBeWrittenEndsTheRunAtOnceWith74(@TempDir Path dir) {
+        Path later = dir.resolve("later");
+        // The command would go on for a minute; the first finding that cannot be written ends the run and the command.
+        CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--idle", "100ms", "--output",
+                "/dev/full", "--", "sh", "-c", post(BAD) + " && sleep 60 && touch '" + later + "'");
+        assertThat(r.exit()).as(r.err()).isEqualTo(74);
+        assertThat(r.err()).contains("retry-audit: error: cannot write the findings to /dev/full: ");
+        assertThat(later).doesNotExist();
+    }
 }
