@@ -186,6 +186,10 @@ final class ServeCommand implements Callable<Integer> {
         findings.onFailure(serve::stop);
         io.err().println(VersionInfo.NAME + ": listening on http://" + hostPort(serve.address())
                 + " (POST /v1/traces, POST /api/v2/spans, GET /metrics, GET /healthz)");
+        String exposed = exposure(serve.address());
+        if (exposed != null) {
+            io.err().println(exposed);
+        }
         io.err().flush();
         Integer commandExit;
         Signals signals = Signals.onStop(serve::stop);
@@ -273,6 +277,17 @@ final class ServeCommand implements Callable<Integer> {
             throw options.usage("invalid value for option '--listen': unknown host " + Escaping.controls(host));
         }
         return a;
+    }
+
+    /** The warning for an address other hosts may reach (not loopback), or null. */
+    static String exposure(InetSocketAddress a) {
+        if (a.getAddress().isLoopbackAddress()) {
+            return null;
+        }
+        return VersionInfo.NAME + ": warning: " + hostPort(a) + " is reachable from other hosts"
+                + (a.getAddress().isAnyLocalAddress() ? " (every interface)" : "") + ": the receiver has no "
+                + "authentication and no TLS, so anyone who reaches it can post spans into the audit and read /metrics; "
+                + "bind 127.0.0.1 unless a collector on another host must reach it";
     }
 
     static String hostPort(InetSocketAddress a) {

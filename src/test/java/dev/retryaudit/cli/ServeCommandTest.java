@@ -186,4 +186,18 @@ class ServeCommandTest {
         assertThat(r.err()).contains("retry-audit: error: cannot write the findings to /dev/full: ");
         assertThat(later).doesNotExist();
     }
+
+    @Test
+    void anAddressOtherHostsReachIsWarnedOf() throws Exception {
+        // Not bound: the warning is the address's, whichever process listens on it.
+        assertThat(ServeCommand.exposure(new java.net.InetSocketAddress("0.0.0.0", 4318))).startsWith(
+                "retry-audit: warning: 0.0.0.0:4318 is reachable from other hosts (every interface): the receiver has no "
+                        + "authentication and no TLS");
+        assertThat(ServeCommand.exposure(new java.net.InetSocketAddress(InetAddress.getByName("192.0.2.1"), 4318)))
+                .startsWith("retry-audit: warning: 192.0.2.1:4318 is reachable from other hosts: ");
+        assertThat(ServeCommand.exposure(new java.net.InetSocketAddress("127.0.0.1", 4318))).isNull();
+        assertThat(ServeCommand.exposure(new java.net.InetSocketAddress("::1", 4318))).isNull();
+        CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--grace", "100ms", "--", "true");
+        assertThat(r.err()).doesNotContain("warning");
+    }
 }
