@@ -46,8 +46,13 @@ import picocli.CommandLine;
                 + "context once it has been idle for --idle plus the longest Retry-After seen in it. Each finding "
                 + "is written as it is made, as one JSON line (the JSON report's finding), to --output (appended) or "
                 + "stdout. GET /metrics serves Prometheus metrics, GET /healthz answers ok.",
-            "On SIGTERM, SIGINT or --until-idle it audits everything still open, judges the cross-operation "
-                + "rules, writes the whole report to stdout when --format is given, and exits 0 or 2 by --fail-on."})
+            "With -- COMMAND it runs the tests with their exporters pointed at the receiver and ends once they "
+                + "have exited and flushed; else on SIGTERM, SIGINT or --until-idle. Then it audits everything still "
+                + "open, judges the cross-operation rules, writes the whole report to stdout when --format is given, "
+                + "and exits 0 or 2 by --fail-on, or with COMMAND's own code when that failed."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  retry-audit serve --format github -- mvn -B verify -DargLine=-javaagent:opentelemetry-javaagent.jar",
+            "  retry-audit serve --listen 0.0.0.0:4318 --output findings.jsonl"})
 final class ServeCommand implements Callable<Integer> {
     private static final String DEFAULT_LISTEN = "127.0.0.1:4318";
 
@@ -107,9 +112,12 @@ final class ServeCommand implements Callable<Integer> {
         this.io = io;
     }
 
-    /** The command line of this subcommand: the shared options that mean something else here say so in the help. */
+    /**
+     * The command line of this subcommand: options end at COMMAND, whose own options are its business; the shared
+     * options that mean something else here say so in the help.
+     */
     static CommandLine commandLine(Streams io) {
-        CommandLine cl = new CommandLine(new ServeCommand(io));
+        CommandLine cl = new CommandLine(new ServeCommand(io)).setStopAtPositional(true);
         CommandSpec spec = cl.getCommandSpec();
         describe(spec, "--output", "Append each finding, as it is made, as one JSON line to FILE (default: stdout; "
                 + "none with --format, whose report goes to stdout). A write that fails ends the run with 74.");
