@@ -100,9 +100,11 @@ public final class ServeBench {
         int exit = serve.waitFor(600, TimeUnit.SECONDS) ? serve.exitValue() : -1;
         double audited = (System.nanoTime() - start) / 1e9 - 2.0;
         rss.join(1000);
+        int cores = Runtime.getRuntime().availableProcessors();
         System.out.printf(Locale.ROOT, "serve %d operations, %d spans in %d requests of %d: received %.0f spans/s (%.2f s),"
-                + " audited %.0f spans/s (%.2f s), peak RSS %.0f MiB, exit %d%n", operations, spans, bodies.size(), BATCH,
-                spans / received, received, spans / audited, audited, peak[0], exit);
+                + " audited %.0f spans/s (%.2f s); per core of %d: received %.0f, audited %.0f spans/s; peak RSS %.0f MiB,"
+                + " exit %d%n", operations, spans, bodies.size(), BATCH, spans / received, received, spans / audited, audited,
+                cores, spans / received / cores, spans / audited / cores, peak[0], exit);
     }
 
     /** The spans of every operation, cut into exports of 512 spans. */

@@ -22,10 +22,13 @@ module dev.retryaudit {
     requires aircompressor;
     requires jdk.unsupported;
     // OTLP in protobuf: the published definitions and their runtime, both automatic modules named in their
-    // manifests; serve listens with the JDK's HTTP server.
+    // manifests; serve listens with Jetty.
     requires io.opentelemetry.proto;
     requires com.google.protobuf;
-    requires jdk.httpserver;
+    requires org.eclipse.jetty.server;
+    requires org.eclipse.jetty.http;
+    requires org.eclipse.jetty.io;
+    requires org.eclipse.jetty.util;
     // audit --from asks trace stores over HTTP.
     requires java.net.http;
 

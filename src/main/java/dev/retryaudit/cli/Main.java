@@ -73,7 +73,7 @@ public final class Main {
             case "schema" -> new SchemaCommand(io);
             case "probe" -> ProbeCommand.commandLine(io);
             case "mcp" -> new McpCommand(io);
-            case "serve" -> new ServeCommand(io);
+            case "serve" -> ServeCommand.commandLine(io);
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }

@@ -20,12 +20,16 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
@@ -40,8 +44,13 @@ import picocli.CommandLine;
                 + "context once it has been idle for --idle plus the longest Retry-After seen in it. Each finding "
                 + "is written as it is made, as one JSON line (the JSON report's finding), to --output (appended) or "
                 + "stdout. GET /metrics serves Prometheus metrics, GET /healthz answers ok.",
-            "On SIGTERM, SIGINT or --until-idle it audits everything still open, judges the cross-operation "
-                + "rules, writes the whole report to stdout when --format is given, and exits 0 or 2 by --fail-on."})
+            "With -- COMMAND it runs the tests with their exporters pointed at the receiver and ends once they "
+                + "have exited and flushed; else on SIGTERM, SIGINT or --until-idle. Then it audits everything still "
+                + "open, judges the cross-operation rules, writes the whole report to stdout when --format is given, "
+                + "and exits 0 or 2 by --fail-on, or with COMMAND's own code when that failed."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  retry-audit serve --format github -- mvn -B verify -DargLine=-javaagent:opentelemetry-javaagent.jar",
+            "  retry-audit serve --listen 0.0.0.0:4318 --output findings.jsonl"})
 final class ServeCommand implements Callable<Integer> {
     private static final String DEFAULT_LISTEN = "127.0.0.1:4318";
 
@@ -51,20 +60,45 @@ final class ServeCommand implements Callable<Integer> {
             description = "Address to listen on; another than loopback must be named (default: ${DEFAULT-VALUE}).")
     String listen;
 
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "2s",
+            description = "With COMMAND: after it exits, wait until no trace has been posted for DURATION (its "
+                    + "exporters' last flush), at most 30 s (default: ${DEFAULT-VALUE}).")
+    String grace;
+
     @Option(names = "--until-idle", paramLabel = "DURATION",
-            description = "End once no trace has been posted for DURATION (10s, 500ms, 2m); default: run until "
-                    + "SIGTERM or SIGINT.")
+            description = "Without COMMAND: end once no trace has been posted for DURATION after the first span "
+                    + "(10s, 500ms, 2m), the weaker form of a gate; default: run until SIGTERM or SIGINT.")
     String untilIdle;
+
+    @Option(names = "--first-span-within", paramLabel = "DURATION", defaultValue = "5m",
+            description = "With --until-idle: end the run (as one that received no span) if no span has come "
+                    + "within DURATION of the start (default: ${DEFAULT-VALUE}).")
+    String firstSpanWithin;
 
     @Option(names = "--idle", paramLabel = "DURATION", defaultValue = "30s",
             description = "How long a linking context must get no span before its operations are audited, plus "
                     + "the longest Retry-After seen in it (default: ${DEFAULT-VALUE}).")
     String idle;
 
+    @Option(names = "--read-timeout", paramLabel = "DURATION", defaultValue = "30s",
+            description = "Close a connection that sends nothing for DURATION while a request is read, or between "
+                    + "requests (default: ${DEFAULT-VALUE}).")
+    String readTimeout;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "256",
+            description = "Most connections open at once; more wait to be accepted (default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
     @Option(names = "--max-held-spans", paramLabel = "N", defaultValue = "1000000",
             description = "Most attempt spans held before exports are answered 503 with Retry-After "
                     + "(default: 1,000,000).")
     long maxHeldSpans;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*",
+            description = "The test command to run, after --, with its traces sent to the receiver (its output goes "
+                    + "to stderr); the run ends when it has exited and its exporters have flushed, and exits with "
+                    + "its code when that is not 0, else with the audit's.")
+    List<String> command = new ArrayList<>();
 
     @Mixin
     AuditOptions options;
@@ -76,17 +110,53 @@ final class ServeCommand implements Callable<Integer> {
         this.io = io;
     }
 
+    /**
+     * The command line of this subcommand: options end at COMMAND, whose own options are its business; the shared
+     * options that mean something else here say so in the help.
+     */
+    static CommandLine commandLine(Streams io) {
+        CommandLine cl = new CommandLine(new ServeCommand(io)).setStopAtPositional(true);
+        CommandSpec spec = cl.getCommandSpec();
+        describe(spec, "--output", "Append each finding, as it is made, as one JSON line to FILE (default: stdout; "
+                + "none with --format, whose report goes to stdout). A write that fails ends the run with 74.");
+        describe(spec, "--limit-bytes", "Most bytes of one request's body, as sent and after decompression "
+                + "(default: 20 MiB); a larger one is answered 413.");
+        return cl;
+    }
+
+    private static void describe(CommandSpec spec, String name, String description) {
+        OptionSpec old = spec.findOption(name);
+        spec.remove(old);
+        spec.addOption(OptionSpec.builder(old).description(description).build());
+    }
+
     @Override
     public Integer call() {
-        Limits limits = limitOptions.limits();
+        Limits given = limitOptions.limits();
+        Limits limits = options.spec.commandLine().getParseResult().hasMatchedOption("--limit-bytes") ? given
+                : new Limits(Serve.REQUEST_BYTES, given.operations(), given.attemptsPerOperation(), given.stringLength(),
+                        given.depth());
         AuditSettings checked = options.build(options.settings(limits, false));
         boolean report = options.spec.commandLine().getParseResult().hasMatchedOption("--format");
         ReportWriter writer = options.writer(io);
         if (maxHeldSpans < 1) {
             throw options.usage("invalid value for option '--max-held-spans': must be 1 or more");
         }
-        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle),
-                untilIdle == null ? null : duration("--until-idle", untilIdle), maxHeldSpans, limits);
+        if (maxConnections < 1) {
+            throw options.usage("invalid value for option '--max-connections': must be 1 or more");
+        }
+        Duration read = duration("--read-timeout", readTimeout);
+        if (read.isZero()) {
+            throw options.usage("invalid value for option '--read-timeout': must be more than 0");
+        }
+        Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits,
+                new Serve.Connections(read, maxConnections));
+        if (!command.isEmpty() && untilIdle != null) {
+            throw options.usage("--until-idle cannot be used with COMMAND: the run ends when COMMAND has exited");
+        }
+        Duration quiet = untilIdle == null ? null : duration("--until-idle", untilIdle);
+        Duration firstWithin = duration("--first-span-within", firstSpanWithin);
+        Duration graceTime = duration("--grace", grace);
         options.checkTarget("--output", options.output, List.of());
         RetryAudit auditor;
         try {
@@ -119,14 +189,27 @@ final class ServeCommand implements Callable<Integer> {
                     + Escaping.controls(String.valueOf(e.getMessage())));
             return ExitCode.SOFTWARE.code();
         }
+        findings.onFailure(serve::stop);
         io.err().println(VersionInfo.NAME + ": listening on http://" + hostPort(serve.address())
                 + " (POST /v1/traces, POST /api/v2/spans, GET /metrics, GET /healthz)");
+        String exposed = exposure(serve.address());
+        if (exposed != null) {
+            io.err().println(exposed);
+        }
         io.err().flush();
+        Integer commandExit;
         Signals signals = Signals.onStop(serve::stop);
         try {
-            serve.awaitEnd();
+            commandExit = command.isEmpty() ? await(serve, quiet, firstWithin) : TestCommand.run(command, serve,
+                    graceTime, io.err());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            commandExit = null;
+        } catch (IOException e) {
+            serve.finish();
+            io.err().println(VersionInfo.NAME + ": error: cannot run " + Escaping.controls(command.get(0)) + ": "
+                    + Escaping.controls(String.valueOf(e.getMessage())));
+            return ExitCode.NO_INPUT.code();
         } finally {
             signals.restore();
         }
@@ -145,6 +228,9 @@ final class ServeCommand implements Callable<Integer> {
                     + Escaping.controls(String.valueOf(findings.failure().getMessage())));
             return ExitCode.CANT_WRITE.code();
         }
+        if (serve.spansReceived() == 0 && commandExit != null && commandExit != 0) {
+            return commandExit;
+        }
         if (serve.spansReceived() == 0) {
             // A gate that heard nothing must not pass: no exporter reached the receiver, as an empty file is no input.
             RetryAuditException none = InputRejection.rejected(Serve.SOURCE, 1, 1,
@@ -157,12 +243,23 @@ final class ServeCommand implements Callable<Integer> {
             }
             return options.inputError(io, none, writer);
         }
-        int verdict = auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        int verdict = commandExit != null && commandExit != 0 ? commandExit
+                : auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
         if (!report) {
             return verdict;
         }
         boolean colour = options.colour(io);
         return new ReportOutput(null, io).write(o -> auditor.writeReport(result, colour, o), verdict);
+    }
+
+    /** Waits for a signal or, with {@code quiet}, for that long without an export after the first span; no command ran. */
+    private static Integer await(Serve serve, Duration quiet, Duration firstWithin) throws InterruptedException {
+        if (quiet == null) {
+            serve.awaitStop();
+        } else {
+            serve.awaitQuiet(quiet, firstWithin);
+        }
+        return null;
     }
 
     private InetSocketAddress address() {
@@ -188,7 +285,18 @@ final class ServeCommand implements Callable<Integer> {
         return a;
     }
 
-    private static String hostPort(InetSocketAddress a) {
+    /** The warning for an address other hosts may reach (not loopback), or null. */
+    static String exposure(InetSocketAddress a) {
+        if (a.getAddress().isLoopbackAddress()) {
+            return null;
+        }
+        return VersionInfo.NAME + ": warning: " + hostPort(a) + " is reachable from other hosts"
+                + (a.getAddress().isAnyLocalAddress() ? " (every interface)" : "") + ": the receiver has no "
+                + "authentication and no TLS, so anyone who reaches it can post spans into the audit and read /metrics; "
+                + "bind 127.0.0.1 unless a collector on another host must reach it";
+    }
+
+    static String hostPort(InetSocketAddress a) {
         String host = a.getAddress().getHostAddress();
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
     }

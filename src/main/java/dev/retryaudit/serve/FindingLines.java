@@ -9,12 +9,14 @@ import java.util.function.Consumer;
 
 /**
  * Findings as JSON Lines, one as it is made: the JSON report's fields of a finding, fingerprint
- * included, each line flushed. The first write that fails is kept ({@link #failure}) and later
- * findings are dropped, for the command to end with exit 74. Thread-safe.
+ * included, each line flushed. The first write that fails is kept ({@link #failure}), the run is
+ * told at once ({@link #onFailure}), and later findings are dropped, for the command to end with exit 74.
+ * Thread-safe.
  */
 public final class FindingLines implements Consumer<Finding> {
     private final OutputStream out;
     private IOException failure;
+    private Runnable onFailure = () -> { };
 
     public FindingLines(OutputStream out) {
         this.out = out;
@@ -31,6 +33,15 @@ public final class FindingLines implements Consumer<Finding> {
             out.flush();
         } catch (IOException e) {
             failure = e;
+            onFailure.run();
+        }
+    }
+
+    /** What to do the moment a write fails (end the run); runs at once if one already has. */
+    public synchronized void onFailure(Runnable action) {
+        onFailure = action;
+        if (failure != null) {
+            action.run();
         }
     }
 

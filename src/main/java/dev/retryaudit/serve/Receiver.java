@@ -80,12 +80,22 @@ final class Receiver {
     private final long[] zipkinCounts = new long[2];
     private boolean finished;
 
-    /** One linking context held: its attempt spans, their traces, when it last got one, the longest Retry-After seen. */
+    /** The longest Retry-After that holds a context, in seconds: a longer one is taken as this long. */
+    static final long RETRY_AFTER_CAP_SECONDS = 600;
+    /** The spans of one context past which it is audited in a window, however busy. */
+    static final int WINDOW_SPANS = 20_000;
+
+    /**
+     * One linking context held: its attempt spans, their traces, when it got its first and last one, the
+     * longest Retry-After seen, and when it may next be cut in a window.
+     */
     private static final class Context {
         final List<ForeignSpan> spans = new ArrayList<>(2);
         final Set<String> traces = new HashSet<>(2);
+        long first;
         long last;
         long retryAfterNanos;
+        long nextWindow;
     }
 
     /** The open contexts by the traces of their spans: an SDK call span and its sends are in two contexts of one trace. */
@@ -176,7 +186,13 @@ final class Receiver {
             for (int i = 0; i < attemptSpans.size(); i++) {
                 ForeignSpan span = attemptSpans.get(i);
                 String key = keys.get(i);
-                Context c = open.computeIfAbsent(key, k -> new Context());
+                Context c = open.get(key);
+                if (c == null) {
+                    c = new Context();
+                    c.first = now;
+                    c.nextWindow = now;
+                    open.put(key, c);
+                }
                 c.spans.add(span);
                 c.last = now;
                 c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter[i]);
@@ -231,14 +247,17 @@ final class Receiver {
         }
     }
 
-    /** The Retry-After, in nanoseconds (at most a day), that the response of {@code span} asked for; 0 for none or a date. */
+    /**
+     * The Retry-After, in nanoseconds (at most {@link #RETRY_AFTER_CAP_SECONDS}), that the response of
+     * {@code span} asked for; 0 for none or a date.
+     */
     private static long retryAfterNanos(ForeignSpan span) {
         if (span.hop.retryAfter == null) {
             return 0;
         }
         RetryAfterValue v = RetryAfterValue.parse(span.hop.retryAfter, System.currentTimeMillis());
         return v != null && v.form() == RetryAfterValue.Form.DELAY_SECONDS
-                ? Math.min(v.seconds(), 86_400) * 1_000_000_000L : 0;
+                ? Math.min(v.seconds(), RETRY_AFTER_CAP_SECONDS) * 1_000_000_000L : 0;
     }
 
     /**
@@ -250,6 +269,7 @@ final class Receiver {
         synchronized (auditing) {
             List<ForeignSpan> spans;
             byte[] zipkinSpans = null;
+            Map<String, List<ForeignSpan>> windows;
             synchronized (this) {
                 if (finished) {
                     return;
@@ -271,10 +291,123 @@ final class Receiver {
                 if (!zipkin.isEmpty() && now - zipkinLast >= idleNanos) {
                     zipkinSpans = takeZipkin();
                 }
+                windows = windowsDue(now);
             }
             link(spans);
             auditZipkin(zipkinSpans);
+            for (Map.Entry<String, List<ForeignSpan>> w : windows.entrySet()) {
+                window(w.getKey(), w.getValue());
+            }
         }
+    }
+
+    /**
+     * The contexts, still open, that are old (twice the idle time and their Retry-After) or large
+     * ({@value #WINDOW_SPANS} spans) enough to be audited in a window, each with a copy of its spans;
+     * called under the receiver's lock.
+     */
+    private Map<String, List<ForeignSpan>> windowsDue(long now) {
+        Map<String, List<ForeignSpan>> due = new LinkedHashMap<>();
+        for (Map.Entry<String, Context> e : open.entrySet()) {
+            Context c = e.getValue();
+            long quiet = idleNanos + c.retryAfterNanos;
+            if (now - c.nextWindow >= 0 && (now - c.first >= 2 * quiet || c.spans.size() >= WINDOW_SPANS)) {
+                due.put(e.getKey(), new ArrayList<>(c.spans));
+                // However the window falls, the context is looked at again no sooner than half its quiet time.
+                c.nextWindow = now + Math.max(quiet / 2, 1_000_000L);
+            }
+        }
+        return due;
+    }
+
+    /**
+     * Audits a window of a busy context: its spans are linked, and the operations that closed (their last
+     * send started the idle time and the context's Retry-After before its newest span) and started before
+     * every operation still open are audited and their spans let go; an operation that straddles that
+     * point is kept whole, with every one after it, for a later window.
+     */
+    private void window(String key, List<ForeignSpan> snapshot) {
+        long quiet;
+        long newest = Long.MIN_VALUE;
+        synchronized (this) {
+            Context c = open.get(key);
+            if (c == null) {
+                return;
+            }
+            quiet = idleNanos + c.retryAfterNanos;
+        }
+        for (ForeignSpan span : snapshot) {
+            newest = Math.max(newest, span.startNanos);
+        }
+        RetryLinker linker = new RetryLinker();
+        snapshot.forEach(linker::add);
+        List<RetryLinker.Linked> linked;
+        try {
+            linked = linker.link(otlp.context(), false, true);
+        } catch (InputException e) {
+            return;
+        }
+        long[][] ranges = new long[linked.size()][];
+        long cut = Long.MAX_VALUE;
+        for (int i = 0; i < linked.size(); i++) {
+            ranges[i] = range(linked.get(i).operation());
+            if (ranges[i] == null || ranges[i][1] > newest - quiet) {
+                cut = Math.min(cut, ranges[i] == null ? Long.MIN_VALUE : ranges[i][0]);
+            }
+        }
+        // An operation that starts before the cut and ends after it moves the cut back to its start.
+        for (boolean moved = true; moved; ) {
+            moved = false;
+            for (long[] r : ranges) {
+                if (r != null && r[0] < cut && r[1] >= cut) {
+                    cut = r[0];
+                    moved = true;
+                }
+            }
+        }
+        List<RetryLinker.Linked> closed = new ArrayList<>();
+        for (int i = 0; i < linked.size(); i++) {
+            if (ranges[i] != null && ranges[i][1] < cut) {
+                closed.add(linked.get(i));
+            }
+        }
+        if (closed.isEmpty()) {
+            return;
+        }
+        long before = cut;
+        synchronized (this) {
+            Context c = open.get(key);
+            if (c == null) {
+                return;
+            }
+            Set<ForeignSpan> let = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (ForeignSpan span : snapshot) {
+                if (span.startNanos < before) {
+                    let.add(span);
+                }
+            }
+            c.spans.removeIf(let::contains);
+            c.first = clock.getAsLong();
+            heldSpans -= let.size();
+            metrics.held(heldSpans);
+        }
+        auditLinked(closed);
+    }
+
+    /** The start of an operation's first attempt and of its last, in nanoseconds since the epoch; null when one has no time. */
+    private static long[] range(Operation op) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (dev.retryaudit.model.Attempt a : op.attempts()) {
+            java.util.Optional<java.time.Instant> at = a.startedAt();
+            if (at.isEmpty()) {
+                return null;
+            }
+            long nanos = at.get().getEpochSecond() * 1_000_000_000L + at.get().getNano();
+            first = Math.min(first, nanos);
+            last = Math.max(last, nanos);
+        }
+        return first == Long.MAX_VALUE ? null : new long[] {first, last};
     }
 
     /**
@@ -403,6 +536,11 @@ final class Receiver {
                 otlpNotes.note(n.line(), n.column(), n.message());
             }
         }
+        auditLinked(linked);
+    }
+
+    /** Audits operations as linked, with their parents among these and those audited before. */
+    private void auditLinked(List<RetryLinker.Linked> linked) {
         for (RetryLinker.Linked l : linked) {
             offers.putAll(l.offers());
         }

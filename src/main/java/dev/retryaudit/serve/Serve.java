@@ -16,24 +16,40 @@ import java.util.function.Consumer;
 
 /**
  * One run of the receiver: listening, holding spans by linking context, auditing each context when
- * it goes idle and handing its findings on, until {@link #stop} (a signal) or, with an until-idle
- * time, until no trace has been posted for that long; then {@link #finish} audits what is still open
- * and judges the cross-operation rules.
+ * it goes idle and handing its findings on, until {@link #stop} (a signal), a wrapped test command's
+ * end and its exporters' last flush, or a quiet time after the first span; then {@link #finish} audits
+ * what is still open and judges the cross-operation rules.
  */
 public final class Serve implements AutoCloseable {
-    /** Threads that answer requests; connections themselves wait in the server's selector. */
-    static final int THREADS = Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
-
     /**
      * How to serve: where to listen, how long a linking context must be idle before it is audited (plus
-     * the longest Retry-After seen in it), how long without a posted trace ends the run (null: never),
-     * the most attempt spans held, and the limits of reading.
+     * the longest Retry-After seen in it), the most attempt spans held, the limits of reading, and how
+     * connections are bounded.
      */
-    public record Settings(InetSocketAddress listen, Duration idle, Duration untilIdle, long maxHeldSpans,
-            Limits limits) {
+    public record Settings(InetSocketAddress listen, Duration idle, long maxHeldSpans, Limits limits,
+            Connections connections) {
         public Settings {
             if (idle.isNegative() || maxHeldSpans < 1) {
                 throw new IllegalArgumentException("idle must be 0 or more and maxHeldSpans 1 or more");
+            }
+        }
+    }
+
+    /** The default most bytes of one request's body, as sent and after decompression: a collector's default. */
+    public static final long REQUEST_BYTES = 20L << 20;
+
+    /** The longest wait for the exporters' last flush after a wrapped command exits. */
+    public static final Duration GRACE_CAP = Duration.ofSeconds(30);
+    private static final long TICK_NANOS = 100_000_000L;
+
+    /** How connections are bounded: a read that waits longer than the read timeout closes its connection; at most so many open. */
+    public record Connections(Duration readTimeout, int max) {
+        /** 30 s to read, 256 connections. */
+        public static final Connections DEFAULTS = new Connections(Duration.ofSeconds(30), 256);
+
+        public Connections {
+            if (readTimeout.isNegative() || readTimeout.isZero() || max < 1) {
+                throw new IllegalArgumentException("the read timeout must be positive and the connections 1 or more");
             }
         }
     }
@@ -70,8 +86,10 @@ public final class Serve implements AutoCloseable {
                 settings.maxHeldSpans(), System::nanoTime, findings, metrics);
         AtomicLong lastPost = new AtomicLong(System.nanoTime());
         long retryAfter = Math.max(1, (settings.idle().toMillis() + 999) / 1000);
-        TraceServer server = TraceServer.start(settings.listen(), THREADS, receiver, metrics,
-                settings.limits().bytes(), settings.limits().depth(), retryAfter, lastPost, System::nanoTime, log);
+        Routes routes = new Routes(receiver, metrics, settings.limits().bytes(), settings.limits().depth(), retryAfter);
+        TraceServer server = TraceServer.start(new TraceServer.Listening(settings.listen(),
+                settings.connections().readTimeout().toMillis(), settings.connections().max(), settings.limits().bytes()),
+                routes, lastPost, System::nanoTime, log);
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "retry-audit-serve-sweep");
             t.setDaemon(true);
@@ -92,25 +110,62 @@ public final class Serve implements AutoCloseable {
         return server.address();
     }
 
-    /** Ends the run: {@link #awaitEnd} returns. */
+    /** Ends the run: {@link #awaitQuiet} and {@link #awaitCommand} return. */
     public void stop() {
         stopped.countDown();
     }
 
-    /** Waits until {@link #stop} or, with an until-idle time, until no trace has been posted for that long. */
-    public void awaitEnd() throws InterruptedException {
-        Duration until = settings.untilIdle();
-        if (until == null) {
-            stopped.await();
-            return;
-        }
-        long limit = until.toNanos();
-        while (true) {
-            long quiet = System.nanoTime() - lastPost.get();
-            if (quiet >= limit && server.inFlight() == 0) {
+    /**
+     * Waits until {@link #stop}, or until no trace has been posted for {@code quiet} counted from the first
+     * span taken (a post being answered keeps the run open); a run that takes no span ends after
+     * {@code firstWithin}.
+     */
+    public void awaitQuiet(Duration quiet, Duration firstWithin) throws InterruptedException {
+        long start = System.nanoTime();
+        while (metrics.spansReceived() == 0) {
+            long left = firstWithin.toNanos() - (System.nanoTime() - start);
+            if (left <= 0 || stopped.await(Math.min(left, TICK_NANOS), TimeUnit.NANOSECONDS)) {
                 return;
             }
-            long wait = Math.max(1, Math.min(limit - quiet, 1_000_000_000L));
+        }
+        awaitQuietSince(lastPost.get(), quiet.toNanos(), Long.MAX_VALUE);
+    }
+
+    /** Waits until {@link #stop}. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Waits for {@code command} to exit, then for its exporters' last flush: until no trace has been
+     * posted for {@code grace} after the exit (a post being answered keeps the run open), at most
+     * {@link #GRACE_CAP} after it. Returns the command's exit code, or null when {@link #stop} came first.
+     */
+    public Integer awaitCommand(Process command, Duration grace) throws InterruptedException {
+        while (!command.waitFor(TICK_NANOS, TimeUnit.NANOSECONDS)) {
+            if (stopped.getCount() == 0) {
+                return null;
+            }
+        }
+        long exited = System.nanoTime();
+        awaitQuietSince(exited, grace.toNanos(), GRACE_CAP.toNanos());
+        return command.exitValue();
+    }
+
+    /**
+     * Waits until no trace has been posted for {@code quiet} since {@code from} or the last post later than it,
+     * at most {@code cap} after {@code from} ({@link Long#MAX_VALUE}: no cap).
+     */
+    private void awaitQuietSince(long from, long quiet, long cap) throws InterruptedException {
+        while (true) {
+            long now = System.nanoTime();
+            long last = lastPost.get();
+            long since = now - (last - from > 0 ? last : from);
+            long left = cap == Long.MAX_VALUE ? Long.MAX_VALUE : cap - (now - from);
+            if ((since >= quiet && server.inFlight() == 0) || left <= 0) {
+                return;
+            }
+            long wait = Math.max(1, Math.min(Math.min(quiet - since, left), TICK_NANOS));
             if (stopped.await(wait, TimeUnit.NANOSECONDS)) {
                 return;
             }

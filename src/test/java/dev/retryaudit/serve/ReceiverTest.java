@@ -48,4 +48,80 @@ class ReceiverTest {
         assertThat(metrics.text()).contains("retry_audit_operations_audited_total 5",
                 "retry_audit_findings_total{rule=\"retry-after/early\",severity=\"error\"} 1");
     }
+
+    /** One export of {@code ops} operations of one client, each a 503 asking for 1 s and a resend 200 ms later, from {@code first}. */
+    private static byte[] busyExport(long epochNanos, int first, int ops) {
+        StringBuilder spans = new StringBuilder();
+        for (int i = 0; i < ops; i++) {
+            int op = first + i;
+            long start = epochNanos + i * 50_000_000L;
+            String trace = String.format("%032x", op + 1);
+            String url = "{\"key\":\"url.full\",\"value\":{\"stringValue\":\"https://api.example/items/" + op + "\"}}";
+            String get = "{\"key\":\"http.request.method\",\"value\":{\"stringValue\":\"GET\"}}";
+            if (i > 0) {
+                spans.append(',');
+            }
+            spans.append("{\"traceId\":\"").append(trace).append("\",\"spanId\":\"").append(String.format("%016x", 2L * op + 1))
+                    .append("\",\"name\":\"GET\",\"kind\":3,\"startTimeUnixNano\":\"").append(start)
+                    .append("\",\"endTimeUnixNano\":\"").append(start + 10_000_000L).append("\",\"attributes\":[").append(get)
+                    .append(',').append(url).append(",{\"key\":\"http.response.status_code\",\"value\":{\"intValue\":503}},"
+                            + "{\"key\":\"http.response.header.retry-after\",\"value\":{\"arrayValue\":{\"values\":"
+                            + "[{\"stringValue\":\"1\"}]}}}]},");
+            spans.append("{\"traceId\":\"").append(trace).append("\",\"spanId\":\"").append(String.format("%016x", 2L * op + 2))
+                    .append("\",\"name\":\"GET\",\"kind\":3,\"startTimeUnixNano\":\"").append(start + 200_000_000L)
+                    .append("\",\"endTimeUnixNano\":\"").append(start + 210_000_000L).append("\",\"attributes\":[").append(get)
+                    .append(',').append(url).append(",{\"key\":\"http.request.resend_count\",\"value\":{\"intValue\":1}},"
+                            + "{\"key\":\"http.response.status_code\",\"value\":{\"intValue\":200}}]}");
+        }
+        return ("{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":"
+                + "{\"stringValue\":\"busy\"}}]},\"scopeSpans\":[{\"spans\":[" + spans + "]}]}]}")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aBusyClientsContextIsAuditedInWindowsWhileItsTrafficGoesOn() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Metrics metrics = new Metrics(1_000_000);
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, findings::add,
+                metrics);
+        long epoch = 1_788_789_720L * SECOND;
+        int perSecond = 10;
+        long maxHeld = 0;
+        int findingsAtTwoMinutes = -1;
+        // Ten minutes of one client at ten operations a second, never quiet for the idle time.
+        for (int second = 0; second < 600; second++) {
+            now.set(second * SECOND);
+            assertThat(r.otlp(busyExport(epoch + second * SECOND, second * perSecond, perSecond), 2L * perSecond, false)
+                    .rejected()).isZero();
+            r.sweep();
+            maxHeld = Math.max(maxHeld, r.heldSpans());
+            if (second == 120) {
+                findingsAtTwoMinutes = findings.size();
+            }
+        }
+        assertThat(findingsAtTwoMinutes).as("findings while the traffic goes on").isGreaterThan(500);
+        // Windows of about twice the idle time and the Retry-After: 12 s of 20 spans a second, not 12,000 spans.
+        assertThat(maxHeld).isLessThan(1_000);
+        r.finish();
+        // Every operation audited once and whole: one retry-after/early each, none cut in two.
+        assertThat(findings).hasSize(600 * perSecond).extracting(Finding::rule).containsOnly("retry-after/early");
+    }
+
+    @Test
+    void aHugeRetryAfterHoldsItsContextNoLongerThanTheCap() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+                new Metrics(1_000_000));
+        String export = new String(busyExport(1_788_789_720L * SECOND, 0, 1), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("[{\"stringValue\":\"1\"}]", "[{\"stringValue\":\"99999999\"}]");
+        r.otlp(export.getBytes(java.nio.charset.StandardCharsets.UTF_8), 2, false);
+        now.set((Receiver.RETRY_AFTER_CAP_SECONDS - 1) * SECOND);
+        r.sweep();
+        assertThat(r.heldSpans()).isEqualTo(2);
+        now.set((Receiver.RETRY_AFTER_CAP_SECONDS + 2) * SECOND);
+        r.sweep();
+        assertThat(r.heldSpans()).isZero();
+    }
 }

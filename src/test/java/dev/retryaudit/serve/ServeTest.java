@@ -46,8 +46,8 @@ class ServeTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private static Serve serve(List<Finding> findings, long maxHeld, Limits limits) throws IOException {
-        return Serve.start(AUDIT, new Serve.Settings(new InetSocketAddress("127.0.0.1", 0), Duration.ofHours(1), null,
-                maxHeld, limits), findings::add, System.err::println);
+        return Serve.start(AUDIT, new Serve.Settings(new InetSocketAddress("127.0.0.1", 0), Duration.ofHours(1),
+                maxHeld, limits, Serve.Connections.DEFAULTS), findings::add, System.err::println);
     }
 
     private static HttpResponse<byte[]> post(Serve s, String path, String type, String encoding, byte[] body)
@@ -267,6 +267,9 @@ class ServeTest {
 
             assertThat(get(s, "/healthz").body()).isEqualTo("ok\n");
             assertThat(post(s, "/v1/traces", "application/json", null, example()).statusCode()).isEqualTo(200);
+            // The Java agent's metrics and logs: taken and dropped, so that it does not warn every minute.
+            assertThat(post(s, "/v1/metrics", "application/x-protobuf", null, new byte[] {10, 0}).statusCode()).isEqualTo(200);
+            assertThat(post(s, "/v1/logs", "application/json", null, "{}".getBytes()).body()).asString().isEqualTo("{}");
         }
     }
 
