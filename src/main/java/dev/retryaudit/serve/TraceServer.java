@@ -133,6 +133,7 @@ final class TraceServer implements AutoCloseable {
             if (!Routes.takesBody(method, path)) {
                 reply(request, response, done, bodiless, null);
             } else if (request.getLength() > limitBytes) {
+                closing(response);
                 send(request, response, done, routes.tooLarge(bodiless));
             } else {
                 new Body(request, response, done, bodiless).run();
@@ -205,6 +206,7 @@ final class TraceServer implements AutoCloseable {
                 chunk.release();
                 if (bytes.size() > limitBytes || bytes.dropped()) {
                     bytes.release();
+                    closing(response);
                     send(request, response, done, bytes.dropped() ? routes.busy(call) : routes.tooLarge(call));
                     return;
                 }
@@ -236,6 +238,14 @@ final class TraceServer implements AutoCloseable {
             r = new Routes.Reply(500, Exchanges.JSON, Exchanges.status(false, Exchanges.INTERNAL, "internal error: " + e));
         }
         send(request, response, done, r);
+    }
+
+    /**
+     * Says that the connection closes after this answer: a body refused before it was read whole is left
+     * unread, so a client must not send its next request on the same connection.
+     */
+    private static void closing(Response response) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
 
     private static void send(Request request, Response response, Callback done, Routes.Reply r) {

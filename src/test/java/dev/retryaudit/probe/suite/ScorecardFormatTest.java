@@ -40,7 +40,7 @@ class ScorecardFormatTest {
                         "1 GET; killed at 30 s", ProbeFacts.NOT_TESTED, "probe/not-tested",
                         "nothing was tested: the client was killed at the 30 s timeout before retrying",
                         new ScorecardRow.Facts(1, List.of(), null, true)));
-        return new Scorecard("retry-audit", "0.2.0", "http", List.of("curl", "-sS", "--retry", "5", "{url}"), rows,
+        return new Scorecard("retry-audit", "0.3.0", "http", List.of("curl", "-sS", "--retry", "5", "{url}"), rows,
                 allowNotTested);
     }
 
@@ -96,11 +96,11 @@ class ScorecardFormatTest {
     void aScorecardPassesOnlyWithNothingViolatedAndSomethingHonoured() {
         Scorecard card = card(true);
         assertThat(card.passed()).isFalse();
-        Scorecard clean = new Scorecard("retry-audit", "0.2.0", "http", List.of("c"),
+        Scorecard clean = new Scorecard("retry-audit", "0.3.0", "http", List.of("c"),
                 List.of(card.rows().get(0), card.rows().get(2)), true);
         assertThat(clean.passed()).isTrue();
         assertThat(clean.total()).isEqualTo("2 scenarios: 1 honoured, 0 violated, 1 not tested (allowed); PASSED");
-        Scorecard strict = new Scorecard("retry-audit", "0.2.0", "http", List.of("c"), clean.rows(), false);
+        Scorecard strict = new Scorecard("retry-audit", "0.3.0", "http", List.of("c"), clean.rows(), false);
         assertThat(strict.passed()).isFalse();
         assertThat(new Scorecard("t", "v", "http", List.of("c"), List.of(card.rows().get(2)), true).passed()).isFalse();
     }
