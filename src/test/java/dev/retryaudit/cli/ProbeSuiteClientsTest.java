@@ -61,7 +61,7 @@ class ProbeSuiteClientsTest {
     @Test
     void openTelemetryNodeExporterOtlpSuite() throws Exception {
         needs("node", "--version");
-        String modules = Objects.requireNonNullElse(System.getenv("RETRY_AUDIT_NODE_MODULES"), "target/otlp-node/node_modules");
+        String modules = Objects.requireNonNullElse(System.getenv("RETRY_AUDIT_NODE_MODULES"), "src/test/node/otlp-exporter/node_modules");
         assumeTrue(Files.isDirectory(Path.of(modules, "@opentelemetry", "exporter-trace-otlp-http")),
                 "no @opentelemetry/exporter-trace-otlp-http under " + modules + " (set RETRY_AUDIT_NODE_MODULES):"
                         + " skipping the Node SDK's probe suite test");
