@@ -133,7 +133,6 @@ final class TraceServer implements AutoCloseable {
             if (!Routes.takesBody(method, path)) {
                 reply(request, response, done, bodiless, null);
             } else if (request.getLength() > limitBytes) {
-                closing(response);
                 send(request, response, done, routes.tooLarge(bodiless));
             } else {
                 new Body(request, response, done, bodiless).run();

@@ -112,18 +112,18 @@ class ProducerShapesCliTest {
 
     @Test
     void aHintAttributeOfAnUnexpectedTypeIsSkippedWithANoteThatLeavesTheExitCodeAlone() throws IOException {
-        String undici = ",{\"key\":\"error.type\",\"value\":{\"intValue\":23}}";
+        String undici = ",{\"key\":\"thread.name\",\"value\":{\"boolValue\":true}}";
         JsonNode report = audit(export("@opentelemetry/instrumentation-undici", span(1, 0, 20, "GET", status(200) + undici, "")), 0);
         JsonNode note = report.at("/inputs/0/notes/0");
-        assertThat(note.get("message").asText()).contains("attribute error.type: expected a stringValue, found an intValue")
+        assertThat(note.get("message").asText()).contains("attribute thread.name: expected a stringValue, found a boolValue")
                 .contains("only as a hint");
         assertThat(note.get("line").asLong()).isEqualTo(1);
         CliRunner.Result text = CliRunner.runWithStdin(export("x", span(1, 0, 20, "GET", status(200) + undici, "")),
                 "audit", "--format", "text", "-");
-        assertThat(text.out()).contains("<stdin>:1:").contains(": input note: attribute error.type");
+        assertThat(text.out()).contains("<stdin>:1:").contains(": input note: attribute thread.name");
         CliRunner.Result github = CliRunner.runWithStdin(export("x", span(1, 0, 20, "GET", status(200) + undici, "")),
                 "audit", "--format", "github", "-");
-        assertThat(github.out()).startsWith("::notice title=retry-audit%3A input note::attribute error.type");
+        assertThat(github.out()).startsWith("::notice title=retry-audit%3A input note::attribute thread.name");
     }
 
     @Test
