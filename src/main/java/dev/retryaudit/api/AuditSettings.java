@@ -32,6 +32,7 @@ public final class AuditSettings implements Serializable {
     private final Policy policy;
     // Paths are held as their names: a Path is not serializable.
     private final String policyFile;
+    private final String toolsFile;
     private final List<String> enable;
     private final List<String> disable;
     private final List<Rule> rules;
@@ -45,6 +46,7 @@ public final class AuditSettings implements Serializable {
     private AuditSettings(Builder b) {
         policy = b.policy;
         policyFile = b.policyFile;
+        toolsFile = b.toolsFile;
         enable = List.copyOf(b.enable);
         disable = List.copyOf(b.disable);
         rules = List.copyOf(b.rules);
@@ -72,6 +74,7 @@ public final class AuditSettings implements Serializable {
         Builder b = new Builder();
         b.policy = policy;
         b.policyFile = policyFile;
+        b.toolsFile = toolsFile;
         b.enable.addAll(enable);
         b.disable.addAll(disable);
         b.rules.addAll(rules);
@@ -92,6 +95,11 @@ public final class AuditSettings implements Serializable {
     /** The JSON policy file ({@code --policy}) an auditor reads when it is made, if one was set. */
     public Optional<Path> policyFile() {
         return Optional.ofNullable(policyFile).map(Path::of);
+    }
+
+    /** The tools file ({@code --tools}): which tools write, for the tools the policy does not name. */
+    public Optional<Path> toolsFile() {
+        return Optional.ofNullable(toolsFile).map(Path::of);
     }
 
     /** The rule ids and families enabled ({@code --enable}), in the order given. */
@@ -180,6 +188,7 @@ public final class AuditSettings implements Serializable {
     public static final class Builder {
         private Policy policy = Policy.DEFAULTS;
         private String policyFile;
+        private String toolsFile;
         private final List<String> enable = new ArrayList<>();
         private final List<String> disable = new ArrayList<>();
         private final List<Rule> rules = new ArrayList<>();
@@ -204,6 +213,16 @@ public final class AuditSettings implements Serializable {
         public Builder policy(Path file) {
             policyFile = Objects.requireNonNull(file, "file").toString();
             policy = Policy.DEFAULTS;
+            return this;
+        }
+
+        /**
+         * A tools file ({@code --tools}): an MCP {@code tools/list} result or a tools file that says which
+         * tools read and which deduplicate; read when an auditor is made, after the policy, whose per-tool
+         * settings come first.
+         */
+        public Builder tools(Path file) {
+            toolsFile = Objects.requireNonNull(file, "file").toString();
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.retryaudit.api;
 import dev.retryaudit.config.Baseline;
 import dev.retryaudit.config.BaselineReader;
 import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.config.ToolsReader;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.model.FailOn;
@@ -55,10 +56,13 @@ public final class RetryAudit {
     private RetryAudit(AuditSettings given) throws RetryAuditException {
         Limits limits = given.limits();
         Optional<Path> policyFile = given.policyFile();
-        this.policy = policyFile.isEmpty() ? given.policy() : reading(() -> PolicyReader.read(policyFile.get(),
+        Policy policy = policyFile.isEmpty() ? given.policy() : reading(() -> PolicyReader.read(policyFile.get(),
                 ProbeCatalogue.policyIds(given.catalogue().stream().map(r -> r.info().id()).collect(
                         Collectors.toCollection(LinkedHashSet::new))), limits));
-        this.settings = policyFile.isEmpty() ? given : given.toBuilder().policy(policy).build();
+        Optional<Path> toolsFile = given.toolsFile();
+        Policy read = policy;
+        this.policy = toolsFile.isEmpty() ? read : reading(() -> ToolsReader.apply(read, toolsFile.get(), limits));
+        this.settings = policyFile.isEmpty() && toolsFile.isEmpty() ? given : given.toBuilder().policy(policy).build();
         String baselineName = given.baselineName();
         this.baseline = baselineName == null ? null : reading(() -> BaselineReader.read(baselineName, limits));
         this.selection = RuleSelection.of(given.catalogue(), policy, given.enable(), given.disable());

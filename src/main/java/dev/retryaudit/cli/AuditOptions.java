@@ -44,6 +44,11 @@ final class AuditOptions {
             description = "Thresholds, per-tool settings and rule severities (a JSON policy file; default: built-in).")
     Path policyFile;
 
+    @Option(names = "--tools", paramLabel = "FILE",
+            description = "Which tools write, for tool calls the trace does not tell: an MCP tools/list result "
+                    + "(readOnlyHint, idempotentHint) or a tools file; the policy's per-tool settings come first.")
+    Path toolsFile;
+
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
             converter = Choice.FailOns.class, completionCandidates = Choice.FailOns.class,
             description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -86,6 +91,9 @@ final class AuditOptions {
         AuditSettings.Builder b = AuditSettings.builder().limits(limits).reportFormat(format).failOn(failOn)
                 .timelines(ReportWriter.of(format, false).timelines())
                 .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable);
+        if (toolsFile != null) {
+            b.tools(toolsFile);
+        }
         return policyFile == null ? b : b.policy(policyFile);
     }
 

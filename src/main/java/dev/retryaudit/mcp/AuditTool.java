@@ -8,6 +8,8 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.internal.InputErrors;
 import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.config.ToolsReader;
+import dev.retryaudit.model.Policy;
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
@@ -51,6 +53,7 @@ final class AuditTool {
               "name": {"type": "string", "description": "The name an inline trace gets in findings; its extension (.jsonl) helps tell the format. Default <inline>."},
               "input_format": {"type": "string", "enum": [%s], "description": "How to read the trace (default auto)."},
               "policy": {"type": "object", "description": "A policy document, as the --policy file holds."},
+              "tools": {"type": "object", "description": "Which tools write, as the --tools file holds: an MCP tools/list result (readOnlyHint, idempotentHint) or a tools file; the policy's per-tool settings come first."},
               "enable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to enable, as --enable."},
               "disable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to disable, as --disable."},
               "fail_on": {"type": "string", "enum": [%s], "description": "Lowest severity that fails the audit (default error)."},
@@ -64,8 +67,8 @@ final class AuditTool {
                }}
              }}""";
 
-    private static final Set<String> ARGS = Set.of("trace", "path", "name", "input_format", "policy", "enable",
-            "disable", "fail_on", "limits");
+    private static final Set<String> ARGS = Set.of("trace", "path", "name", "input_format", "policy", "tools",
+            "enable", "disable", "fail_on", "limits");
     private static final Set<String> LIMITS = Set.of("bytes", "operations", "attempts", "string", "depth");
     private static final int FINDINGS_IN_TEXT = 20;
 
@@ -104,14 +107,17 @@ final class AuditTool {
             throw new ToolError(probe);
         }
         Map<?, ?> policyDoc = a.object("policy");
+        Map<?, ?> toolsDoc = a.object("tools");
         String name = a.string("name", INLINE);
         Limits limits = limits(a.members("limits", LIMITS));
         AuditSettings.Builder settings = settings(AuditSettings.builder().inputFormat(format).reportFormat(ReportFormat.JSON).limits(limits)
                 .failOn(failOn).enable(enable).disable(disable));
         try {
-            if (policyDoc != null) {
-                settings.policy(PolicyReader.read(new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>",
-                        RuleRegistry.policyIds(), limits));
+            if (policyDoc != null || toolsDoc != null) {
+                Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
+                        new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.policyIds(), limits);
+                settings.policy(toolsDoc == null ? policy : ToolsReader.apply(policy,
+                        new ByteArrayInputStream(json.writeValueAsBytes(toolsDoc)), "<tools>", limits));
             }
             RetryAudit auditor = RetryAudit.of(settings.build());
             if (trace != null) {

@@ -248,4 +248,51 @@ class AgentToolCallsTest {
         assertThat(report.at("/summary/operations").asInt()).isEqualTo(2);
         assertThat(notes(report)).anySatisfy(n -> assertThat(n).startsWith("2 tool spans record a call id but no arguments"));
     }
+
+    /** Two calls of get_cart, the first timed out, with no send under them: a write unless told otherwise. */
+    private static String readToolRecalled() {
+        return export(
+                span("00000000000000b1", "00000000000000a1", "get_cart", 1, 100, 1100, 1,
+                        List.of(exception("ReadTimeout")), str("gen_ai.operation.name", "execute_tool"),
+                        str("gen_ai.tool.name", "get_cart"), str("gen_ai.prompt", "{\"cart\":\"c-1\"}")),
+                span("00000000000000b2", "00000000000000a2", "get_cart", 1, 1500, 1600, 1, List.of(),
+                        str("gen_ai.operation.name", "execute_tool"), str("gen_ai.tool.name", "get_cart"),
+                        str("gen_ai.prompt", "{\"cart\":\"c-1\"}")));
+    }
+
+    @Test
+    void anMcpToolsListOrAToolsFileSaysWhichToolsRead() throws Exception {
+        assertThat(rules(audit(readToolRecalled()))).as("fail closed: a tool of unknown effect writes")
+                .contains("timeout-replay/unreconciled");
+
+        Path mcp = dir.resolve("tools-list.json");
+        Files.writeString(mcp, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"name\":\"get_cart\","
+                + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true,\"title\":\"Cart\"}}],"
+                + "\"nextCursor\":null}}");
+        JsonNode read = audit(readToolRecalled(), "--tools", mcp.toString());
+        assertThat(read.get("exit").asInt()).isZero();
+        assertThat(rules(read)).doesNotContain("timeout-replay/unreconciled");
+
+        Path ours = dir.resolve("tools.json");
+        Files.writeString(ours, "{\"version\":1,\"tools\":[{\"name\":\"get_cart\",\"effect\":\"read\"}]}");
+        assertThat(audit(readToolRecalled(), "--tools", ours.toString()).get("exit").asInt()).isZero();
+
+        Path policy = dir.resolve("policy.json");
+        Files.writeString(policy, "{\"tools\":{\"get_cart\":{\"effect\":\"write\"}}}");
+        assertThat(rules(audit(readToolRecalled(), "--tools", ours.toString(), "--policy", policy.toString())))
+                .as("the policy's per-tool effect comes first").contains("timeout-replay/unreconciled");
+    }
+
+    @Test
+    void aBadToolsFileIsOneLineWithItsPlace() throws Exception {
+        Path export = dir.resolve("export.json");
+        Files.writeString(export, readToolRecalled());
+        Path bad = dir.resolve("tools.json");
+        Files.writeString(bad, "{\"version\":1,\"tools\":[{\"name\":\"get_cart\",\"efect\":\"read\"}]}");
+        CliRunner.Result r = CliRunner.run("audit", "--tools", bad.toString(), export.toString());
+        assertThat(r.exit()).isEqualTo(65);
+        assertThat(r.err()).isEqualTo(bad + ":1:42: error: $.tools[0].efect: unknown field (did you mean effect?)\n");
+        CliRunner.Result missing = CliRunner.run("audit", "--tools", dir.resolve("none.json").toString(), export.toString());
+        assertThat(missing.exit()).isEqualTo(66);
+    }
 }

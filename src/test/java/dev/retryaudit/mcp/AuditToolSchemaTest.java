@@ -22,17 +22,18 @@ import org.junit.jupiter.api.Test;
  */
 class AuditToolSchemaTest {
     /** Each setting of {@link AuditSettings.Builder}: the argument that carries it, or why the tool has none. */
-    private static final Map<String, String> SETTINGS = Map.of(
-            "policy", "policy",
-            "enable", "enable",
-            "disable", "disable",
-            "limits", "limits",
-            "inputFormat", "input_format",
-            "failOn", "fail_on",
-            "rule", "none: a rule is code, which a tool call cannot carry",
-            "reportFormat", "none: the tool answers with the JSON report and a text summary",
-            "baseline", "none: the server reads no report file of the client's",
-            "timelines", "none: only the HTML report draws timelines");
+    private static final Map<String, String> SETTINGS = Map.ofEntries(
+            Map.entry("policy", "policy"),
+            Map.entry("tools", "tools"),
+            Map.entry("enable", "enable"),
+            Map.entry("disable", "disable"),
+            Map.entry("limits", "limits"),
+            Map.entry("inputFormat", "input_format"),
+            Map.entry("failOn", "fail_on"),
+            Map.entry("rule", "none: a rule is code, which a tool call cannot carry"),
+            Map.entry("reportFormat", "none: the tool answers with the JSON report and a text summary"),
+            Map.entry("baseline", "none: the server reads no report file of the client's"),
+            Map.entry("timelines", "none: only the HTML report draws timelines"));
 
     /** The arguments that say what to audit, not how. */
     private static final Set<String> INPUT = Set.of("trace", "path", "name");
