@@ -295,4 +295,13 @@ class AgentToolCallsTest {
         CliRunner.Result missing = CliRunner.run("audit", "--tools", dir.resolve("none.json").toString(), export.toString());
         assertThat(missing.exit()).isEqualTo(66);
     }
+
+    @Test
+    void aSpanOfNoAttemptWithIdsThatDoNotReadIsNoWrapperAndNoError() throws Exception {
+        String odd = span("00000000000000a1", "", "internal", 1, 0, 10, 0, List.of()).replace("00000000000000a1", "not-a-span-id");
+        JsonNode report = audit(export(odd,
+                send("00000000000000c1", "00000000000000a1", "GET", "http://shop.example/cart", 1, 9, 200)));
+        assertThat(report.get("exit").asInt()).isZero();
+        assertThat(report.at("/summary/operations").asInt()).isEqualTo(1);
+    }
 }

@@ -39,20 +39,9 @@ public final class SpanAttempts {
             return protocol ? null : wrapper(s, ctx);
         }
         kind = grpc != null ? ForeignSpan.Kind.GRPC : kind;
-        ForeignSpan span = new ForeignSpan();
-        span.kind = kind;
-        span.order = s.order;
-        span.line = s.line;
-        span.column = s.column;
-        span.arrayPointer = s.arrayPointer;
-        span.index = s.index;
+        ForeignSpan span = placed(s, ctx, kind);
         StringPool strings = s.strings;
-        span.traceId = strings.share(hexId(s, 0, "traceId", 32, ctx, true));
-        span.spanId = hexId(s, 1, "spanId", 16, ctx, true);
-        span.parentSpanId = strings.share(hexId(s, 2, "parentSpanId", 16, ctx, false));
-        span.name = strings.share(s.name);
         span.server = s.spanKind == SPAN_KIND_SERVER;
-        span.startNanos = s.nanos[0];
         span.operationId = s.string(OtlpAttribute.OPERATION_ID);
         if (span.operationId != null && span.operationId.isEmpty()) {
             throw InputException.rejected(ctx.source(), s.line, s.column, JsonPointers.toPath(s.pointer()),
@@ -151,8 +140,21 @@ public final class SpanAttempts {
                 || s.spanKind == SPAN_KIND_SERVER) {
             return null;
         }
+        ForeignSpan span;
+        try {
+            span = placed(s, ctx, ForeignSpan.Kind.WRAPPER);
+            span.modelCall = ModelCalls.is(s);
+        } catch (InputException notJudged) {
+            // A span of no attempt is not judged: one whose ids or attributes do not read is no wrapper either.
+            return null;
+        }
+        return span;
+    }
+
+    /** A span of {@code kind} at its place in the source, with its ids (checked), name and start. */
+    private static ForeignSpan placed(SpanScratch s, ReadContext ctx, ForeignSpan.Kind kind) throws InputException {
         ForeignSpan span = new ForeignSpan();
-        span.kind = ForeignSpan.Kind.WRAPPER;
+        span.kind = kind;
         span.order = s.order;
         span.line = s.line;
         span.column = s.column;
@@ -164,7 +166,6 @@ public final class SpanAttempts {
         span.parentSpanId = strings.share(hexId(s, 2, "parentSpanId", 16, ctx, false));
         span.name = strings.share(s.name);
         span.startNanos = s.nanos[0];
-        span.modelCall = ModelCalls.is(s);
         return span;
     }
 
