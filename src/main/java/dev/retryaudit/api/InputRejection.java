@@ -1,7 +1,7 @@
 package dev.retryaudit.api;
 
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.input.json.ParseFailures;
+import dev.retryaudit.json.ParseFailures;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;

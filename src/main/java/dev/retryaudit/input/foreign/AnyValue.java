@@ -2,9 +2,9 @@ package dev.retryaudit.input.foreign;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.Decimal;
-import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.json.Decimal;
+import dev.retryaudit.json.JsonCursor;
+import dev.retryaudit.json.JsonPointers;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.text.Wire;
 import java.io.IOException;

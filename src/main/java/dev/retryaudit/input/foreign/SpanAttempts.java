@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.json.JsonPointers;
-import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.json.JsonPointers;
+import dev.retryaudit.json.StringPool;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;

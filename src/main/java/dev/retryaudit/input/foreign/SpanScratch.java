@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.json.JsonCursor;
+import dev.retryaudit.json.StringPool;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;

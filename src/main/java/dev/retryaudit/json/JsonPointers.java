@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 /** Converts JSON Pointers ({@code /operations/3/attempts/1}) to the JSON paths errors name ({@code $.operations[3].attempts[1]}). */
 public final class JsonPointers {

@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 /**
  * Parses RFC 3339 date-times with a mandatory offset ({@code 2026-09-07T14:02:11.000Z},

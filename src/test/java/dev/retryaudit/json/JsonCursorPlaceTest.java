@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

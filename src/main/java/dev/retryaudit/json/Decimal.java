@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 /** Checks on decimal digits that foreign readers make for every value, without a regular expression. */
 public final class Decimal {

@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 import dev.retryaudit.model.internal.InputException;
 import java.util.List;

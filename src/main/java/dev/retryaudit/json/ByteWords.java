@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,4 +1,4 @@
-package dev.retryaudit.input.json;
+package dev.retryaudit.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

@@ -1,4 +1,4 @@
-package dev.retryaudit.report.json;
+package dev.retryaudit.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.values.RawJson;

@@ -1,4 +1,4 @@
-package dev.retryaudit.report.json;
+package dev.retryaudit.json;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
