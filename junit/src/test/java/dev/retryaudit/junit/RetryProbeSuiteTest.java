@@ -60,6 +60,28 @@ class RetryProbeSuiteTest {
     }
 
     @Test
+    void aKeyedPostThatKeepsA422IsHonouredWhereTheServerDedupesAndAKeylessRetryOnEveryErrorViolatesEachWritesScenario() {
+        Map<String, String> keyed = Graded.run(GradedWriteClients.class, "keyedRetryingWhatMayPass(java.lang.String)");
+        assertThat(keyed).containsOnlyKeys("held-write-dedupe", "held-write-no-dedupe", "rejected-422");
+        assertThat(keyed.get("held-write-dedupe")).isEqualTo("passed");
+        assertThat(keyed.get("held-write-no-dedupe")).startsWith(
+                "failed: held-write-no-dedupe: violated: timeout-replay/unreconciled: attempt 2 of held-write-no-dedupe: ")
+                .containsPattern(" \\(server: 1x held 3 s after committing, no dedupe, then 200; client: 2 POSTs,"
+                        + " waits \\d+ ms, keyed; exit 0\\)$");
+        assertThat(keyed.get("rejected-422")).isEqualTo("passed");
+
+        Map<String, String> keyless = Graded.run(GradedWriteClients.class, "keylessRetryingEverything(java.lang.String)");
+        assertThat(keyless).containsOnlyKeys("held-write-dedupe", "held-write-no-dedupe", "rejected-422");
+        assertThat(keyless.get("held-write-dedupe")).startsWith("failed: held-write-dedupe: violated: timeout-replay/keyless: ")
+                .contains("neither attempt sent an idempotency key").endsWith(" ms, keyless; exit 0)");
+        assertThat(keyless.get("held-write-no-dedupe")).startsWith(
+                "failed: held-write-no-dedupe: violated: timeout-replay/keyless: ");
+        assertThat(keyless.get("rejected-422")).startsWith("failed: rejected-422: violated: validation-repeat/identical: ")
+                .contains("after it failed with status 422").containsPattern(" \\(server: 1x 422 \\(rejected as invalid\\),"
+                        + " then 200; client: 2 POSTs, waits \\d+ ms; exit 0\\)$");
+    }
+
+    @Test
     void aClientStillWaitingAtTheLimitOfAScenarioThatLetsItGiveUpIsHonoured() {
         assertThat(Graded.run(GradedBehaviours.class, "waitsWhateverIsAsked(java.lang.String)"))
                 .containsExactly(Map.entry("over-60-seconds", "passed"));
