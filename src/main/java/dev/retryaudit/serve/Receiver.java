@@ -20,6 +20,7 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.values.ParentRef;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -154,20 +155,20 @@ final class Receiver {
     }
 
     /**
-     * Takes one OTLP export, as OTLP/JSON, that holds {@code spans} spans ({@code decoded}: rewritten
-     * from protobuf, so well-formed). A span value the audit cannot use (an attribute of the wrong type)
-     * rejects the whole export, which the receipt counts and says why; JSON that is not an export at all
-     * is a {@link BadExportException}.
+     * Takes one OTLP export that holds {@code spans} spans, as OTLP/JSON or (json null) as the message
+     * {@code decoded} from protobuf, so well-formed. A span value the audit cannot use (an attribute of the
+     * wrong type) rejects the whole export, which the receipt counts and says why; JSON that is not an export
+     * at all is a {@link BadExportException}.
      */
-    Receipt otlp(byte[] json, long spans, boolean decoded) throws FullException, BadExportException {
+    Receipt otlp(byte[] json, ExportTraceServiceRequest decoded, long spans) throws FullException, BadExportException {
         long number = admit(spans);
-        OtlpRecords.Record record = new OtlpRecords.Record(number, json);
+        OtlpRecords.Record record = new OtlpRecords.Record(number, json, decoded);
         RetryLinker linker = new RetryLinker();
         ReadContext notes = otlp.context();
         try {
             otlp.read(record, linker, notes);
         } catch (InputException e) {
-            if (!decoded && !inSpanValue(e.path())) {
+            if (decoded == null && !inSpanValue(e.path())) {
                 throw new BadExportException(e.diagnostic());
             }
             metrics.rejected(spans);
