@@ -84,6 +84,11 @@ class AgentToolCallsTest {
     private JsonNode audit(String export, String... options) throws Exception {
         Path file = dir.resolve("export.json");
         Files.writeString(file, export, StandardCharsets.UTF_8);
+        return audit(file, options);
+    }
+
+    /** The JSON report of auditing {@code file} with {@code options}, with the exit code as {@code exit}. */
+    static JsonNode audit(Path file, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("audit", "--format", "json"));
         args.addAll(List.of(options));
         args.add(file.toString());
@@ -94,7 +99,7 @@ class AgentToolCallsTest {
         return report;
     }
 
-    private static List<String> rules(JsonNode report) {
+    static List<String> rules(JsonNode report) {
         List<String> out = new ArrayList<>();
         report.get("findings").forEach(f -> out.add(f.get("rule").asText()));
         return out;

@@ -149,7 +149,7 @@ final class Wrappers {
      * The fold of a tool call ({@code tools}: its spans, more than one when it was called again) when each
      * of its spans sent requests and all of them are one request (method, URL and client request id), not
      * to an MCP endpoint: their contexts are taken out of {@code http}, and {@code sends} receives the
-     * requests, which are the call's operation. Otherwise null, and the requests sent under the spans join
+     * requests, which are the call's operation, each with the arguments of the tool span it was sent under. Otherwise null, and the requests sent under the spans join
      * the first's context, so a request sent again is linked as a retry.
      */
     static Fold fold(List<ForeignSpan> tools, Map<String, List<ForeignSpan>> http, Set<String> callKeys,
@@ -173,8 +173,12 @@ final class Wrappers {
             }
         }
         if (one && !keys.isEmpty()) {
-            for (String key : keys) {
-                sends.addAll(http.remove(key));
+            for (ForeignSpan t : tools) {
+                // Each send carries its tool call's arguments, where a tool's key argument is read.
+                for (ForeignSpan s : http.remove(RetryLinker.sendsKey(t))) {
+                    s.hop.toolArguments = t.toolArguments;
+                    sends.add(s);
+                }
             }
             return new Fold(tools, tools.get(0).toolName);
         }
