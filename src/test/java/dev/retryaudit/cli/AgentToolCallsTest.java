@@ -156,6 +156,40 @@ class AgentToolCallsTest {
         assertThat(audit(afterSuccess).at("/summary/retries").asInt()).isZero();
     }
 
+    /** A LangSmith tool span of charge_cart with arguments {@code args}; a failed one keeps status OK over an exception event. */
+    private static String langsmithTool(String id, String args, long start, long end, boolean failed) {
+        return span(id, "00000000000000a1", "charge_cart", 1, start, end, 1,
+                failed ? List.of(exception("ReadTimeout")) : List.of(), str("gen_ai.operation.name", "execute_tool"),
+                str("gen_ai.tool.name", "charge_cart"), str("gen_ai.prompt", args));
+    }
+
+    /** {@code span} moved to a trace of its own whose root it is. */
+    private static String ownTrace(String span, String trace) {
+        return span.replace("\"traceId\":\"" + T + "\"", "\"traceId\":\"" + trace + "\"");
+    }
+
+    @Test
+    void rootSendsWithinOneToolSpanOfTheirProcessAreThatToolCallsSends() throws Exception {
+        String recalled = export(
+                langsmithTool("00000000000000b1", "{\"cart\":\"c-1\"}", 100, 1200, true),
+                ownTrace(send("00000000000000c1", "", "POST", "http://pay.example/charge", 300, 1180, 0,
+                        str("error.type", "ReadTimeout")), "5bf92f3577b34da6a3ce929d0e0e4731"),
+                langsmithTool("00000000000000b2", "{\"cart\":\"c-1\"}", 1400, 1600, false),
+                ownTrace(send("00000000000000c2", "", "POST", "http://pay.example/charge", 1500, 1580, 201),
+                        "5bf92f3577b34da6a3ce929d0e0e4732"));
+        JsonNode report = audit(recalled);
+        assertThat(report.at("/summary/operations").asInt()).as("one story, one operation").isEqualTo(1);
+        assertThat(rules(report)).containsExactly("timeout-replay/keyless");
+
+        // A root send within two tool spans (parallel calls) belongs to neither: it stays an operation of its own.
+        String parallel = export(
+                langsmithTool("00000000000000b1", "{\"cart\":\"c-1\"}", 100, 1200, false),
+                langsmithTool("00000000000000b2", "{\"cart\":\"c-2\"}", 150, 1250, false),
+                ownTrace(send("00000000000000c1", "", "POST", "http://pay.example/charge", 300, 380, 201),
+                        "5bf92f3577b34da6a3ce929d0e0e4731"));
+        assertThat(audit(parallel).at("/summary/operations").asInt()).isEqualTo(3);
+    }
+
     @Test
     void aToolSpanOkOverAnExceptionEventFailedAndItsReCallIsItsRetry() throws Exception {
         String export = export(
