@@ -106,6 +106,12 @@ class RetryProbeSuiteTest {
     }
 
     @Test
+    void aSuiteThatDoesNotExistIsAConfigurationErrorNamingTheSuites() {
+        assertThat(Graded.run(GradedBehaviours.class, "unknownSuite(java.lang.String)")).containsExactly(
+                Map.entry("unknownSuite", "failed: @RetryProbeSuite: no suite \"grpc\"; the suites are http, writes, otlp"));
+    }
+
+    @Test
     void aScenarioTheSuiteDoesNotHaveIsAConfigurationErrorNamingTheSuitesScenarios() {
         assertThat(Graded.run(GradedBehaviours.class, "unknownScenario(java.lang.String)")).containsExactly(
                 Map.entry("unknownScenario", "failed: @RetryProbeSuite: suite http has no scenario no-such-scenario;"
