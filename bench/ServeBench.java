@@ -48,7 +48,7 @@ public final class ServeBench {
         int operations = Integer.parseInt(args[1]);
         List<byte[]> bodies = bodies(operations);
         long spans = 3L * operations;
-        Process serve = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
+        Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
                 "--until-idle", "2s", "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
