@@ -1,4 +1,4 @@
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.operations.SpansReader;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Limits;

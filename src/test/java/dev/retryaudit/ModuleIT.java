@@ -56,7 +56,7 @@ class ModuleIT {
             assertThat(p.service()).isEqualTo(ToolProvider.class.getName());
             assertThat(p.providers()).containsExactly("dev.retryaudit.cli.RetryAuditToolProvider");
         });
-        assertThat(d.packages()).contains("dev.retryaudit.input.json", "dev.retryaudit.rules.engine",
+        assertThat(d.packages()).contains("dev.retryaudit.json", "dev.retryaudit.rules.engine",
                 "dev.retryaudit.cli", "dev.retryaudit.mcp");
     }
 

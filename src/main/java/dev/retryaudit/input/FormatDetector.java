@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.otlp.OtlpLogLines;
 import dev.retryaudit.input.foreign.otlp.OtlpProtobuf;
 import dev.retryaudit.input.foreign.retrytrace.CurlDiagnostic;
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.model.InputFormat;
 import java.io.IOException;
 import java.util.LinkedHashSet;

@@ -1,9 +1,9 @@
 package dev.retryaudit.input;
 
-import dev.retryaudit.input.json.ByteBudget;
+import dev.retryaudit.json.ByteBudget;
 import dev.retryaudit.model.internal.LimitChecks;
-import dev.retryaudit.input.json.ParseFailures;
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.ParseFailures;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.OperationSink;
 import dev.retryaudit.input.reader.ReadContext;

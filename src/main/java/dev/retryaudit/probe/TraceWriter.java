@@ -3,7 +3,7 @@ package dev.retryaudit.probe;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.text.Times;
 import dev.retryaudit.text.Wire;
-import dev.retryaudit.report.json.Json;
+import dev.retryaudit.json.Json;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

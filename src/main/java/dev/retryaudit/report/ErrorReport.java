@@ -2,7 +2,7 @@ package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.model.Limit;
-import dev.retryaudit.report.json.Json;
+import dev.retryaudit.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 

@@ -1,7 +1,7 @@
 package dev.retryaudit.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.retryaudit.report.json.Json;
+import dev.retryaudit.json.Json;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import java.io.IOException;

@@ -7,7 +7,7 @@ import dev.retryaudit.model.internal.InputError;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.report.json.Json;
+import dev.retryaudit.json.Json;
 import dev.retryaudit.report.sarif.Sarif;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.engine.RuleDocs;

@@ -1,6 +1,6 @@
 package dev.retryaudit.input;
 
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.retryaudit.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.retryaudit.input.json.Rfc3339;
+import dev.retryaudit.json.Rfc3339;
 import org.junit.jupiter.api.Test;
 
 class HeaderFormatTest {

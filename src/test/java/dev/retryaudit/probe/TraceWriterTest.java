@@ -3,7 +3,7 @@ package dev.retryaudit.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.input.json.Rfc3339;
+import dev.retryaudit.json.Rfc3339;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;

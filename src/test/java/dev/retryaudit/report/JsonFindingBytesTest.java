@@ -9,7 +9,7 @@ import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.values.RawJson;
-import dev.retryaudit.report.json.Json;
+import dev.retryaudit.json.Json;
 import dev.retryaudit.rules.RuleInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;

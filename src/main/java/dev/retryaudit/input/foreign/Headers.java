@@ -1,6 +1,6 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.json.Decimal;
+import dev.retryaudit.json.Decimal;
 
 /**
  * Request and response headers that foreign formats record and the audit reads besides Idempotency-Key,

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import java.io.IOException;
 
 /**

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.json.Decimal;
+import dev.retryaudit.json.Decimal;
 import dev.retryaudit.model.Outcome;
 import dev.retryaudit.text.Times;
 import java.time.DateTimeException;

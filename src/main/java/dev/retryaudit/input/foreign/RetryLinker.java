@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.model.internal.LimitChecks;
-import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.json.JsonPointers;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;

@@ -1,9 +1,9 @@
 package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.FieldMask;
-import dev.retryaudit.input.json.GrpcStatusValue;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.FieldMask;
+import dev.retryaudit.json.GrpcStatusValue;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;

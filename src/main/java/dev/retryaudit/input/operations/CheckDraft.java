@@ -1,7 +1,7 @@
 package dev.retryaudit.input.operations;
 
-import dev.retryaudit.input.json.FieldMask;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.FieldMask;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.model.Check;
 import dev.retryaudit.model.CheckResult;

@@ -2,7 +2,7 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.util.Arrays;

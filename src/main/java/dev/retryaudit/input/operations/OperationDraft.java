@@ -2,8 +2,8 @@ package dev.retryaudit.input.operations;
 
 import dev.retryaudit.model.Operation;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.FieldMask;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.FieldMask;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.model.values.Clock;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.internal.InputException;

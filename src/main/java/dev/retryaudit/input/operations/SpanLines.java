@@ -2,10 +2,10 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.ParseFailures;
-import dev.retryaudit.input.json.StrictJson;
-import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.json.JsonCursor;
+import dev.retryaudit.json.ParseFailures;
+import dev.retryaudit.json.StrictJson;
+import dev.retryaudit.json.StringPool;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;

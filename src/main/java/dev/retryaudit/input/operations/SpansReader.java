@@ -2,9 +2,9 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.FieldMask;
+import dev.retryaudit.json.FieldMask;
 import dev.retryaudit.model.internal.LimitChecks;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.LineChunks;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;

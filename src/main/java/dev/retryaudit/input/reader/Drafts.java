@@ -1,6 +1,6 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.input.json.JsonPointers;
+import dev.retryaudit.json.JsonPointers;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 

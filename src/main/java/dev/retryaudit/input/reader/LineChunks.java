@@ -1,6 +1,6 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.input.json.ByteWords;
+import dev.retryaudit.json.ByteWords;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,9 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.input.json.FieldMask;
-import dev.retryaudit.input.json.JsonCursor;
-import dev.retryaudit.input.json.StrictJson;
-import dev.retryaudit.input.json.StringPool;
+import dev.retryaudit.json.FieldMask;
+import dev.retryaudit.json.JsonCursor;
+import dev.retryaudit.json.StrictJson;
+import dev.retryaudit.json.StringPool;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;

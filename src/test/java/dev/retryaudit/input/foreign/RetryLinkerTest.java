@@ -1,6 +1,6 @@
 package dev.retryaudit.input.foreign;
 
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.internal.InputException;

@@ -1,6 +1,6 @@
 package dev.retryaudit.input.reader;
 
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
 import java.io.ByteArrayInputStream;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.ExceptionCauses;
 import dev.retryaudit.input.foreign.FailureHints;
 import dev.retryaudit.input.foreign.Http;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Outcome;
 import java.io.IOException;

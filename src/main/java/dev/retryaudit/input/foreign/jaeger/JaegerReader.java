@@ -8,7 +8,7 @@ import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.SpanAttempts;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.foreign.ZipkinJaegerFields;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;

@@ -3,7 +3,7 @@ package dev.retryaudit.input.foreign.otlp;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.foreign.ProtoNames;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.input.foreign.UnusedSpans;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.LineChunks;
 import dev.retryaudit.input.reader.LineDiscipline;
 import dev.retryaudit.input.reader.ParallelChunks;

@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.json.JsonCursor;
+import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;

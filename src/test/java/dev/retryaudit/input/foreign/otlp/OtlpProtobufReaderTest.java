@@ -8,7 +8,7 @@ import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.FormatDetector;
-import dev.retryaudit.input.json.StrictJson;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
