@@ -50,7 +50,7 @@ public final class ServeBench {
         int operations = Integer.parseInt(args[1]);
         List<byte[]> bodies = bodies(operations);
         long spans = 3L * operations;
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
         String jvm = System.getProperty("serve.jvm", "");
         if (!jvm.isBlank()) {
             command.addAll(List.of(jvm.strip().split("\\s+")));

@@ -50,7 +50,8 @@ class ModuleIT {
         assertThat(d.isAutomatic()).isFalse();
         assertThat(d.exports()).allSatisfy(e -> assertThat(e.isQualified()).isFalse());
         assertThat(d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()))
-                .containsExactlyInAnyOrder("dev.retryaudit.api", "dev.retryaudit.model", "dev.retryaudit.rules");
+                .containsExactlyInAnyOrder("dev.retryaudit.api", "dev.retryaudit.api.split", "dev.retryaudit.model",
+                        "dev.retryaudit.rules");
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).isTrue());
         assertThat(d.provides()).singleElement().satisfies(p -> {
             assertThat(p.service()).isEqualTo(ToolProvider.class.getName());
