@@ -124,4 +124,23 @@ class ReceiverTest {
         r.sweep();
         assertThat(r.heldSpans()).isZero();
     }
+
+    /** An exporter that sends a batch again: its copies are read once, with a note, as {@code audit} reads a file of both. */
+    @Test
+    void anExportSentAgainIsAuditedOnceWithANote() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+                new Metrics(1_000_000));
+        byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
+        r.otlp(export, 11, false);
+        r.otlp(export, 11, false);
+        assertThat(r.heldSpans()).isEqualTo(18);
+        dev.retryaudit.api.AuditResult result = r.finish();
+        assertThat(result.findings()).extracting(Finding::rule)
+                .containsExactlyInAnyOrder("timeout-replay/unreconciled", "retry-after/early");
+        assertThat(result.inputs().get(0).operations()).isEqualTo(5);
+        assertThat(result.inputs().get(0).notes()).extracting(dev.retryaudit.model.InputNote::message)
+                .anyMatch(m -> m.startsWith("9 attempt spans stand again with the same trace id, span id and content"));
+    }
 }
