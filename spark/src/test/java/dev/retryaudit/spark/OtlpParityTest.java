@@ -128,6 +128,25 @@ class OtlpParityTest {
                 .startsWith("nothing in this input was audited");
     }
 
+    /**
+     * An export written twice, in one file and again in a second: the copies are read once, with the command
+     * line's note counting them; a copy whose content differs is rejected where the command line rejects it.
+     */
+    @Test
+    void anExportWrittenTwiceIsReadOnceAsTheCommandLineReadsIt() throws IOException {
+        String lines = OtlpCorpus.files(1, 10).get(0);
+        String first = lines.substring(0, lines.indexOf('\n') + 1);
+        Path twice = Files.writeString(dir.resolve("twice.jsonl"), lines + first);
+        Parity.CliAnswer cli = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, List.of(twice));
+        assertThat(cli.report().get("inputs").get(0).get("notes").toString())
+                .contains("stand again with the same trace id, span id and content");
+        Path changed = Files.writeString(dir.resolve("changed.jsonl"),
+                lines + first.replace("\"name\":\"", "\"name\":\"again "));
+        Parity.CliAnswer rejected = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, List.of(changed));
+        assertThat(rejected.exit()).isEqualTo(65);
+        assertThat(rejected.error()).contains("stands again with other content");
+    }
+
     @Test
     void notesAsTheCommandLineGivesThem() throws IOException {
         List<Path> files = new ArrayList<>();

@@ -67,9 +67,6 @@ final class DuplicateSpans {
      */
     void keep(String context) {
         dropped.removeIf(s -> !context.equals(countedIn(s)));
-        if (conflict != null && !context.equals(countedIn(conflict[1]))) {
-            conflict = null;
-        }
     }
 
     private static String countedIn(ForeignSpan s) {
