@@ -1,8 +1,8 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditInput;
-import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.input.store.StoreException;
 import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.input.store.TraceStores;

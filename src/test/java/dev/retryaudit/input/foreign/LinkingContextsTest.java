@@ -27,7 +27,7 @@ class LinkingContextsTest {
         OtlpRecords records = new OtlpRecords("/v1/traces", 0, Limits.DEFAULTS);
         RetryLinker into = new RetryLinker();
         for (int i = 0; i < exports.length; i++) {
-            records.read(new OtlpRecords.Record(i + 1, exports[i]), into, notes);
+            records.read(new OtlpRecords.Record(i + 1, exports[i], null), into, notes);
         }
         return into.held();
     }
