@@ -9,6 +9,8 @@ import dev.retryaudit.api.split.AuditPart;
 import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.LinkingContexts;
+import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpRecords;
 import dev.retryaudit.input.reader.ReadContext;
@@ -19,27 +21,24 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
-import dev.retryaudit.model.values.ParentRef;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
  * What {@code serve} has received and not yet judged: each OTLP export a numbered record whose attempt
- * spans, as its reader made them, are held by the linking context they belong to
- * ({@link RetryLinker#contexts}) until the context has been idle for the idle time plus the longest
- * Retry-After seen in it; then the context's spans are linked by the linker {@code audit} uses, its operations audited and their findings handed on at
- * once. Zipkin bodies are one context of their own. Cross-operation rules are judged at {@link #finish}
- * over every part audited. Thread-safe: records are read outside the lock, their spans held and audited under it.
+ * spans, as its reader made them, are held by the linking context they belong to ({@link HeldContexts})
+ * until the context closes; then the context's spans are linked by the protocol {@code audit} uses
+ * ({@link LinkingContexts}), given their parents among the operations audited before
+ * ({@link ParentOffers}), audited, and their findings handed on at once. A busy context is audited in
+ * windows ({@link ContextWindow}). Zipkin bodies are one context of their own ({@link ZipkinBodies}).
+ * Cross-operation rules are judged at {@link #finish} over every part audited. Thread-safe: records are
+ * read outside the lock, their spans held and audited under it.
  */
 final class Receiver {
     /** The source name of OTLP exports, in locations and fingerprints: the path they are posted to. */
@@ -49,8 +48,6 @@ final class Receiver {
 
     private final RetryAudit auditor;
     private final SplitAudit parted;
-    private final Limits limits;
-    private final long idleNanos;
     private final long maxHeldSpans;
     private final LongSupplier clock;
     private final Consumer<Finding> findings;
@@ -60,49 +57,22 @@ final class Receiver {
     private final ReadContext otlpNotes;
     private final ReadContext zipkinNotes;
 
-    private final Map<String, Context> open = new LinkedHashMap<>();
+    private final HeldContexts held;
+    private final ZipkinBodies zipkin = new ZipkinBodies();
     private final List<AuditPart> parts = new ArrayList<>();
-    /** The attempts of operations audited so far by the key of the span they came from, for the children that come later. */
-    private final Map<String, ParentRef> offers = new LinkedHashMap<>(16, 0.75f, false) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ParentRef> eldest) {
-            return size() > Math.max(1024, maxHeldSpans);
-        }
-    };
+    /** The attempts of operations audited so far, for the children that come later: those of the latest spans. */
+    private final ParentOffers offers;
     /** Held while linking and auditing, which the receiver's own lock is not: exports are taken meanwhile. */
     private final Object auditing = new Object();
     private final Set<Finding> emitted = new HashSet<>();
-    private final List<byte[]> zipkin = new ArrayList<>();
-    private long zipkinSpans;
-    private long zipkinLast;
+    private final long idleNanos;
     private long records;
-    private long heldSpans;
     private final long[] otlpCounts = new long[2];
     private final long[] zipkinCounts = new long[2];
     private boolean finished;
 
     /** The longest Retry-After that holds a context, in seconds: a longer one is taken as this long. */
     static final long RETRY_AFTER_CAP_SECONDS = 600;
-    /** The spans of one context past which it is audited in a window, however busy. */
-    static final int WINDOW_SPANS = 20_000;
-
-    /**
-     * One linking context held: its attempt spans, their traces, when it got its first and last one, the
-     * longest Retry-After seen, and when it may next be cut in a window.
-     */
-    private static final class Context {
-        final List<ForeignSpan> spans = new ArrayList<>(2);
-        final Set<String> traces = new HashSet<>(2);
-        long first;
-        long last;
-        long retryAfterNanos;
-        long nextWindow;
-    }
-
-    /** The open contexts by the traces of their spans: an SDK call span and its sends are in two contexts of one trace. */
-    private final Map<String, Set<String>> byTrace = new java.util.HashMap<>();
 
     /** What became of the spans of one export: how many were taken, how many rejected, and why. */
     record Receipt(long accepted, long rejected, String message) {
@@ -130,7 +100,6 @@ final class Receiver {
             Consumer<Finding> findings, Metrics metrics) {
         this.auditor = auditor;
         this.parted = SplitAudit.of(auditor);
-        this.limits = limits;
         this.idleNanos = idleNanos;
         this.maxHeldSpans = maxHeldSpans;
         this.clock = clock;
@@ -140,6 +109,8 @@ final class Receiver {
         this.zipkinReader = zipkinReader(limits);
         this.otlpNotes = otlp.context();
         this.zipkinNotes = new OtlpRecords(ZIPKIN_SOURCE, 1, limits).context();
+        this.held = new HeldContexts(idleNanos);
+        this.offers = ParentOffers.latest((int) Math.min(Integer.MAX_VALUE, Math.max(1024, maxHeldSpans)));
     }
 
     /** Numbers the next record; refuses when the spans held and {@code spans} more would pass the bound. */
@@ -147,7 +118,8 @@ final class Receiver {
         if (finished) {
             throw new IllegalStateException("the receiver has finished");
         }
-        if (heldSpans > 0 && heldSpans + spans > maxHeldSpans) {
+        long holding = heldSpans();
+        if (holding > 0 && holding + spans > maxHeldSpans) {
             metrics.full();
             throw new FullException();
         }
@@ -162,11 +134,10 @@ final class Receiver {
      */
     Receipt otlp(byte[] json, ExportTraceServiceRequest decoded, long spans) throws FullException, BadExportException {
         long number = admit(spans);
-        OtlpRecords.Record record = new OtlpRecords.Record(number, json, decoded);
-        RetryLinker linker = new RetryLinker();
+        RetryLinker read = new RetryLinker();
         ReadContext notes = otlp.context();
         try {
-            otlp.read(record, linker, notes);
+            otlp.read(new OtlpRecords.Record(number, json, decoded), read, notes);
         } catch (InputException e) {
             if (decoded == null && !inSpanValue(e.path())) {
                 throw new BadExportException(e.diagnostic());
@@ -174,47 +145,33 @@ final class Receiver {
             metrics.rejected(spans);
             return new Receipt(0, spans, e.diagnostic());
         }
-        List<ForeignSpan> attemptSpans = linker.spans();
-        List<String> keys = new ArrayList<>(attemptSpans.size());
+        hold(read.held(), notes.notes(), spans);
+        return new Receipt(spans, 0, null);
+    }
+
+    /**
+     * Holds the attempt spans of one export of {@code spans} spans, read (and placed at its record) into
+     * {@code read}, with the notes reading made, each span in its linking context.
+     */
+    private void hold(LinkingContexts read, List<InputNote> notes, long spans) {
+        List<ForeignSpan> attemptSpans = read.spans();
+        String[] keys = new String[attemptSpans.size()];
         long[] retryAfter = new long[attemptSpans.size()];
-        for (int i = 0; i < attemptSpans.size(); i++) {
-            keys.add(contextOf(attemptSpans.get(i)));
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = LinkingContexts.of(attemptSpans.get(i));
             retryAfter[i] = retryAfterNanos(attemptSpans.get(i));
         }
         synchronized (this) {
-            for (InputNote n : notes.notes()) {
+            for (InputNote n : notes) {
                 otlpNotes.note(n.line(), n.column(), n.message());
             }
             metrics.received(spans);
             long now = clock.getAsLong();
-            for (int i = 0; i < attemptSpans.size(); i++) {
-                ForeignSpan span = attemptSpans.get(i);
-                String key = keys.get(i);
-                Context c = open.get(key);
-                if (c == null) {
-                    c = new Context();
-                    c.first = now;
-                    c.nextWindow = now;
-                    open.put(key, c);
-                }
-                c.spans.add(span);
-                c.last = now;
-                c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfter[i]);
-                if (c.traces.add(span.traceId)) {
-                    byTrace.computeIfAbsent(span.traceId, t -> new HashSet<>(2)).add(key);
-                }
+            for (int i = 0; i < keys.length; i++) {
+                held.hold(attemptSpans.get(i), keys[i], retryAfter[i], now);
             }
-            heldSpans += attemptSpans.size();
-            metrics.held(heldSpans);
+            metrics.held(heldSpans());
         }
-        return new Receipt(spans, 0, null);
-    }
-
-    /** The key of the linking context of one attempt span, as the linker groups it. */
-    private static String contextOf(ForeignSpan span) {
-        RetryLinker one = new RetryLinker();
-        one.add(span);
-        return one.contexts().get(0);
     }
 
     /** Whether an error stands in a value that OTLP leaves free (an attribute's, an event's, a status's): valid OTLP, unusable spans. */
@@ -232,12 +189,9 @@ final class Receiver {
             return new Receipt(0, spans, e.getMessage());
         }
         synchronized (this) {
-            zipkin.add(body);
-            zipkinSpans += spans;
-            zipkinLast = clock.getAsLong();
-            heldSpans += spans;
+            zipkin.hold(body, spans, clock.getAsLong());
             metrics.received(spans);
-            metrics.held(heldSpans);
+            metrics.held(heldSpans());
         }
         return new Receipt(spans, 0, null);
     }
@@ -256,162 +210,67 @@ final class Receiver {
      * {@code span} asked for; 0 for none or a date.
      */
     private static long retryAfterNanos(ForeignSpan span) {
-        if (span.hop.retryAfter == null) {
+        if (span.retryAfter() == null) {
             return 0;
         }
-        RetryAfterValue v = RetryAfterValue.parse(span.hop.retryAfter, System.currentTimeMillis());
+        RetryAfterValue v = RetryAfterValue.parse(span.retryAfter(), System.currentTimeMillis());
         return v != null && v.form() == RetryAfterValue.Form.DELAY_SECONDS
                 ? Math.min(v.seconds(), RETRY_AFTER_CAP_SECONDS) * 1_000_000_000L : 0;
     }
 
     /**
-     * Audits the contexts that have been idle long enough (and Zipkin's spans, when they have): taken
-     * from the held spans under the receiver's lock, linked and audited outside it, so that exports go
-     * on being taken meanwhile.
+     * Audits the contexts that closed (and Zipkin's spans, when they went idle), and cuts windows of the
+     * busy ones: taken from the held spans under the receiver's lock, linked and audited outside it, so
+     * that exports go on being taken meanwhile.
      */
     void sweep() {
         synchronized (auditing) {
             List<ForeignSpan> spans;
             byte[] zipkinSpans = null;
-            Map<String, List<ForeignSpan>> windows;
+            List<HeldContexts.Window> windows;
             synchronized (this) {
                 if (finished) {
                     return;
                 }
                 long now = clock.getAsLong();
-                // A context goes with those that share a trace with it, once every one of them is idle.
-                List<String> due = new ArrayList<>();
-                Set<String> seen = new HashSet<>();
-                for (Map.Entry<String, Context> e : open.entrySet()) {
-                    if (!seen.contains(e.getKey()) && idle(e.getValue(), now)) {
-                        Set<String> component = component(List.of(e.getKey()));
-                        seen.addAll(component);
-                        if (component.stream().allMatch(k -> idle(open.get(k), now))) {
-                            due.addAll(component);
-                        }
-                    }
+                spans = held.takeClosed(now);
+                if (zipkin.idle(now, idleNanos)) {
+                    zipkinSpans = zipkin.take();
                 }
-                spans = take(due);
-                if (!zipkin.isEmpty() && now - zipkinLast >= idleNanos) {
-                    zipkinSpans = takeZipkin();
-                }
-                windows = windowsDue(now);
+                windows = held.windowsDue(now);
+                metrics.held(heldSpans());
             }
             link(spans);
             auditZipkin(zipkinSpans);
-            for (Map.Entry<String, List<ForeignSpan>> w : windows.entrySet()) {
-                window(w.getKey(), w.getValue());
-            }
+            windows.forEach(this::window);
         }
     }
 
-    /**
-     * The contexts, still open, that are old (twice the idle time and their Retry-After) or large
-     * ({@value #WINDOW_SPANS} spans) enough to be audited in a window, each with a copy of its spans;
-     * called under the receiver's lock.
-     */
-    private Map<String, List<ForeignSpan>> windowsDue(long now) {
-        Map<String, List<ForeignSpan>> due = new LinkedHashMap<>();
-        for (Map.Entry<String, Context> e : open.entrySet()) {
-            Context c = e.getValue();
-            long quiet = idleNanos + c.retryAfterNanos;
-            if (now - c.nextWindow >= 0 && (now - c.first >= 2 * quiet || c.spans.size() >= WINDOW_SPANS)) {
-                due.put(e.getKey(), new ArrayList<>(c.spans));
-                // However the window falls, the context is looked at again no sooner than half its quiet time.
-                c.nextWindow = now + Math.max(quiet / 2, 1_000_000L);
-            }
-        }
-        return due;
-    }
-
-    /**
-     * Audits a window of a busy context: its spans are linked, and the operations that closed (their last
-     * send started the idle time and the context's Retry-After before its newest span) and started before
-     * every operation still open are audited and their spans let go; an operation that straddles that
-     * point is kept whole, with every one after it, for a later window.
-     */
-    private void window(String key, List<ForeignSpan> snapshot) {
-        long quiet;
+    /** Audits the operations of window {@code w} of a busy context that closed, and lets go of their spans. */
+    private void window(HeldContexts.Window w) {
         long newest = Long.MIN_VALUE;
-        synchronized (this) {
-            Context c = open.get(key);
-            if (c == null) {
-                return;
-            }
-            quiet = idleNanos + c.retryAfterNanos;
+        LinkingContexts linking = new LinkingContexts();
+        for (ForeignSpan span : w.spans()) {
+            newest = Math.max(newest, span.startNanos());
+            linking.add(span);
         }
-        for (ForeignSpan span : snapshot) {
-            newest = Math.max(newest, span.startNanos);
-        }
-        RetryLinker linker = new RetryLinker();
-        snapshot.forEach(linker::add);
         List<RetryLinker.Linked> linked;
         try {
-            linked = linker.link(otlp.context(), false, true);
+            linked = linking.link(otlp.context(), false, null);
         } catch (InputException e) {
             return;
         }
-        long[][] ranges = new long[linked.size()][];
-        long cut = Long.MAX_VALUE;
-        for (int i = 0; i < linked.size(); i++) {
-            ranges[i] = range(linked.get(i).operation());
-            if (ranges[i] == null || ranges[i][1] > newest - quiet) {
-                cut = Math.min(cut, ranges[i] == null ? Long.MIN_VALUE : ranges[i][0]);
-            }
-        }
-        // An operation that starts before the cut and ends after it moves the cut back to its start.
-        for (boolean moved = true; moved; ) {
-            moved = false;
-            for (long[] r : ranges) {
-                if (r != null && r[0] < cut && r[1] >= cut) {
-                    cut = r[0];
-                    moved = true;
-                }
-            }
-        }
-        List<RetryLinker.Linked> closed = new ArrayList<>();
-        for (int i = 0; i < linked.size(); i++) {
-            if (ranges[i] != null && ranges[i][1] < cut) {
-                closed.add(linked.get(i));
-            }
-        }
-        if (closed.isEmpty()) {
+        ContextWindow.Cut cut = ContextWindow.cut(linked, newest, w.quietNanos());
+        if (cut.closed().isEmpty()) {
             return;
         }
-        long before = cut;
         synchronized (this) {
-            Context c = open.get(key);
-            if (c == null) {
+            if (!held.letGo(w, cut.before(), clock.getAsLong())) {
                 return;
             }
-            Set<ForeignSpan> let = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            for (ForeignSpan span : snapshot) {
-                if (span.startNanos < before) {
-                    let.add(span);
-                }
-            }
-            c.spans.removeIf(let::contains);
-            c.first = clock.getAsLong();
-            heldSpans -= let.size();
-            metrics.held(heldSpans);
+            metrics.held(heldSpans());
         }
-        auditLinked(closed);
-    }
-
-    /** The start of an operation's first attempt and of its last, in nanoseconds since the epoch; null when one has no time. */
-    private static long[] range(Operation op) {
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (dev.retryaudit.model.Attempt a : op.attempts()) {
-            java.util.Optional<java.time.Instant> at = a.startedAt();
-            if (at.isEmpty()) {
-                return null;
-            }
-            long nanos = at.get().getEpochSecond() * 1_000_000_000L + at.get().getNano();
-            first = Math.min(first, nanos);
-            last = Math.max(last, nanos);
-        }
-        return first == Long.MAX_VALUE ? null : new long[] {first, last};
+        auditOperations(offers.parented(cut.closed()), otlpCounts);
     }
 
     /**
@@ -423,11 +282,12 @@ final class Receiver {
             List<ForeignSpan> spans;
             byte[] zipkinSpans = null;
             synchronized (this) {
-                spans = take(new ArrayList<>(open.keySet()));
+                spans = held.takeAll();
                 if (!zipkin.isEmpty()) {
-                    zipkinSpans = takeZipkin();
+                    zipkinSpans = zipkin.take();
                 }
                 finished = true;
+                metrics.held(heldSpans());
             }
             link(spans);
             auditZipkin(zipkinSpans);
@@ -451,85 +311,17 @@ final class Receiver {
         }
     }
 
-    /**
-     * Takes the spans of the contexts named and of every open context that shares a trace with them,
-     * in the order they came: such contexts are linked together, as the spans of one file are (an SDK
-     * call span with its sends, a parent with its children). Called under the receiver's lock.
-     */
-    private List<ForeignSpan> take(List<String> keys) {
-        Set<String> component = component(keys);
-        List<ForeignSpan> spans = new ArrayList<>();
-        for (String key : component) {
-            Context c = open.remove(key);
-            spans.addAll(c.spans);
-            for (String trace : c.traces) {
-                Set<String> in = byTrace.get(trace);
-                if (in != null && in.remove(key) && in.isEmpty()) {
-                    byTrace.remove(trace);
-                }
-            }
-        }
-        heldSpans -= spans.size();
-        metrics.held(heldSpans);
-        spans.sort((x, y) -> Long.compare(x.order, y.order));
-        return spans;
-    }
-
-    /** Whether a context has been idle for the idle time plus its longest Retry-After. */
-    private boolean idle(Context c, long now) {
-        return now - c.last >= idleNanos + c.retryAfterNanos;
-    }
-
-    /** The open contexts named and every open context that shares a trace with one of them, transitively. */
-    private Set<String> component(List<String> keys) {
-        Set<String> component = new LinkedHashSet<>();
-        List<String> stack = new ArrayList<>(keys);
-        while (!stack.isEmpty()) {
-            String key = stack.remove(stack.size() - 1);
-            Context c = open.get(key);
-            if (c == null || !component.add(key)) {
-                continue;
-            }
-            for (String trace : c.traces) {
-                stack.addAll(byTrace.getOrDefault(trace, Set.of()));
-            }
-        }
-        return component;
-    }
-
-    /** Zipkin's bodies held, as one array of their spans; called under the receiver's lock. */
-    private byte[] takeZipkin() {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        all.write('[');
-        for (byte[] body : zipkin) {
-            int start = indexOf(body, '[') + 1;
-            int end = lastIndexOf(body, ']');
-            if (end > start && !blank(body, start, end)) {
-                if (all.size() > 1) {
-                    all.write(',');
-                }
-                all.write(body, start, end - start);
-            }
-        }
-        all.write(']');
-        zipkin.clear();
-        heldSpans -= zipkinSpans;
-        zipkinSpans = 0;
-        metrics.held(heldSpans);
-        return all.toByteArray();
-    }
-
     /** Links {@code spans} into operations, with their parents among these and those audited before, and audits them. */
     private void link(List<ForeignSpan> spans) {
         if (spans.isEmpty()) {
             return;
         }
-        RetryLinker linker = new RetryLinker();
-        spans.forEach(linker::add);
+        LinkingContexts linking = new LinkingContexts();
+        spans.forEach(linking::add);
         ReadContext notes = otlp.context();
         List<RetryLinker.Linked> linked;
         try {
-            linked = linker.link(notes, false, true);
+            linked = linking.link(notes, false, null);
         } catch (InputException e) {
             // Each record was read alone when it came; linked together they may still pass a limit (attempts in one operation).
             notes.note(e.line(), e.column(), "spans left out: " + e.detail());
@@ -540,19 +332,7 @@ final class Receiver {
                 otlpNotes.note(n.line(), n.column(), n.message());
             }
         }
-        auditLinked(linked);
-    }
-
-    /** Audits operations as linked, with their parents among these and those audited before. */
-    private void auditLinked(List<RetryLinker.Linked> linked) {
-        for (RetryLinker.Linked l : linked) {
-            offers.putAll(l.offers());
-        }
-        List<Operation> ops = new ArrayList<>(linked.size());
-        for (RetryLinker.Linked l : linked) {
-            ops.add(l.withParent(l.parentKey() == null ? null : offers.get(l.parentKey())));
-        }
-        auditOperations(ops, otlpCounts);
+        auditOperations(offers.parented(linked), otlpCounts);
     }
 
     private void auditZipkin(byte[] spans) {
@@ -588,33 +368,6 @@ final class Receiver {
 
     /** Spans held now. */
     synchronized long heldSpans() {
-        return heldSpans;
-    }
-
-    private static int indexOf(byte[] b, char c) {
-        for (int i = 0; i < b.length; i++) {
-            if (b[i] == c) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static int lastIndexOf(byte[] b, char c) {
-        for (int i = b.length - 1; i >= 0; i--) {
-            if (b[i] == c) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static boolean blank(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t') {
-                return false;
-            }
-        }
-        return true;
+        return held.spans() + zipkin.spans();
     }
 }

@@ -124,4 +124,62 @@ class ReceiverTest {
         r.sweep();
         assertThat(r.heldSpans()).isZero();
     }
+
+    /** An exporter that sends a batch again: its copies are read once, with a note, as {@code audit} reads a file of both. */
+    @Test
+    void anExportSentAgainIsAuditedOnceWithANote() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+                new Metrics(1_000_000));
+        byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
+        r.otlp(export, null, 11);
+        r.otlp(export, null, 11);
+        assertThat(r.heldSpans()).isEqualTo(18);
+        dev.retryaudit.api.AuditResult result = r.finish();
+        assertThat(result.findings()).extracting(Finding::rule)
+                .containsExactlyInAnyOrder("timeout-replay/unreconciled", "retry-after/early");
+        assertThat(result.inputs().get(0).operations()).isEqualTo(5);
+        assertThat(result.inputs().get(0).notes()).extracting(dev.retryaudit.model.InputNote::message)
+                .anyMatch(m -> m.startsWith("9 attempt spans stand again with the same trace id, span id and content"));
+    }
+
+    /**
+     * Root per-attempt call spans of one client request id, each attempt a trace of its own, sent in two
+     * exports: held together by their client's context while either is open, they are joined into one
+     * operation as {@code audit} joins them in one file.
+     */
+    @Test
+    void rootCallSpansOfOneRequestInTwoTracesAreJoinedAsAuditJoinsThem() throws Exception {
+        Path file = Path.of("src/test/resources/real/recorded/azure-core-js/post-reset-keyless-root.json");
+        List<Finding> expected = RetryAudit.defaults().audit(dev.retryaudit.api.AuditInput.stream(
+                Files.newInputStream(file), Receiver.OTLP_SOURCE)).findings();
+        assertThat(expected).extracting(Finding::rule).containsExactly("timeout-replay/keyless");
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode doc = json.readTree(file.toFile());
+        java.util.Map<String, List<com.fasterxml.jackson.databind.JsonNode>> byTrace = new java.util.LinkedHashMap<>();
+        doc.path("resourceSpans").forEach(rs -> rs.path("scopeSpans").forEach(ss -> ss.path("spans").forEach(span ->
+                byTrace.computeIfAbsent(span.get("traceId").asText(), t -> new ArrayList<>()).add(span))));
+        assertThat(byTrace).hasSize(2);
+
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+                new Metrics(1_000_000));
+        for (List<com.fasterxml.jackson.databind.JsonNode> spans : byTrace.values()) {
+            com.fasterxml.jackson.databind.node.ObjectNode export = json.createObjectNode();
+            com.fasterxml.jackson.databind.node.ObjectNode rs = export.putArray("resourceSpans").addObject();
+            rs.set("resource", doc.path("resourceSpans").get(0).get("resource"));
+            com.fasterxml.jackson.databind.node.ArrayNode scopes = rs.putArray("scopeSpans");
+            scopes.addObject().putArray("spans").addAll(spans);
+            assertThat(r.otlp(json.writeValueAsBytes(export), null, spans.size()).rejected()).isZero();
+            now.addAndGet(SECOND * 8 / 10);
+            r.sweep();
+        }
+        now.addAndGet(5 * SECOND);
+        r.sweep();
+        assertThat(r.heldSpans()).isZero();
+        assertThat(findings).extracting(Finding::fingerprint)
+                .containsExactlyElementsOf(expected.stream().map(Finding::fingerprint).toList());
+    }
 }

@@ -35,8 +35,9 @@ import scala.Tuple2;
  * Which HTTP requests are SDK call spans (linked with their sends, not in their own context) is decided
  * first, from facts about each request brought together by span. Each context is linked once and its
  * operations kept; an operation's parent is another context's attempt: each context offers its attempts
- * by span and asks for its operations' parent spans, a join answers, and the kept operations are given
- * their parents and audited, one auditor per partition, as {@link AuditJob} audits spans. The notes of
+ * by span and asks for its operations' parent spans, a join answers with the offer the protocol keeps
+ * ({@link LinkedOperation#replaces}), and the kept operations are given their parents and audited, one
+ * auditor per partition, as {@link AuditJob} audits spans. The notes of
  * reading each line leave the task that routed it; those of linking, the task that linked the context.
  */
 final class OtlpJob {
@@ -162,7 +163,7 @@ final class OtlpJob {
             Offer best = null;
             List<String> askers = new ArrayList<>();
             for (Tuple2<String, Offer> v : t._2()) {
-                if (v._2() != null && (best == null || v._2().order() >= best.order())) {
+                if (v._2() != null && (best == null || LinkedOperation.replaces(v._2().order(), best.order()))) {
                     best = v._2();
                 }
                 if (v._1() != null) {

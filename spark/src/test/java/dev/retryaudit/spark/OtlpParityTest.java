@@ -135,6 +135,24 @@ class OtlpParityTest {
                 .startsWith("nothing in this input was audited");
     }
 
+    /**
+     * An export written twice in one file: the copies are read once, with the command line's note counting
+     * them; a copy whose content differs is rejected where the command line rejects it.
+     */
+    @Test
+    void anExportWrittenTwiceIsReadOnceAsTheCommandLineReadsIt() throws IOException {
+        String first = oneLine(Path.of("../src/test/resources/input/otlp/agent-checkout.json")) + "\n";
+        Path twice = Files.writeString(dir.resolve("twice.jsonl"), first + first);
+        Parity.CliAnswer cli = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, List.of(twice));
+        assertThat(cli.report().get("inputs").get(0).get("notes").toString())
+                .contains("stand again with the same trace id, span id and content");
+        Path changed = Files.writeString(dir.resolve("changed.jsonl"),
+                first + first.replace("\"execute_tool charge_cart\"", "\"execute_tool charge_cart again\""));
+        Parity.CliAnswer rejected = Parity.assertSame(SparkAudit.OTLP, null, Limits.DEFAULTS, List.of(changed));
+        assertThat(rejected.exit()).isEqualTo(65);
+        assertThat(rejected.error()).contains("stands again with other content");
+    }
+
     @Test
     void notesAsTheCommandLineGivesThem() throws IOException {
         List<Path> files = new ArrayList<>();

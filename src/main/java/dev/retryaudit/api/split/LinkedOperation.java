@@ -1,5 +1,6 @@
 package dev.retryaudit.api.split;
 
+import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.values.ParentRef;
@@ -40,6 +41,16 @@ public final class LinkedOperation {
     /** Where the operation's first span stands in its source: operations are handed on in this order. */
     public long firstOrder() {
         return linked.firstOrder();
+    }
+
+    /**
+     * Whether an offer of a span by an operation whose first span stands at {@code order} replaces the offer
+     * held of an operation whose first span stands at {@code held} ({@link #firstOrder}), for an engine that
+     * joins the offers of a source linked in parts to the operations that ask for them: the later wins, as
+     * when the whole source is linked at once.
+     */
+    public static boolean replaces(long order, long held) {
+        return ParentOffers.wins(order, held);
     }
 
     /**

@@ -75,6 +75,26 @@ public final class ForeignSpan {
     /** Whether the operation this span starts is named by the span's place ({@code source#pointer}), as a HAR entry's. */
     public boolean placeIsId;
 
+    /** The span's trace id, "" for a HAR entry. */
+    public String traceId() {
+        return traceId;
+    }
+
+    /** Where the span stands in its source, for ordering. */
+    public long order() {
+        return order;
+    }
+
+    /** The start time in unsigned nanoseconds, 0 when absent. */
+    public long startNanos() {
+        return startNanos;
+    }
+
+    /** The {@code Retry-After} the span's response carried, or null. */
+    public String retryAfter() {
+        return hop.retryAfter;
+    }
+
     /** The span's JSON Pointer within its export; null for a record placed by its reader. */
     public String pointer() {
         return arrayPointer == null ? null : index < 0 ? arrayPointer : arrayPointer + "/" + index;

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * The input notes of sources read in parts (lines here, linking contexts there), kept so that parts
  * merge in any split and order into the notes the reader gives a whole source: each note with its
  * place in the order the reader makes them (the lines' notes in line order, the counts of unused
- * spans, the counts over every request of the source, then the linking's notes context by context),
+ * spans, the count of spans that stood twice, the counts over every request of the source, then the linking's notes context by context),
  * the counts summed, as many kept as the reader keeps ({@link ReadContext#MAX_NOTES}) and the rest
  * counted. Not thread-safe.
  */
@@ -25,20 +25,22 @@ public final class NoteParts implements Serializable {
     public static final int READ = 0;
     /** The counts of spans of protocols the audit does not read ({@link UnusedSpans}). */
     static final int UNUSED = 1;
+    /** The count of spans that stood twice and were read once ({@link DuplicateSpans}). */
+    static final int DUPLICATES = 2;
     /** The count of requests that ended with nothing recorded ({@link Abandoned}). */
-    static final int ABANDONED = 2;
+    static final int ABANDONED = 3;
     /** The count of requests that cannot be linked ({@link Unlinkable}). */
-    static final int UNLINKABLE = 3;
+    static final int UNLINKABLE = 4;
     /** The requests of one context linked ({@link RequestChains}). */
-    static final int CHAINS = 4;
+    static final int CHAINS = 5;
     /** The gRPC calls linked ({@link GrpcCalls}). */
-    static final int GRPC = 5;
+    static final int GRPC = 6;
     /** The SDK call spans checked against their sends ({@link CallSpans}). */
-    static final int CALLS = 6;
+    static final int CALLS = 7;
     /** The count of requests to an MCP endpoint under no tool span ({@link McpTransport}). */
-    static final int MCP = 7;
+    static final int MCP = 8;
     /** The count of GenAI model-call spans with no request under them ({@link ModelCalls}). */
-    static final int MODEL = 8;
+    static final int MODEL = 9;
 
     /** A note and its place in the order the reader makes the notes of its source. */
     private record Made(int phase, long order, long seq, InputNote note) implements Serializable {
@@ -86,6 +88,7 @@ public final class NoteParts implements Serializable {
                 case ABANDONED -> Abandoned.text(counts[0], words[0], words[1], words[2]);
                 case MCP -> McpTransport.text(counts[0], words[0], words[1], words[2]);
                 case MODEL -> ModelCalls.text(counts[0], words[0], words[1]);
+                case DUPLICATES -> DuplicateSpans.text(counts[0], words[0]);
                 default -> Unlinkable.text(counts[0], counts[1], words[0]);
             };
         }

@@ -16,11 +16,8 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -36,7 +33,9 @@ import java.util.Set;
  * by {@link RequestChains}. Each operation records why its attempts were joined
  * ({@link Operation#groupedBy}); a root resend that no earlier send could be linked to starts an
  * operation of its own, with a note. The spans of gRPC calls are linked by {@link GrpcCalls}. An
- * explicit {@code retry_audit.attempt_id} always wins.
+ * explicit {@code retry_audit.attempt_id} always wins. The spans are held by their linking contexts
+ * ({@link LinkingContexts}, the protocol that batch readers, {@code serve} and the Spark job share); this
+ * class groups them. Its methods that only pass a span or a context on are the readers' way in.
  */
 public final class RetryLinker {
     static final Comparator<ForeignSpan> BY_START = (a, b) -> {
@@ -48,22 +47,33 @@ public final class RetryLinker {
         return byResend != 0 ? byResend : Long.compare(a.order, b.order);
     };
 
-    /** The key of the one linking context of a source's gRPC spans, which its linking completes in place. */
-    public static final String GRPC_CONTEXT = "g";
-    /** The prefix of a trace's linking context: its tool spans, wrappers and requests sent under a parent span. */
-    private static final String TRACE = "a";
+    /** The key of the one linking context of a source's gRPC spans ({@link LinkingContexts#GRPC_CONTEXT}). */
+    public static final String GRPC_CONTEXT = LinkingContexts.GRPC_CONTEXT;
 
-    private final Map<String, List<ForeignSpan>> explicit = new LinkedHashMap<>();
-    /** Tool spans by trace: an agent run's calls of a tool are linked over the whole trace ({@link ToolCalls}). */
-    private final Map<String, List<ForeignSpan>> tools = new LinkedHashMap<>();
-    /** The spans of no attempt that sends may stand under, by trace ({@link Wrappers}). */
-    private final Map<String, List<ForeignSpan>> wrappers = new LinkedHashMap<>();
-    private final Map<String, List<ForeignSpan>> http = new LinkedHashMap<>();
-    private final Map<String, List<ForeignSpan>> other = new LinkedHashMap<>();
-    private final GrpcCalls grpc = new GrpcCalls();
-    /** The HTTP request added last and the key of its context. */
-    private ForeignSpan lastHttp;
-    private String lastHttpKey;
+    /** The spans to group, by linking context; emptied as they are grouped. */
+    private final LinkingContexts held;
+    private final Map<String, List<ForeignSpan>> explicit;
+    private final Map<String, List<ForeignSpan>> tools;
+    private final Map<String, List<ForeignSpan>> wrappers;
+    private final Map<String, List<ForeignSpan>> http;
+    private final Map<String, List<ForeignSpan>> other;
+    private final GrpcCalls grpc;
+
+    /** A linker of the spans a reader adds. */
+    public RetryLinker() {
+        this(new LinkingContexts());
+    }
+
+    /** A linker of the spans of {@code held}. */
+    RetryLinker(LinkingContexts held) {
+        this.held = held;
+        this.explicit = held.explicit;
+        this.tools = held.tools;
+        this.wrappers = held.wrappers;
+        this.http = held.http;
+        this.other = held.other;
+        this.grpc = held.grpc;
+    }
 
     /**
      * One operation's spans, how to number its attempts, why they were joined (null for one span),
@@ -122,73 +132,59 @@ public final class RetryLinker {
         }
     }
 
-    /** Adds {@code s} unless its {@code trace/span} key is one of {@code leftOut}. */
-    public void add(ForeignSpan s, Set<String> leftOut) {
-        if (leftOut.isEmpty() || !leftOut.contains(s.traceId + "/" + s.spanId)) {
-            add(s);
-        }
+    /** The spans read, by linking context: what the protocol holds of them. */
+    public LinkingContexts held() {
+        return held;
     }
 
+    /** Adds {@code s} ({@link LinkingContexts#add}). */
     public void add(ForeignSpan s) {
-        if (s.operationId != null) {
-            bucket(explicit, s.operationId).add(s);
-        } else if (s.kind == ForeignSpan.Kind.TOOL) {
-            bucket(tools, s.traceId).add(s);
-        } else if (s.kind == ForeignSpan.Kind.WRAPPER) {
-            bucket(wrappers, s.traceId).add(s);
-        } else if (s.kind == ForeignSpan.Kind.HTTP) {
-            bucket(http, httpKey(s)).add(s);
-        } else if (s.kind == ForeignSpan.Kind.GRPC) {
-            grpc.add(s);
-        } else {
-            String key = s.hop.idempotencyKey != null ? "k" + s.hop.idempotencyKey
-                    : "s" + s.traceId + '\0' + s.parentSpanId + '\0' + Objects.requireNonNullElse(s.name, "");
-            bucket(other, key).add(s);
-        }
+        held.add(s);
     }
 
-    /**
-     * The key of an HTTP request's linking context; the one of the request added before when every field
-     * it is made of is the same instance (as pooled ids and names are), which spares a string a request.
-     */
-    private String httpKey(ForeignSpan s) {
-        ForeignSpan last = lastHttp;
-        if (last == null || last.traceId != s.traceId || last.parentSpanId != s.parentSpanId
-                || last.client != s.client || last.runId != s.runId) {
-            lastHttpKey = context(s) + '\0' + contextKey(s);
-        }
-        lastHttp = s;
-        return lastHttpKey;
+    /** Adds {@code s} unless its {@code trace/span} key is one of {@code leftOut} ({@link LinkingContexts#add}). */
+    public void add(ForeignSpan s, Set<String> leftOut) {
+        held.add(s, leftOut);
     }
 
-    /**
-     * What an HTTP request is linked within, in words: its parent span, its client (root spans of one
-     * resource, whatever their thread: a reactive client sends a retry on another thread), or its HAR page.
-     */
+    /** Every span added ({@link LinkingContexts#spans}). */
+    public List<ForeignSpan> spans() {
+        return held.spans();
+    }
+
+    /** The keys of the linking contexts of the spans added ({@link LinkingContexts#contexts}). */
+    public List<String> contexts() {
+        return held.contexts();
+    }
+
+    /** The spans added by linking context ({@link LinkingContexts#byContext}). */
+    public Map<String, List<ForeignSpan>> byContext() {
+        return held.byContext();
+    }
+
+    /** The facts that tell SDK call spans ({@link LinkingContexts#callFacts}). */
+    public List<String[]> callFacts() {
+        return held.callFacts();
+    }
+
+    /** The context an SDK call span leaves ({@link LinkingContexts#callSpan}). */
+    public static String callSpan(Iterable<String> facts) {
+        return LinkingContexts.callSpan(facts);
+    }
+
+    /** Forgets every context but {@code context} ({@link LinkingContexts#keep}). */
+    public void keep(String context) {
+        held.keep(context);
+    }
+
+    /** What an HTTP request is linked within, in words ({@link LinkingContexts#context}). */
     static String context(ForeignSpan s) {
-        if (!s.parentSpanId.isEmpty()) {
-            return "parent";
-        }
-        return !s.traceId.isEmpty() ? "client" : "page";
+        return LinkingContexts.context(s);
     }
 
-    private static String contextKey(ForeignSpan s) {
-        if (!s.parentSpanId.isEmpty()) {
-            return s.traceId + '\0' + s.parentSpanId;
-        }
-        if (!s.traceId.isEmpty()) {
-            return Objects.requireNonNullElse(s.client, "");
-        }
-        return Objects.requireNonNullElse(s.runId, "");
-    }
-
-    /** The key of the linking context of the requests sent under {@code call} (its children). */
+    /** The key of the bucket of the requests sent under {@code call} ({@link LinkingContexts#sendsKey}). */
     static String sendsKey(ForeignSpan call) {
-        return "parent\0" + call.traceId + '\0' + call.spanId;
-    }
-
-    private static List<ForeignSpan> bucket(Map<String, List<ForeignSpan>> map, String key) {
-        return map.computeIfAbsent(key, k -> new ArrayList<>(2));
+        return LinkingContexts.sendsKey(call);
     }
 
     /**
@@ -199,152 +195,13 @@ public final class RetryLinker {
     public record Linked(Operation operation, String parentKey, Map<String, ParentRef> offers, long firstOrder) {
         /** The operation with {@code parent} (its parent's attempt, or null when it has none). */
         public Operation withParent(ParentRef parent) {
-            return RetryLinker.withParent(operation, parent);
+            return ParentOffers.withParent(operation, parent);
         }
     }
 
-    /**
-     * {@code op}, linked without its parent, with {@code parent} for it: unchanged when {@code parent} is null
-     * or one of its own attempts (a span under a span of the same operation).
-     */
+    /** {@code op} with {@code parent} for it ({@link ParentOffers#withParent}). */
     public static Operation withParent(Operation op, ParentRef parent) {
-        return parent == null || parent.operation().equals(op.id()) ? op
-                : op.toBuilder().parent(parent.operation(), parent.attempt()).build();
-    }
-
-    /**
-     * The keys of the linking contexts of the spans added (one per group of spans that are linked
-     * together and only together), in the order first seen.
-     */
-    public List<String> contexts() {
-        Set<String> out = new LinkedHashSet<>();
-        explicit.keySet().forEach(k -> out.add("e" + k));
-        tools.keySet().forEach(k -> out.add(TRACE + k));
-        http.keySet().forEach(k -> out.add(httpContext(k)));
-        wrappers.keySet().forEach(k -> out.add(TRACE + k));
-        other.keySet().forEach(k -> out.add("o" + k));
-        // A gRPC call's spans (call, attempts, server spans, the calls it repeats) may stand anywhere: one context.
-        if (!grpc.isEmpty()) {
-            out.add(GRPC_CONTEXT);
-        }
-        return new ArrayList<>(out);
-    }
-
-    /**
-     * The context of the requests of HTTP bucket {@code key}: a request sent under a parent span is
-     * linked with the rest of its trace (tool spans, wrappers, the requests under other spans of it),
-     * a root request within its client's or page's context.
-     */
-    private static String httpContext(String key) {
-        if (key.startsWith("parent\0")) {
-            int end = key.indexOf('\0', "parent\0".length());
-            return TRACE + key.substring("parent\0".length(), end);
-        }
-        return "h" + key;
-    }
-
-    /**
-     * The spans added by the key of their linking context ({@link #contexts}), in the order first seen,
-     * for a caller that links each context apart; the gRPC context's list is empty (its linking reads its
-     * spans anew). An HTTP request that may be an SDK call span is also in the context its sends would
-     * form ({@link CallSpans}), where its sends, wherever they stand, find it.
-     */
-    public Map<String, List<ForeignSpan>> byContext() {
-        Map<String, List<ForeignSpan>> out = new LinkedHashMap<>();
-        explicit.forEach((k, v) -> out.put("e" + k, new ArrayList<>(v)));
-        tools.forEach((k, v) -> out.computeIfAbsent(TRACE + k, c -> new ArrayList<>()).addAll(v));
-        http.forEach((k, v) -> out.computeIfAbsent(httpContext(k), c -> new ArrayList<>()).addAll(v));
-        wrappers.forEach((k, v) -> out.computeIfAbsent(TRACE + k, c -> new ArrayList<>()).addAll(v));
-        other.forEach((k, v) -> out.put("o" + k, new ArrayList<>(v)));
-        // A root request may be a call span whose sends are in its trace's context; one sent under a parent is there already.
-        http.values().forEach(spans -> spans.forEach(s -> {
-            if (s.method != null && s.parentSpanId.isEmpty() && !s.traceId.isEmpty()) {
-                out.computeIfAbsent(httpContext(sendsKey(s)), k -> new ArrayList<>(1)).add(s);
-            }
-        }));
-        if (!grpc.isEmpty()) {
-            out.put(GRPC_CONTEXT, List.of());
-        }
-        return out;
-    }
-
-    /**
-     * What tells the SDK call spans among the HTTP requests added, as pairs of a span's {@code trace/span}
-     * key and a fact about that span: {@code c} with its method and the key of its own context for each
-     * request that may be a call span, {@code s} with its method for each request sent under another span.
-     * Gathered by key from a whole source, the facts of one span say whether it is a call span
-     * ({@link #callSpan}).
-     */
-    public List<String[]> callFacts() {
-        List<String[]> out = new ArrayList<>();
-        http.forEach((key, spans) -> spans.forEach(s -> {
-            if (s.method != null) {
-                // Only a root request's own context differs from its sends'.
-                if (s.parentSpanId.isEmpty() && !s.traceId.isEmpty()) {
-                    out.add(new String[] {s.traceId + "/" + s.spanId, "c" + s.method + '\0' + httpContext(key)});
-                }
-                if (!s.parentSpanId.isEmpty()) {
-                    out.add(new String[] {s.traceId + "/" + s.parentSpanId, "s" + s.method});
-                }
-            }
-        }));
-        return out;
-    }
-
-    /**
-     * The key of the own linking context of the span whose {@link #callFacts} are {@code facts}, when it
-     * is an SDK call span (a request sent under it has its method): that context must leave it out, since
-     * it is linked with its sends. Null when it is no call span.
-     */
-    public static String callSpan(Iterable<String> facts) {
-        Set<String> sent = new HashSet<>();
-        List<String> calls = new ArrayList<>(1);
-        for (String f : facts) {
-            if (f.charAt(0) == 's') {
-                sent.add(f.substring(1));
-            } else {
-                calls.add(f.substring(1));
-            }
-        }
-        for (String c : calls) {
-            int end = c.indexOf('\0');
-            if (sent.contains(c.substring(0, end))) {
-                return c.substring(end + 1);
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Forgets the spans of every linking context but {@code context} (one of {@link #contexts}). An SDK
-     * call span held with its sends ({@link CallSpans}) goes with their context, not its own, so that
-     * the context is linked as it is when every span is held.
-     */
-    public void keep(String context) {
-        Map<String, ForeignSpan> calls = CallSpans.take(http, new ArrayList<>());
-        explicit.keySet().removeIf(k -> !context.equals("e" + k));
-        tools.keySet().removeIf(k -> !context.equals(TRACE + k));
-        wrappers.keySet().removeIf(k -> !context.equals(TRACE + k));
-        http.keySet().removeIf(k -> !context.equals(httpContext(k)));
-        other.keySet().removeIf(k -> !context.equals("o" + k));
-        calls.forEach((sendsKey, call) -> {
-            if (context.equals(httpContext(sendsKey))) {
-                bucket(http, context(call) + '\0' + contextKey(call)).add(call);
-            }
-        });
-        if (!context.equals(GRPC_CONTEXT)) {
-            grpc.clear();
-        }
-    }
-
-    /** Every span added, in no particular order. */
-    public List<ForeignSpan> spans() {
-        List<ForeignSpan> out = new ArrayList<>();
-        for (Map<String, List<ForeignSpan>> map : List.of(explicit, tools, http, wrappers, other)) {
-            map.values().forEach(out::addAll);
-        }
-        out.addAll(grpc.spans());
-        return out;
+        return ParentOffers.withParent(op, parent);
     }
 
     /**
@@ -355,21 +212,20 @@ public final class RetryLinker {
     public void emit(ReadContext ctx, boolean pointers) throws InputException {
         List<Group> groups = groups(ctx, null);
         Map<String, Set<String>> parents = parents(groups);
-        Map<String, ParentRef> attemptsBySpan = new HashMap<>();
+        ParentOffers offers = new ParentOffers();
         if (!parents.isEmpty()) {
             for (Group g : groups) {
                 for (ForeignSpan s : g.parents()) {
                     if (isParent(parents, s)) {
                         List<Attempt> attempts = Hop.attempts(hops(g, ctx, pointers), g.byResendCount());
-                        attemptsBySpan.putAll(offers(g, id(g, ctx), attempts, parents, false));
+                        offers.offer(offers(g, id(g, ctx), attempts, parents, false), g.firstOrder());
                         break;
                     }
                 }
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            Linked l = linked(groups.set(i, null), ctx, pointers, parents, false, null);
-            ctx.sink().accept(l.withParent(l.parentKey() == null ? null : attemptsBySpan.get(l.parentKey())));
+            ctx.sink().accept(offers.parented(linked(groups.set(i, null), ctx, pointers, parents, false, null)));
         }
     }
 
@@ -414,8 +270,10 @@ public final class RetryLinker {
     }
 
     /** The groups of the spans added, each ordered by start, in the order of their first spans; forgets the spans. */
-    private List<Group> groups(ReadContext ctx, NoteParts parts) {
+    private List<Group> groups(ReadContext ctx, NoteParts parts) throws InputException {
         List<Group> groups = new ArrayList<>();
+        held.dropCopies();
+        held.duplicates.note(ctx, parts);
         for (List<ForeignSpan> spans : explicit.values()) {
             groups.add(new Group(spans, false, "retry_audit.operation_id"));
         }
@@ -466,12 +324,7 @@ public final class RetryLinker {
             groups.add(new Group(spans, false,
                     spans.get(0).hop.idempotencyKey != null ? "idempotency key" : "same parent and span name"));
         }
-        explicit.clear();
-        tools.clear();
-        wrappers.clear();
-        http.clear();
-        other.clear();
-        grpc.clear();
+        held.clear();
         groups.sort(Comparator.comparingLong(Group::firstOrder));
         for (Group g : groups) {
             g.spans().sort(BY_START);

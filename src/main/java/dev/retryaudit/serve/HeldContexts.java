@@ -1,0 +1,185 @@
+package dev.retryaudit.serve;
+
+import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.LinkingContexts;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The attempt spans {@code serve} holds, by the linking context they belong to
+ * ({@link LinkingContexts#of}), until a context closes: it has been idle for the idle time plus the
+ * longest Retry-After seen in it, with every context that shares a trace with it (an SDK call span and
+ * its sends, a parent and its children stand in two contexts of one trace, and are linked together, as
+ * the spans of one file are). A context still open may be cut in a window when it is old or large. The
+ * spans are the reader's compact form, never the JSON they came as. Not thread-safe: the receiver
+ * holds its lock.
+ */
+final class HeldContexts {
+    /** The spans of one context past which it is audited in a window, however busy. */
+    static final int WINDOW_SPANS = 20_000;
+
+    private final long idleNanos;
+    private final Map<String, Context> open = new LinkedHashMap<>();
+    /** The open contexts by the traces of their spans. */
+    private final Map<String, Set<String>> byTrace = new HashMap<>();
+    private long spans;
+
+    /**
+     * One linking context held: its attempt spans, their traces, when it got its first and last one, the
+     * longest Retry-After seen, and when it may next be cut in a window.
+     */
+    private static final class Context {
+        final List<ForeignSpan> spans = new ArrayList<>(2);
+        final Set<String> traces = new HashSet<>(2);
+        long first;
+        long last;
+        long retryAfterNanos;
+        long nextWindow;
+    }
+
+    /** A window of an open context to audit: its key, a copy of its spans and the quiet time that closes it. */
+    record Window(String key, List<ForeignSpan> spans, long quietNanos) {
+    }
+
+    HeldContexts(long idleNanos) {
+        this.idleNanos = idleNanos;
+    }
+
+    /** Spans held now. */
+    long spans() {
+        return spans;
+    }
+
+    boolean isEmpty() {
+        return open.isEmpty();
+    }
+
+    /** Holds {@code span}, of context {@code key}, whose response asked to wait {@code retryAfterNanos}, at {@code now}. */
+    void hold(ForeignSpan span, String key, long retryAfterNanos, long now) {
+        Context c = open.get(key);
+        if (c == null) {
+            c = new Context();
+            c.first = now;
+            c.nextWindow = now;
+            open.put(key, c);
+        }
+        c.spans.add(span);
+        c.last = now;
+        c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfterNanos);
+        if (c.traces.add(span.traceId())) {
+            byTrace.computeIfAbsent(span.traceId(), t -> new HashSet<>(2)).add(key);
+        }
+        spans++;
+    }
+
+    /** The spans of every context that closed by {@code now}, taken, in the order they came. */
+    List<ForeignSpan> takeClosed(long now) {
+        List<String> due = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Map.Entry<String, Context> e : open.entrySet()) {
+            if (!seen.contains(e.getKey()) && idle(e.getValue(), now)) {
+                Set<String> component = component(List.of(e.getKey()));
+                seen.addAll(component);
+                if (component.stream().allMatch(k -> idle(open.get(k), now))) {
+                    due.addAll(component);
+                }
+            }
+        }
+        return take(due);
+    }
+
+    /** The spans of every context, taken, in the order they came. */
+    List<ForeignSpan> takeAll() {
+        return take(new ArrayList<>(open.keySet()));
+    }
+
+    /**
+     * The contexts, still open, that are old (twice the idle time and their Retry-After) or large
+     * ({@value #WINDOW_SPANS} spans) enough to be audited in a window, each with a copy of its spans.
+     */
+    List<Window> windowsDue(long now) {
+        List<Window> due = new ArrayList<>();
+        for (Map.Entry<String, Context> e : open.entrySet()) {
+            Context c = e.getValue();
+            long quiet = idleNanos + c.retryAfterNanos;
+            if (now - c.nextWindow >= 0 && (now - c.first >= 2 * quiet || c.spans.size() >= WINDOW_SPANS)) {
+                due.add(new Window(e.getKey(), new ArrayList<>(c.spans), quiet));
+                // However the window falls, the context is looked at again no sooner than half its quiet time.
+                c.nextWindow = now + Math.max(quiet / 2, 1_000_000L);
+            }
+        }
+        return due;
+    }
+
+    /**
+     * Lets go of the spans of window {@code w} that started before {@code before}, if its context is still
+     * open: the window's operations that closed were audited. Whether the context was still open.
+     */
+    boolean letGo(Window w, long before, long now) {
+        Context c = open.get(w.key());
+        if (c == null) {
+            return false;
+        }
+        Set<ForeignSpan> let = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (ForeignSpan span : w.spans()) {
+            if (span.startNanos() < before) {
+                let.add(span);
+            }
+        }
+        c.spans.removeIf(let::contains);
+        c.first = now;
+        spans -= let.size();
+        return true;
+    }
+
+    /**
+     * Takes the spans of the contexts named and of every open context that shares a trace with them,
+     * in the order they came.
+     */
+    private List<ForeignSpan> take(List<String> keys) {
+        List<ForeignSpan> out = new ArrayList<>();
+        for (String key : component(keys)) {
+            Context c = open.remove(key);
+            out.addAll(c.spans);
+            for (String trace : c.traces) {
+                Set<String> in = byTrace.get(trace);
+                if (in != null && in.remove(key) && in.isEmpty()) {
+                    byTrace.remove(trace);
+                }
+            }
+        }
+        spans -= out.size();
+        out.sort((x, y) -> Long.compare(x.order(), y.order()));
+        return out;
+    }
+
+    /** Whether a context has been idle for the idle time plus its longest Retry-After. */
+    private boolean idle(Context c, long now) {
+        return now - c.last >= idleNanos + c.retryAfterNanos;
+    }
+
+    /** The open contexts named and every open context that shares a trace with one of them, transitively. */
+    private Set<String> component(List<String> keys) {
+        Set<String> component = new LinkedHashSet<>();
+        List<String> stack = new ArrayList<>(keys);
+        while (!stack.isEmpty()) {
+            String key = stack.remove(stack.size() - 1);
+            Context c = open.get(key);
+            if (c == null || !component.add(key)) {
+                continue;
+            }
+            for (String trace : c.traces) {
+                stack.addAll(byTrace.getOrDefault(trace, Set.of()));
+            }
+        }
+        return component;
+    }
+}
