@@ -14,8 +14,10 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
+import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
@@ -213,7 +215,7 @@ public final class RetryAudit {
 
     /** Writes the report of {@code result} in the settings' report format (no colour) to {@code out}, which stays open. */
     public void writeReport(AuditResult result, OutputStream out) throws IOException {
-        writeReport(result, false, out);
+        writeReport(result, settings.reportFormat(), false, out);
     }
 
     /**
@@ -221,7 +223,35 @@ public final class RetryAudit {
      * {@code colour}, the text format marks severities with ANSI colours (for a terminal).
      */
     public void writeReport(AuditResult result, boolean colour, OutputStream out) throws IOException {
-        ReportWriter.of(settings.reportFormat(), colour).write(report(result), out);
+        writeReport(result, settings.reportFormat(), colour, out);
+    }
+
+    /**
+     * Writes the report of {@code result} in {@code format} to {@code out}, which stays open; with {@code colour},
+     * the text format marks severities with ANSI colours (for a terminal). Every report of an audit is written here.
+     */
+    public void writeReport(AuditResult result, ReportFormat format, boolean colour, OutputStream out)
+            throws IOException {
+        ReportWriter.of(format, colour).write(report(result), out);
+    }
+
+    /**
+     * Writes what {@code format} prints instead of a report when the audit failed on {@code e}: the error, a
+     * limit exceeded named as the command line's option that raises it ({@link RetryAuditException#commandLineDiagnostic}),
+     * and its exit code ({@link ExitCode#of}). {@code out} stays open.
+     */
+    public static void writeError(RetryAuditException e, ReportFormat format, boolean colour, OutputStream out)
+            throws IOException {
+        ReportWriter.of(format, colour).writeError(new InputFailure(NAME, version(), ExitCode.of(e).code(),
+                e.commandLineError()), out);
+    }
+
+    /**
+     * How many operations with findings {@code format} draws with their attempts (HTML's timelines), for
+     * {@link AuditSettings.Builder#timelines}; 0 for a format that draws none.
+     */
+    public static int timelines(ReportFormat format) {
+        return ReportWriter.of(format, false).timelines();
     }
 
     /** Whether {@code result} passes: no finding at or above the settings' {@code failOn}. */

@@ -11,7 +11,6 @@ import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +66,6 @@ final class AuditCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ReportWriter writer = options.writer(io);
         AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
         if (store.from != null && !files.isEmpty()) {
             throw usage("--from reads a trace store instead of files: name no FILE with it");
@@ -104,15 +102,14 @@ final class AuditCommand implements Callable<Integer> {
             }
             result = auditor.audit(input == null ? input(sources) : input);
         } catch (RetryAuditException e) {
-            return options.inputError(io, e, writer);
+            return options.inputError(io, e);
         }
         RetryAuditException empty = allowEmpty ? null : NothingAudited.check(result.inputs());
         if (empty != null) {
-            return options.inputError(io, empty, writer);
+            return options.inputError(io, empty);
         }
         int verdict = auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        boolean colour = options.colour(io);
-        return options.output(io).write(o -> auditor.writeReport(result, colour, o), verdict);
+        return options.report(io, auditor, result, verdict);
     }
 
     /**

@@ -6,7 +6,6 @@ import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.internal.InputErrors;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.ToolsReader;
 import dev.retryaudit.model.Policy;
@@ -132,7 +131,7 @@ final class AuditTool {
         } catch (InputException e) {
             throw failure(e);
         } catch (RetryAuditException e) {
-            throw failure(InputErrors.of(e));
+            throw new ToolError(e.diagnostic(AuditTool::hint));
         } catch (IOException e) {
             throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
         }
