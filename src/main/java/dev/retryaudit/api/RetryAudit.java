@@ -9,6 +9,7 @@ import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.internal.InputException;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
@@ -16,7 +17,6 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.model.Severity;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.report.InputFailure;
 import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.report.Report;
@@ -33,13 +33,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * The library entry point: an immutable, thread-safe auditor made from {@link AuditSettings}. It audits an
@@ -59,8 +57,7 @@ public final class RetryAudit {
         Limits limits = given.limits();
         Optional<Path> policyFile = given.policyFile();
         Policy policy = policyFile.isEmpty() ? given.policy() : reading(() -> PolicyReader.read(policyFile.get(),
-                ProbeCatalogue.policyIds(given.catalogue().stream().map(r -> r.info().id()).collect(
-                        Collectors.toCollection(LinkedHashSet::new))), limits));
+                PolicyIds.of(given.catalogue()), limits));
         Optional<Path> toolsFile = given.toolsFile();
         Policy read = policy;
         this.policy = toolsFile.isEmpty() ? read : reading(() -> ToolsReader.apply(read, toolsFile.get(), limits));
@@ -119,9 +116,9 @@ public final class RetryAudit {
         if (input instanceof OperationsInput o) {
             inputs = List.of(feed(engine, o.operations(), o.source(), o.format()));
         } else {
-            ReadInput r = (ReadInput) input;
+            ReadInput r = reading(input);
             try (RulesBeside rules = new RulesBeside(engine::accept)) {
-                inputs = read(r.sources(), r.in(), rules);
+                inputs = read(r, rules);
                 rules.finish();
             }
         }
@@ -207,8 +204,7 @@ public final class RetryAudit {
         if (input instanceof OperationsInput o) {
             o.operations().forEach(out::add);
         } else {
-            ReadInput r = (ReadInput) input;
-            read(r.sources(), r.in(), out::add);
+            read(reading(input), out::add);
         }
         return out;
     }
@@ -338,9 +334,14 @@ public final class RetryAudit {
         return new AuditResult(inputs, kept, baseline.source(), all.size() - kept.size(), engine.kept());
     }
 
-    private List<InputSummary> read(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> out)
-            throws RetryAuditException {
-        return reading(() -> new InputSet(settings.inputFormat(), settings.limits()).readAll(sources, stdin, out));
+    /** What {@code input}, which is not operations, reads: a store's answer is fetched here. */
+    private ReadInput reading(AuditInput input) throws RetryAuditException {
+        return input instanceof StoreInput s ? s.fetch(settings.limits().bytes()) : (ReadInput) input;
+    }
+
+    private List<InputSummary> read(ReadInput r, Consumer<Operation> out) throws RetryAuditException {
+        InputFormat format = r.format() == null ? settings.inputFormat() : r.format();
+        return reading(() -> new InputSet(format, settings.limits()).readAll(r.sources(), r.in(), out));
     }
 
     /** Something read from an input, whose errors the API reports as one diagnostic line. */

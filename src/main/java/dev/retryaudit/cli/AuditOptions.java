@@ -1,11 +1,11 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
@@ -112,7 +112,7 @@ final class AuditOptions {
         if (Files.isDirectory(target)) {
             throw usage(invalid + name + " is a directory");
         }
-        if (!FileNames.representable(target.toString())) {
+        if (!AuditInput.representable(target.toString())) {
             throw usage(invalid + "the name " + name + " cannot be represented in the locale's character set ("
                     + System.getProperty("sun.jnu.encoding") + "); set LC_ALL to a UTF-8 locale "
                     + "(for example LC_ALL=C.UTF-8) or choose another name");

@@ -1,6 +1,5 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
@@ -42,7 +41,7 @@ public final class ProbeReport {
             Location where = at != null ? at.location() : op != null ? op.location() : new Location(source, 0, 1, 1, "");
             findings.add(Finding.builder().rule(issue.rule().id()).severity(issue.rule().severity())
                     .operation(op == null ? null : op.id()).attempt(at == null ? null : at.attemptId())
-                    .tool(op == null ? RetryTraceReader.TOOL : op.tool()).run(trace.runId()).message(issue.message())
+                    .tool(op == null ? TraceOperations.TOOL : op.tool()).run(trace.runId()).message(issue.message())
                     .evidence(issue.evidence()).at(where).build());
         }
         return audited.withFindings(findings, ProbeCatalogue.all());
