@@ -1,8 +1,8 @@
 package dev.retryaudit.api;
 
 import dev.retryaudit.config.RuleIds;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.Rule;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.stream.Collectors;
@@ -13,7 +13,7 @@ final class PolicyIds {
     }
 
     static RuleIds of(Collection<Rule> catalogue) {
-        return ProbeCatalogue.policyIds(catalogue.stream().map(r -> r.info().id()).collect(
+        return RuleRegistry.policyIds(catalogue.stream().map(r -> r.info().id()).collect(
                 Collectors.toCollection(LinkedHashSet::new)));
     }
 }

@@ -9,7 +9,7 @@ import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.probe.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;

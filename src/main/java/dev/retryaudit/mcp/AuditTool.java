@@ -12,7 +12,7 @@ import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.probe.ProbeCatalogue;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.report.Summaries;

@@ -6,7 +6,6 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 
