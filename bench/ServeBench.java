@@ -28,10 +28,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * The serve case of bench/run: OPERATIONS operations (a parent span and two HTTP sends, the second a
  * resend after a 503 with Retry-After: 1 sent too early) posted as OTLP protobuf in batches of 512
- * spans by 4 senders (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve --idle 1s
- * --until-idle 2s}. Prints the spans per
- * second received (first post to last answer), the spans per second audited (first post to the end
- * of the run, less the until-idle wait), the receiver's peak RSS and its exit code.
+ * spans by 8 connections (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve --idle 1s
+ * --until-idle 2s} (-Dserve.jvm="OPTIONS" adds JVM options, such as a flight recording). Prints the spans
+ * per second received (first post to last answer), the spans per second audited (first post to the end
+ * of the run, less the until-idle wait), both per core, and per CPU-second the receiver took (the figure
+ * that holds on a machine shared with other work), the receiver's peak RSS and exit code, the machine's
+ * load average, and beside them the spans per second of a bare protobuf decode of the same requests.
  *
  * <pre>
  * java -cp target/retry-audit.jar:bench-data/classes ServeBench target/retry-audit.jar 100000
@@ -48,9 +50,14 @@ public final class ServeBench {
         int operations = Integer.parseInt(args[1]);
         List<byte[]> bodies = bodies(operations);
         long spans = 3L * operations;
-        Process serve = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
-                "--until-idle", "2s", "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m"));
+        String jvm = System.getProperty("serve.jvm", "");
+        if (!jvm.isBlank()) {
+            command.addAll(List.of(jvm.strip().split("\\s+")));
+        }
+        command.addAll(List.of("-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
+                "--until-idle", "2s", "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000"));
+        Process serve = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
         String line = err.readLine();
         while (line != null && !line.contains("listening on")) {
@@ -61,9 +68,11 @@ public final class ServeBench {
         errors.setDaemon(true);
         errors.start();
         double[] peak = {0};
+        double[] cpu = {0};
         Thread rss = new Thread(() -> {
             while (serve.isAlive()) {
                 peak[0] = Math.max(peak[0], peakMiB(serve.pid()));
+                cpu[0] = Math.max(cpu[0], cpuSeconds(serve.pid()));
                 try {
                     Thread.sleep(100);
                 } catch (InterruptedException e) {
@@ -74,7 +83,7 @@ public final class ServeBench {
         rss.setDaemon(true);
         rss.start();
         HttpClient http = HttpClient.newHttpClient();
-        ExecutorService senders = Executors.newFixedThreadPool(Integer.getInteger("senders", 4));
+        ExecutorService senders = Executors.newFixedThreadPool(Integer.getInteger("senders", 8));
         long start = System.nanoTime();
         List<Future<Integer>> sent = new ArrayList<>();
         for (byte[] body : bodies) {
@@ -96,15 +105,68 @@ public final class ServeBench {
             }
         }
         double received = (System.nanoTime() - start) / 1e9;
+        double receivedCpu = cpuSeconds(serve.pid());
         senders.shutdown();
         int exit = serve.waitFor(600, TimeUnit.SECONDS) ? serve.exitValue() : -1;
         double audited = (System.nanoTime() - start) / 1e9 - 2.0;
         rss.join(1000);
         int cores = Runtime.getRuntime().availableProcessors();
-        System.out.printf(Locale.ROOT, "serve %d operations, %d spans in %d requests of %d: received %.0f spans/s (%.2f s),"
-                + " audited %.0f spans/s (%.2f s); per core of %d: received %.0f, audited %.0f spans/s; peak RSS %.0f MiB,"
-                + " exit %d%n", operations, spans, bodies.size(), BATCH, spans / received, received, spans / audited, audited,
-                cores, spans / received / cores, spans / audited / cores, peak[0], exit);
+        double decode = decodeSpansPerSecond(bodies, spans);
+        System.out.printf(Locale.ROOT, "load average %s at the end%n", loadAverage());
+        System.out.printf(Locale.ROOT, "bare protobuf decode of the same %d requests (ExportTraceServiceRequest.parseFrom, one"
+                + " thread): %.0f spans/s%n", bodies.size(), decode);
+        System.out.printf(Locale.ROOT, "receiver CPU: %.2f s when the last answer came, %.2f s in all; per CPU-second:"
+                + " received %.0f, received and audited %.0f spans%n", receivedCpu, cpu[0], spans / receivedCpu,
+                spans / cpu[0]);
+        System.out.printf(Locale.ROOT, "serve %d operations, %d spans in %d requests of %d by %d connections: received %.0f"
+                + " spans/s (%.2f s), audited %.0f spans/s (%.2f s); per core of %d: received %.0f, audited %.0f spans/s;"
+                + " peak RSS %.0f MiB, exit %d%n", operations, spans, bodies.size(), BATCH,
+                Integer.getInteger("senders", 8), spans / received, received, spans / audited, audited, cores,
+                spans / received / cores, spans / audited / cores, peak[0], exit);
+    }
+
+    /**
+     * Spans per second of one thread that only decodes the bodies with the published message classes, over
+     * rounds of at least two seconds after one round of warm-up: what any OTLP receiver in Java pays at least.
+     */
+    private static double decodeSpansPerSecond(List<byte[]> bodies, long spans) throws Exception {
+        long sink = 0;
+        for (byte[] b : bodies) {
+            sink += ExportTraceServiceRequest.parseFrom(b).getResourceSpansCount();
+        }
+        long rounds = 0;
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < 2_000_000_000L) {
+            for (byte[] b : bodies) {
+                sink += ExportTraceServiceRequest.parseFrom(b).getResourceSpansCount();
+            }
+            rounds++;
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (sink == 0) {
+            throw new IllegalStateException("no export decoded");
+        }
+        return rounds * spans / seconds;
+    }
+
+    /** The user and system CPU seconds process {@code pid} has taken (its threads' together), 0 once it is gone. */
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // Fields 14 and 15 of the line: utime and stime, in clock ticks of 1/100 s.
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (Exception e) {
+            return "unknown";
+        }
     }
 
     /** The spans of every operation, cut into exports of 512 spans. */

@@ -245,7 +245,7 @@ public final class SparkBuckets {
         {"spark/OtlpJob", "tasks: retry-audit's code, OTLP reading"},
         {"spark/SparkAudit.lambda$otlp", "tasks: retry-audit's code, OTLP reading"},
         {"spark/FindingRows", "tasks: retry-audit's code, finding rows"},
-        {"spark/OrderKey", "tasks: retry-audit's code, finding rows"},
+        {"rules/engine/FindingOrder.key", "tasks: retry-audit's code, finding rows"},
         {"spark/AuditJob.auditPartition", "tasks: retry-audit's code, reading"},
         {"spark/AuditJob$Built", "tasks: retry-audit's code, reading"},
         {"spark/AuditJob.lambda$items", "tasks: retry-audit's code, keying"},

@@ -1,5 +1,6 @@
 /**
- * retry-audit as a library and a command-line tool. The API is {@code dev.retryaudit.api}; the other
+ * retry-audit as a library and a command-line tool. The API is {@code dev.retryaudit.api} (the library face) and
+ * {@code dev.retryaudit.api.split} (the split protocol, for an engine that audits an input in parts); the other
  * exported packages are those whose types its signatures name: the model values (with the input and
  * report formats, the limits and the policy) and the rule API for rules of a caller's own. Every other
  * package, the report writers' among them, is internal and not exported. The command line
@@ -33,6 +34,7 @@ module dev.retryaudit {
     requires java.net.http;
 
     exports dev.retryaudit.api;
+    exports dev.retryaudit.api.split;
     exports dev.retryaudit.model;
     exports dev.retryaudit.rules;
 

@@ -31,8 +31,10 @@ class PublicSurfaceTest {
      * The ceiling on public types (nested ones counted) in the exported packages; lower it as types
      * become internal, never raise it without a reason a caller gives. Callers build each model value
      * and a policy in code, through the values' own builders (a finding's message may be a lazy text).
+     * An engine that audits in parts (a Spark job) has the split protocol's own door, apart from the
+     * library auditor: its auditor of parts and the report's pieces written where findings are made.
      */
-    private static final int MOST_PUBLIC_TYPES = 48;
+    private static final int MOST_PUBLIC_TYPES = 50;
 
     @Test
     void noPublicMemberTakesMoreThanEightParameters() throws Exception {

@@ -5,6 +5,7 @@ import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.Readers;
 import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Operation;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ public sealed interface AuditInput permits ReadInput, OperationsInput, StoreInpu
     static AuditInput named(String name, InputStream stdin) throws RetryAuditException {
         InputSet.Source s = InputSet.Source.of(name);
         if (s.unusable() != null) {
-            throw InputRejection.unreadable(name, s.unusable());
+            throw RetryAuditException.of(InputException.unreadable(name, s.unusable()));
         }
         return s.path() == null ? stream(stdin, s.name()) : file(s.path(), s.name());
     }

@@ -2,6 +2,7 @@ package dev.retryaudit.api;
 
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.ToolsReader;
+import dev.retryaudit.json.ParseFailures;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
@@ -234,7 +235,7 @@ public final class AuditSettings implements Serializable {
             } catch (InputException e) {
                 throw RetryAuditException.of(e);
             } catch (IOException e) {
-                throw InputRejection.unreadable(name, e);
+                throw RetryAuditException.of(ParseFailures.unreadable(name, e));
             }
         }
 
@@ -252,7 +253,7 @@ public final class AuditSettings implements Serializable {
             } catch (InputException e) {
                 throw RetryAuditException.of(e);
             } catch (IOException e) {
-                throw InputRejection.unreadable(name, e);
+                throw RetryAuditException.of(ParseFailures.unreadable(name, e));
             }
             return this;
         }

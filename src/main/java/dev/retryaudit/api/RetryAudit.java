@@ -1,12 +1,11 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.api.access.SplitAccess;
 import dev.retryaudit.config.Baseline;
 import dev.retryaudit.config.BaselineReader;
 import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.ToolsReader;
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.input.foreign.NoteParts;
-import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
@@ -33,8 +32,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -52,6 +51,10 @@ public final class RetryAudit {
     private final Policy policy;
     private final RuleSelection selection;
     private final Baseline baseline;
+
+    static {
+        SplitAccess.lend(new SplitLending());
+    }
 
     private RetryAudit(AuditSettings given) throws RetryAuditException {
         Limits limits = given.limits();
@@ -127,77 +130,6 @@ public final class RetryAudit {
         return result;
     }
 
-    /**
-     * Audits one part of a larger input (a partition, a file, a shard), leaving what only the whole
-     * input can show to {@link #merge}. Operations of one run, key or parent chain may be in any part.
-     */
-    public AuditPart auditPart(Iterable<Operation> operations) {
-        Engine engine = new Engine(policy, selection);
-        InputSummary fed = feed(engine, operations, OperationsInput.SOURCE, OperationsInput.FORMAT);
-        return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts(), new NoteParts(),
-                null);
-    }
-
-    /**
-     * Audits one part of a larger input as {@link #auditPart(Iterable)} does, {@code operations} built by
-     * {@code reader}, with the input notes {@code reader} made while it read their lines (or others) and
-     * linked them, which it forgets. Call it once {@code operations} have been iterated.
-     */
-    public AuditPart auditPart(Iterable<Operation> operations, LineReader reader) {
-        Engine engine = new Engine(policy, selection);
-        InputSummary fed = feed(engine, operations, OperationsInput.SOURCE, OperationsInput.FORMAT);
-        return new AuditPart(engine.partial(), settings.limits(), fed.operations(), fed.attempts(), reader.takeNotes(),
-                null);
-    }
-
-    /**
-     * The findings of the whole input whose parts, audited by auditors with this one's policy,
-     * rules and limits, are {@code parts}: the same as one pass over it, whatever the split and order.
-     * The one input summary holds the parts' notes, each source's as its reader gives a whole source, in
-     * the order of the sources. A part audited otherwise is an {@link IllegalArgumentException} that
-     * says what differs. The parts are left as they were: a part may be merged again.
-     */
-    public AuditResult merge(Collection<AuditPart> parts) {
-        Engine engine = new Engine(policy, selection);
-        NoteParts notes = new NoteParts();
-        long[] counted = take(parts, engine, notes);
-        List<InputNote> noted = new ArrayList<>();
-        notes.finish().values().forEach(noted::addAll);
-        return result(List.of(new InputSummary(OperationsInput.SOURCE, OperationsInput.FORMAT, counted[0], counted[1],
-                noted)), engine);
-    }
-
-    /**
-     * {@code parts}, audited by auditors with this one's policy, rules and limits, as one part, not yet
-     * judged: their findings, their aggregates merged key by key and their notes, as one
-     * {@link #auditPart} over all their operations would give them; for an engine that merges the
-     * pieces of a partition before it sends them on. Checked as {@link #merge} checks them; the parts
-     * are left as they were.
-     */
-    public AuditPart combine(Collection<AuditPart> parts) {
-        Engine engine = new Engine(policy, selection);
-        NoteParts notes = new NoteParts();
-        long[] counted = take(parts, engine, notes);
-        return new AuditPart(engine.partial(), settings.limits(), counted[0], counted[1], notes, null);
-    }
-
-    /** Merges {@code parts} into {@code engine} and {@code notes}; their operations and attempts. */
-    private long[] take(Collection<AuditPart> parts, Engine engine, NoteParts notes) {
-        long ops = 0;
-        long attempts = 0;
-        for (AuditPart p : parts) {
-            notes.merge(p.notes());
-            if (!p.limits().equals(settings.limits())) {
-                throw new IllegalArgumentException("a part audited with other limits cannot merge: " + p.limits()
-                        + " is not " + settings.limits());
-            }
-            engine.merge(p.state());
-            ops += p.operations();
-            attempts += p.attempts();
-        }
-        return new long[] {ops, attempts};
-    }
-
     /** Every operation of {@code input}, read (or taken) as {@link #audit(AuditInput)} would, for a caller that audits later or elsewhere. */
     public List<Operation> read(AuditInput input) throws RetryAuditException {
         List<Operation> out = new ArrayList<>();
@@ -264,29 +196,6 @@ public final class RetryAudit {
     }
 
     /**
-     * One finding as one line of compact JSON, with the fields (fingerprint included) the JSON report gives it:
-     * for findings written as they are made (the JSON Lines of {@code serve}, the rows of a Spark job).
-     */
-    public static String findingJson(Finding f) {
-        return JsonParts.line(f);
-    }
-
-    /** The evidence of {@code f} as one line of compact JSON, as the JSON report gives it. */
-    public static String evidenceJson(Finding f) {
-        return JsonParts.evidence(f);
-    }
-
-    /**
-     * The JSON report of findings written elsewhere: its {@code version}, {@code tool}, {@code inputs} (with their
-     * notes) and {@code summary} (the {@code counts} of each severity judged by {@code failOn}) as the report
-     * writes them, then a {@code findings} object of the string members {@code findingsAt} (where they are).
-     */
-    public static void writeJsonSummary(OutputStream out, List<InputSummary> inputs, Map<Severity, Long> counts,
-            FailOn failOn, Map<String, String> findingsAt) throws IOException {
-        JsonParts.writeSummary(out, NAME, version(), inputs, counts, failOn, findingsAt);
-    }
-
-    /**
      * The report of {@code result}: its inputs, findings, baseline and timelines with this auditor's rules and
      * --fail-on.
      */
@@ -309,7 +218,7 @@ public final class RetryAudit {
     }
 
     /** Hands every operation to {@code engine}; what they were, as read from {@code source} in {@code format}. */
-    private static InputSummary feed(Engine engine, Iterable<Operation> operations, String source, String format) {
+    static InputSummary feed(Engine engine, Iterable<Operation> operations, String source, String format) {
         long ops = 0;
         long attempts = 0;
         for (Operation op : operations) {
@@ -320,12 +229,17 @@ public final class RetryAudit {
         return new InputSummary(source, format, ops, attempts);
     }
 
+    /** A new engine with this auditor's policy and rules, for one part of a split audit. */
+    Engine partEngine() {
+        return new Engine(policy, selection);
+    }
+
     private Engine engine() {
         return new Engine(policy, selection).keep(settings.timelines());
     }
 
     /** The result of {@code inputs} audited by {@code engine}: its findings less those the baseline holds. */
-    private AuditResult result(List<InputSummary> inputs, Engine engine) {
+    AuditResult result(List<InputSummary> inputs, Engine engine) {
         List<Finding> all = engine.finish();
         if (baseline == null) {
             return new AuditResult(inputs, all, null, 0, engine.kept());

@@ -4,6 +4,7 @@ import dev.retryaudit.input.InputSet;
 import dev.retryaudit.input.store.StoreException;
 import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.input.store.TraceStores;
+import dev.retryaudit.model.internal.InputException;
 import java.io.ByteArrayInputStream;
 import java.util.List;
 import java.util.Objects;
@@ -23,8 +24,8 @@ record StoreInput(StoreQuery query) implements AuditInput {
         try {
             f = TraceStores.fetch(query, maxBytes);
         } catch (StoreException e) {
-            throw e.unreachable() ? InputRejection.unreadable(e.source(), e.getMessage())
-                    : InputRejection.rejected(e.source(), 0, 0, e.getMessage());
+            throw RetryAuditException.of(e.unreachable() ? InputException.unreadable(e.source(), e.getMessage())
+                    : InputException.rejected(e.source(), 0, 0, null, e.getMessage()));
         }
         return new ReadInput(List.of(new InputSet.Source(f.name(), null)), new ByteArrayInputStream(f.body()), f.format());
     }

@@ -1,7 +1,7 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import java.util.ArrayList;

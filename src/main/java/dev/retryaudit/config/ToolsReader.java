@@ -24,15 +24,20 @@ import java.util.Map;
  * {@code tools/list} result ({@code {"tools": [...]}}, bare or as a JSON-RPC response's {@code result}),
  * whose annotations say it ({@code readOnlyHint} a read, else a write; {@code idempotentHint} a tool that
  * deduplicates), read leniently as a foreign format; or the tools file ({@code {"version": 1, "tools":
- * [{"name", "effect", "idempotent"}]}}), read strictly as our formats are. The policy's per-tool settings
- * come first: a tool the policy names keeps them.
+ * [{"name", "effect", "idempotent", "key_argument"}]}}), read strictly as our formats are. The policy's
+ * per-tool settings come first: a tool the policy names keeps them. A tool's key argument names the
+ * argument whose value is the call's idempotency key; the policy has no such setting, so it applies to
+ * every tool the file names.
  */
 public final class ToolsReader {
     private static final List<String> FILE_FIELDS = List.of("version", "$schema", "tools");
-    private static final List<String> TOOL_FIELDS = List.of("name", "effect", "idempotent");
+    private static final List<String> TOOL_FIELDS = List.of("name", "effect", "idempotent", "key_argument");
 
-    /** What the file says of one tool: its effect and whether it deduplicates by idempotency key. */
-    private record Facts(Effect effect, boolean idempotent) {
+    /**
+     * What the file says of one tool: its effect, whether it deduplicates by idempotency key, and the
+     * argument whose value is the call's key (or null).
+     */
+    private record Facts(Effect effect, boolean idempotent, String keyArgument) {
     }
 
     private final JsonCursor c;
@@ -63,6 +68,9 @@ public final class ToolsReader {
             read.forEach((name, f) -> {
                 if (!policy.tools().contains(name)) {
                     b.tool(name, f.effect(), null, f.idempotent() ? Boolean.TRUE : null);
+                }
+                if (f.keyArgument() != null) {
+                    b.keyArgument(name, f.keyArgument());
                 }
             });
             return b.build();
@@ -128,6 +136,7 @@ public final class ToolsReader {
             String name = null;
             Effect effect = ours ? null : Effect.WRITE;
             boolean idempotent = false;
+            String keyArgument = null;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String field = c.parser().currentName();
                 c.value();
@@ -146,6 +155,16 @@ public final class ToolsReader {
                             continue;
                         }
                         idempotent = Boolean.TRUE.equals(c.optBoolean());
+                    }
+                    case "key_argument" -> {
+                        if (!ours) {
+                            c.skip();
+                            continue;
+                        }
+                        keyArgument = c.optString();
+                        if (keyArgument != null && keyArgument.isEmpty()) {
+                            throw c.error("a key argument needs a name");
+                        }
                     }
                     case "annotations" -> {
                         if (ours) {
@@ -169,7 +188,7 @@ public final class ToolsReader {
             if (ours && effect == null) {
                 throw c.error("missing required field effect of tool " + name + ": read or write");
             }
-            if (tools.put(name, new Facts(effect, idempotent)) != null) {
+            if (tools.put(name, new Facts(effect, idempotent, keyArgument)) != null) {
                 throw c.error("tool " + name + " is listed twice");
             }
         }
@@ -178,7 +197,7 @@ public final class ToolsReader {
     /** An MCP tool's annotations: {@code readOnlyHint} true is a read; {@code idempotentHint} true deduplicates. */
     private Facts annotations() throws IOException, InputException {
         if (c.isNull()) {
-            return new Facts(Effect.WRITE, false);
+            return new Facts(Effect.WRITE, false, null);
         }
         c.expectObject("a tool's annotations");
         boolean readOnly = false;
@@ -194,6 +213,6 @@ public final class ToolsReader {
                 c.skip();
             }
         }
-        return new Facts(readOnly ? Effect.READ : Effect.WRITE, idempotent);
+        return new Facts(readOnly ? Effect.READ : Effect.WRITE, idempotent, null);
     }
 }

@@ -41,6 +41,8 @@ public final class Attempt extends Placed {
     private final GrpcStatus grpcStatus;
     /** The {@code grpc-retry-pushback-ms} the response carried, as recorded, or null. */
     private final String retryPushback;
+    /** The arguments of the agent's tool call this attempt belongs to, in canonical form, or null. */
+    private final String toolArguments;
 
     private Attempt(Builder b) {
         super(b);
@@ -65,6 +67,7 @@ public final class Attempt extends Placed {
         this.attributesJson = b.attributesJson;
         this.grpcStatus = b.grpcStatus;
         this.retryPushback = b.retryPushback;
+        this.toolArguments = b.toolArguments;
     }
 
     /** A builder with no field set; reuse it for attempt after attempt ({@link Builder#clear()} forgets all). */
@@ -94,6 +97,7 @@ public final class Attempt extends Placed {
         b.attributesJson = attributesJson;
         b.grpcStatus = grpcStatus;
         b.retryPushback = retryPushback;
+        b.toolArguments = toolArguments;
         return b;
     }
 
@@ -236,6 +240,15 @@ public final class Attempt extends Placed {
         return retryPushback;
     }
 
+    /**
+     * The arguments of the agent's tool call this attempt belongs to, in canonical form (JSON parsed, object
+     * keys sorted, numbers normalised; a long form as {@code sha256:HEX}), or null: what a tool's key argument
+     * is read from.
+     */
+    public String toolArguments() {
+        return toolArguments;
+    }
+
     /** When the response (or the timeout) came: the end, else the start plus the duration, else the start; empty with none. */
     public Optional<Instant> responseTime() {
         return instant(response());
@@ -277,6 +290,7 @@ public final class Attempt extends Placed {
                 && Objects.equals(attributesJson, a.attributesJson)
                 && grpcStatus == a.grpcStatus
                 && Objects.equals(retryPushback, a.retryPushback)
+                && Objects.equals(toolArguments, a.toolArguments)
                 && location().equals(a.location());
     }
 
@@ -284,7 +298,7 @@ public final class Attempt extends Placed {
     public int hashCode() {
         return Objects.hash(attemptId, spanId, idempotencyKey, startedAt, endedAt, durationMs, outcome, status,
                 errorClass, retryAfter, responseDate, commitState, commitStateSource, retryReason, requestHash,
-                attributesJson, grpcStatus, retryPushback, location());
+                attributesJson, grpcStatus, retryPushback, toolArguments, location());
     }
 
     @Override
@@ -296,7 +310,8 @@ public final class Attempt extends Placed {
                 + ", commitStateSource=" + commitStateSource + ", retryReason=" + retryReason
                 + ", requestHash=" + requestHash + ", attributes=" + attributesJson
                 + (grpcStatus == null ? "" : ", grpcStatus=" + grpcStatus)
-                + (retryPushback == null ? "" : ", retryPushback=" + retryPushback) + ", location=" + location() + "]";
+                + (retryPushback == null ? "" : ", retryPushback=" + retryPushback)
+                + (toolArguments == null ? "" : ", toolArguments=" + toolArguments) + ", location=" + location() + "]";
     }
 
     /**
@@ -324,6 +339,7 @@ public final class Attempt extends Placed {
         private String attributesJson;
         private GrpcStatus grpcStatus;
         private String retryPushback;
+        private String toolArguments;
 
         private Builder() {
         }
@@ -354,6 +370,7 @@ public final class Attempt extends Placed {
             attributesJson = null;
             grpcStatus = null;
             retryPushback = null;
+            toolArguments = null;
             return this;
         }
 
@@ -468,6 +485,12 @@ public final class Attempt extends Placed {
         /** The {@code grpc-retry-pushback-ms} response metadata of a gRPC call, as it came. */
         public Builder retryPushback(String value) {
             retryPushback = value;
+            return this;
+        }
+
+        /** The arguments of the agent's tool call the attempt belongs to, in canonical form ({@link Attempt#toolArguments()}). */
+        public Builder toolArguments(String value) {
+            toolArguments = value;
             return this;
         }
 

@@ -38,6 +38,7 @@ public final class Policy implements Serializable {
     private final Map<String, Effect> toolEffects;
     private final Map<String, Integer> toolMaxAttempts;
     private final Set<String> toolsDedupingByKey;
+    private final Map<String, String> toolKeyArguments;
     private final Map<String, Severity> ruleSeverities;
     private final Map<String, Boolean> rulesEnabled;
     private final List<String> grpcReads;
@@ -64,6 +65,7 @@ public final class Policy implements Serializable {
         this.toolEffects = Map.copyOf(b.toolEffects);
         this.toolMaxAttempts = Map.copyOf(b.toolMaxAttempts);
         this.toolsDedupingByKey = Set.copyOf(b.toolsDedupingByKey);
+        this.toolKeyArguments = Map.copyOf(b.toolKeyArguments);
         this.ruleSeverities = Map.copyOf(b.ruleSeverities);
         this.rulesEnabled = Map.copyOf(b.rulesEnabled);
         this.grpcReads = List.copyOf(b.grpcReads);
@@ -184,6 +186,14 @@ public final class Policy implements Serializable {
         return toolsDedupingByKey.contains(Objects.requireNonNullElse(tool, ""));
     }
 
+    /**
+     * The argument of an agent's tool whose value is the call's idempotency key ({@code key_argument} of a
+     * tools file), or null when the tool has none.
+     */
+    public String keyArgument(String tool) {
+        return toolKeyArguments.get(Objects.requireNonNullElse(tool, ""));
+    }
+
     /** The effect the gRPC lists give method {@code fullName}: write when the writes name it, else read when the reads do, else null. */
     Effect grpcEffectOf(String fullName) {
         if (fullName == null) {
@@ -277,6 +287,7 @@ public final class Policy implements Serializable {
         parts.put("toolEffects", toolEffects);
         parts.put("toolMaxAttempts", toolMaxAttempts);
         parts.put("toolsDedupingByKey", toolsDedupingByKey);
+        parts.put("toolKeyArguments", toolKeyArguments);
         parts.put("ruleSeverities", ruleSeverities);
         parts.put("rulesEnabled", rulesEnabled);
         parts.put("grpcReads", grpcReads);
@@ -333,6 +344,7 @@ public final class Policy implements Serializable {
         private final Map<String, Effect> toolEffects = new HashMap<>();
         private final Map<String, Integer> toolMaxAttempts = new HashMap<>();
         private final Set<String> toolsDedupingByKey = new HashSet<>();
+        private final Map<String, String> toolKeyArguments = new HashMap<>();
         private final Map<String, Severity> ruleSeverities = new HashMap<>();
         private final Map<String, Boolean> rulesEnabled = new HashMap<>();
         private List<String> grpcReads = List.of();
@@ -357,6 +369,7 @@ public final class Policy implements Serializable {
             toolEffects.putAll(p.toolEffects);
             toolMaxAttempts.putAll(p.toolMaxAttempts);
             toolsDedupingByKey.addAll(p.toolsDedupingByKey);
+            toolKeyArguments.putAll(p.toolKeyArguments);
             ruleSeverities.putAll(p.ruleSeverities);
             rulesEnabled.putAll(p.rulesEnabled);
             grpcReads = p.grpcReads;
@@ -419,6 +432,12 @@ public final class Policy implements Serializable {
             } else {
                 toolsDedupingByKey.remove(tool);
             }
+            return this;
+        }
+
+        /** The argument of agent tool {@code tool} whose value is the call's idempotency key; null for none. */
+        public Builder keyArgument(String tool, String argument) {
+            put(toolKeyArguments, tool, argument);
             return this;
         }
 

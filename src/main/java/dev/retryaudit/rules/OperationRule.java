@@ -4,7 +4,8 @@ import dev.retryaudit.model.Operation;
 
 /**
  * A check over one operation at a time. Implementations are small final classes with no state that
- * pass their {@link RuleInfo} to this constructor and read shared facts through {@link RuleContext#facts}.
+ * pass their {@link RuleInfo} to this constructor and ask the engine's decisions, such as whether an operation
+ * writes, through {@link RuleContext#isWrite}.
  */
 public abstract non-sealed class OperationRule extends Rule {
     protected OperationRule(RuleInfo info) {

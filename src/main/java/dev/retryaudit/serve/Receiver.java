@@ -1,24 +1,26 @@
 package dev.retryaudit.serve;
 
-import dev.retryaudit.api.AuditPart;
-import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.AuditPart;
+import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpRecords;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.values.ParentRef;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -46,6 +48,7 @@ final class Receiver {
     static final String ZIPKIN_SOURCE = "/api/v2/spans";
 
     private final RetryAudit auditor;
+    private final SplitAudit parted;
     private final Limits limits;
     private final long idleNanos;
     private final long maxHeldSpans;
@@ -126,6 +129,7 @@ final class Receiver {
     Receiver(RetryAudit auditor, Limits limits, long idleNanos, long maxHeldSpans, LongSupplier clock,
             Consumer<Finding> findings, Metrics metrics) {
         this.auditor = auditor;
+        this.parted = SplitAudit.of(auditor);
         this.limits = limits;
         this.idleNanos = idleNanos;
         this.maxHeldSpans = maxHeldSpans;
@@ -151,20 +155,20 @@ final class Receiver {
     }
 
     /**
-     * Takes one OTLP export, as OTLP/JSON, that holds {@code spans} spans ({@code decoded}: rewritten
-     * from protobuf, so well-formed). A span value the audit cannot use (an attribute of the wrong type)
-     * rejects the whole export, which the receipt counts and says why; JSON that is not an export at all
-     * is a {@link BadExportException}.
+     * Takes one OTLP export that holds {@code spans} spans, as OTLP/JSON or (json null) as the message
+     * {@code decoded} from protobuf, so well-formed. A span value the audit cannot use (an attribute of the
+     * wrong type) rejects the whole export, which the receipt counts and says why; JSON that is not an export
+     * at all is a {@link BadExportException}.
      */
-    Receipt otlp(byte[] json, long spans, boolean decoded) throws FullException, BadExportException {
+    Receipt otlp(byte[] json, ExportTraceServiceRequest decoded, long spans) throws FullException, BadExportException {
         long number = admit(spans);
-        OtlpRecords.Record record = new OtlpRecords.Record(number, json);
+        OtlpRecords.Record record = new OtlpRecords.Record(number, json, decoded);
         RetryLinker linker = new RetryLinker();
         ReadContext notes = otlp.context();
         try {
             otlp.read(record, linker, notes);
         } catch (InputException e) {
-            if (!decoded && !inSpanValue(e.path())) {
+            if (decoded == null && !inSpanValue(e.path())) {
                 throw new BadExportException(e.diagnostic());
             }
             metrics.rejected(spans);
@@ -427,7 +431,7 @@ final class Receiver {
             }
             link(spans);
             auditZipkin(zipkinSpans);
-            AuditResult merged = auditor.merge(parts);
+            AuditResult merged = parted.merge(parts);
             for (Finding f : merged.findings()) {
                 if (emitted.add(f)) {
                     findings.accept(f);
@@ -569,7 +573,7 @@ final class Receiver {
         if (ops.isEmpty()) {
             return;
         }
-        AuditPart part = auditor.auditPart(ops);
+        AuditPart part = parted.auditPart(ops);
         parts.add(part);
         counts[0] += part.operations();
         counts[1] += part.attempts();

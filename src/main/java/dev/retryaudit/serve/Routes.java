@@ -207,9 +207,9 @@ final class Routes {
                 } catch (InvalidProtocolBufferException e) {
                     throw new Refused(400, Exchanges.INVALID_ARGUMENT, OtlpProtobuf.why(e));
                 }
-                receipt = receiver.otlp(OtlpProtobuf.json(export), spans(export), true);
+                receipt = receiver.otlp(null, export, spans(export));
             } else {
-                receipt = receiver.otlp(body, jsonSpans(body), false);
+                receipt = receiver.otlp(body, null, jsonSpans(body));
             }
         } catch (Receiver.FullException e) {
             throw unavailable();

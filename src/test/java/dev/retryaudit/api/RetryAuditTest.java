@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.retryaudit.api.split.AuditPart;
+import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.model.CheckResult;
 import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.ErrorClass;
@@ -284,7 +286,7 @@ class RetryAuditTest {
 
     @Test
     void partsAuditedApartMergeIntoOnePass() throws Exception {
-        RetryAudit audit = RetryAudit.of(AuditSettings.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build());
+        SplitAudit audit = SplitAudit.of(RetryAudit.of(AuditSettings.builder().policy(dev.retryaudit.model.Policy.DEFAULTS).build()));
         List<Operation> ops = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             ops.add(unreconciled("op-" + i, i));
@@ -300,7 +302,7 @@ class RetryAuditTest {
             shipped = (AuditPart) in.readObject();
         }
         AuditResult merged = audit.merge(List.of(second, shipped));
-        AuditResult onePass = audit.audit(AuditInput.operations(ops));
+        AuditResult onePass = audit.auditor().audit(AuditInput.operations(ops));
         assertThat(merged).isEqualTo(onePass);
         assertThat(merged.findings()).extracting(Finding::rule).contains("budget/retry-ratio");
         assertThat(shipped.operations()).isEqualTo(6);
@@ -308,24 +310,25 @@ class RetryAuditTest {
 
     @Test
     void partsOfAnotherConfigurationDoNotMerge() throws RetryAuditException {
-        RetryAudit audit = RetryAudit.defaults();
+        SplitAudit audit = SplitAudit.of(RetryAudit.defaults());
         List<Operation> ops = List.of(RetryAudit.operation("op-1", "t").at(Location.atLine("in.jsonl", 1))
                 .attempt(1, a -> a.outcome(Outcome.SUCCESS)).build());
-        AuditPart tighter = RetryAudit.of(AuditSettings.builder().limits(new Limits(1000, 10, 10, 100, 10)).build())
-                .auditPart(ops);
+        AuditPart tighter = SplitAudit.of(RetryAudit.of(AuditSettings.builder().limits(new Limits(1000, 10, 10, 100, 10))
+                .build())).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(tighter))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited with other limits cannot merge: " + new Limits(1000, 10, 10, 100, 10)
                         + " is not " + Limits.DEFAULTS);
-        AuditPart fewer = RetryAudit.of(AuditSettings.builder().disable("trace").build()).auditPart(ops);
+        AuditPart fewer = SplitAudit.of(RetryAudit.of(AuditSettings.builder().disable("trace").build())).auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(fewer))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("a part audited with other rules cannot merge: only the part has none; "
                         + "only this audit has trace/");
-        AuditPart lenient = RetryAudit.of(AuditSettings.builder().policy(Policy.DEFAULTS.toBuilder()
-                .maxAttempts(9).nonRetryableStatuses(Set.of()).retryableRejections(Set.of(429)).build()).build()).auditPart(ops);
+        AuditPart lenient = SplitAudit.of(RetryAudit.of(AuditSettings.builder().policy(Policy.DEFAULTS.toBuilder()
+                .maxAttempts(9).nonRetryableStatuses(Set.of()).retryableRejections(Set.of(429)).build()).build()))
+                .auditPart(ops);
         assertThatThrownBy(() -> audit.merge(List.of(lenient))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a part audited under another policy cannot merge: its maxAttempts, nonRetryableStatuses, "
                         + "retryableRejections differ");
-        assertThat(audit.merge(List.of(audit.auditPart(ops)))).isEqualTo(audit.audit(AuditInput.operations(ops)));
+        assertThat(audit.merge(List.of(audit.auditPart(ops)))).isEqualTo(audit.auditor().audit(AuditInput.operations(ops)));
     }
 
     @Test

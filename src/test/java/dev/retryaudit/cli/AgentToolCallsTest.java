@@ -84,6 +84,11 @@ class AgentToolCallsTest {
     private JsonNode audit(String export, String... options) throws Exception {
         Path file = dir.resolve("export.json");
         Files.writeString(file, export, StandardCharsets.UTF_8);
+        return audit(file, options);
+    }
+
+    /** The JSON report of auditing {@code file} with {@code options}, with the exit code as {@code exit}. */
+    static JsonNode audit(Path file, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("audit", "--format", "json"));
         args.addAll(List.of(options));
         args.add(file.toString());
@@ -94,7 +99,7 @@ class AgentToolCallsTest {
         return report;
     }
 
-    private static List<String> rules(JsonNode report) {
+    static List<String> rules(JsonNode report) {
         List<String> out = new ArrayList<>();
         report.get("findings").forEach(f -> out.add(f.get("rule").asText()));
         return out;
@@ -149,6 +154,40 @@ class AgentToolCallsTest {
                 aiToolCall("00000000000000b2", "call_2", "{\"cart\":\"c-1\"}", 1400, 1500, false),
                 send("00000000000000c2", "00000000000000b2", "POST", "http://pay.example/charge", 1405, 1490, 201));
         assertThat(audit(afterSuccess).at("/summary/retries").asInt()).isZero();
+    }
+
+    /** A LangSmith tool span of charge_cart with arguments {@code args}; a failed one keeps status OK over an exception event. */
+    private static String langsmithTool(String id, String args, long start, long end, boolean failed) {
+        return span(id, "00000000000000a1", "charge_cart", 1, start, end, 1,
+                failed ? List.of(exception("ReadTimeout")) : List.of(), str("gen_ai.operation.name", "execute_tool"),
+                str("gen_ai.tool.name", "charge_cart"), str("gen_ai.prompt", args));
+    }
+
+    /** {@code span} moved to a trace of its own whose root it is. */
+    private static String ownTrace(String span, String trace) {
+        return span.replace("\"traceId\":\"" + T + "\"", "\"traceId\":\"" + trace + "\"");
+    }
+
+    @Test
+    void rootSendsWithinOneToolSpanOfTheirProcessAreThatToolCallsSends() throws Exception {
+        String recalled = export(
+                langsmithTool("00000000000000b1", "{\"cart\":\"c-1\"}", 100, 1200, true),
+                ownTrace(send("00000000000000c1", "", "POST", "http://pay.example/charge", 300, 1180, 0,
+                        str("error.type", "ReadTimeout")), "5bf92f3577b34da6a3ce929d0e0e4731"),
+                langsmithTool("00000000000000b2", "{\"cart\":\"c-1\"}", 1400, 1600, false),
+                ownTrace(send("00000000000000c2", "", "POST", "http://pay.example/charge", 1500, 1580, 201),
+                        "5bf92f3577b34da6a3ce929d0e0e4732"));
+        JsonNode report = audit(recalled);
+        assertThat(report.at("/summary/operations").asInt()).as("one story, one operation").isEqualTo(1);
+        assertThat(rules(report)).containsExactly("timeout-replay/keyless");
+
+        // A root send within two tool spans (parallel calls) belongs to neither: it stays an operation of its own.
+        String parallel = export(
+                langsmithTool("00000000000000b1", "{\"cart\":\"c-1\"}", 100, 1200, false),
+                langsmithTool("00000000000000b2", "{\"cart\":\"c-2\"}", 150, 1250, false),
+                ownTrace(send("00000000000000c1", "", "POST", "http://pay.example/charge", 300, 380, 201),
+                        "5bf92f3577b34da6a3ce929d0e0e4731"));
+        assertThat(audit(parallel).at("/summary/operations").asInt()).isEqualTo(3);
     }
 
     @Test

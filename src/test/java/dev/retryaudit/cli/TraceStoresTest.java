@@ -30,6 +30,7 @@ class TraceStoresTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path STORES = Path.of("src/test/resources/stores");
     private static final Path PUBLIC = Path.of("src/test/resources/real/public");
+    private static final Path RECORDED = Path.of("src/test/resources/real/recorded/otel-js");
 
     private HttpServer server;
     private String base;
@@ -68,21 +69,27 @@ class TraceStoresTest {
 
     @Test
     void tempoSearchesWithTraceQlAndReadsEachTraceFound() throws IOException {
-        answer("/api/search", 200, read(STORES.resolve("tempo-api-docs-search.json")));
-        answer("/api/traces/d6e9329d67b6146a", 200, read(STORES.resolve("tempo-vulture-trace.json")));
-        // The API v1 answers the spans under "batches".
-        answer("/api/traces/1b1ba462b409200d", 200, read(STORES.resolve("tempo-servicegraphs-trace-with-failed-requests.json"))
-                .replaceFirst("\"resourceSpans\"", "\"batches\""));
-        CliRunner.Result r = CliRunner.run("audit", "--from", "tempo:" + base, "--service", "frontend", "--since", "2h",
+        answer("/api/search", 200, read(STORES.resolve("tempo-search.json")));
+        // The API v2 answers a trace as {"trace": {"resourceSpans": [...]}}, the older one as {"batches": [...]}.
+        answer("/api/traces/850ca37e06a5ee7d19199d35a63f4b73", 200, read(STORES.resolve("tempo-trace-fetch-polling.json")));
+        answer("/api/traces/1f25dec1be2044cb5711fdec0bfc19c5", 200,
+                read(STORES.resolve("tempo-trace-got-honoured-429-parent.json")));
+        CliRunner.Result r = CliRunner.run("audit", "--from", "tempo:" + base, "--service", "record-clients", "--since", "2h",
                 "--limit", "5");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode inputs = JSON.readTree(r.out()).get("inputs");
         assertThat(inputs).hasSize(1);
         assertThat(inputs.get(0).get("source").asText()).isEqualTo("tempo:" + base + asked.get(0));
         assertThat(inputs.get(0).get("format").asText()).isEqualTo("otlp");
-        // The two traces' operations, as each file alone reads: 3 and 1.
-        assertThat(inputs.get(0).get("operations").asInt()).isEqualTo(4);
-        assertThat(asked.get(0)).startsWith("/api/search?q=%7Bresource.service.name%3D%22frontend%22%7D&start=")
+        // The two traces read as the exports they were made of (ids in base64, enums by name): 5 and 1 operations.
+        JsonNode recorded = JSON.readTree(CliRunner.run("audit", RECORDED.resolve("fetch-polling.json").toString(),
+                RECORDED.resolve("got-honoured-429-parent.json").toString()).out()).get("inputs");
+        for (String count : List.of("operations", "attempts")) {
+            assertThat(inputs.get(0).get(count).asInt()).as(count)
+                    .isEqualTo(recorded.get(0).get(count).asInt() + recorded.get(1).get(count).asInt());
+        }
+        assertThat(inputs.get(0).get("operations").asInt()).isEqualTo(6);
+        assertThat(asked.get(0)).startsWith("/api/search?q=%7Bresource.service.name%3D%22record-clients%22%7D&start=")
                 .endsWith("&limit=5");
         assertThat(asked).hasSize(3);
         // --limit bounds the traces fetched, and so the requests.

@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * The rule fixtures on disk: {@code src/test/resources/rules/<family>/<name>/<case>/} holds the input
  * files of one case, {@code expected.txt} with one line per expected finding of that rule
  * ({@code SOURCE:LINE:COL SEVERITY OPERATION ATTEMPT}, "-" for none; '#' starts a comment), and
- * optionally {@code policy.json}. Cases named {@code fail-*} must expect findings, {@code pass-*} none.
+ * optionally {@code policy.json} and {@code tools.json} (a tools file, as {@code --tools} reads it). Cases named {@code fail-*} must expect findings, {@code pass-*} none.
  * {@code expected-findings.txt} holds each expected finding in full: its line, then its message and
  * its evidence as compact JSON, each on an indented line ({@code -Dgolden.update=true} rewrites it).
  */
@@ -34,6 +34,7 @@ public final class RuleFixtures {
     public static final Path ROOT = Path.of("src/test/resources/rules");
     static final String EXPECTED = "expected.txt";
     static final String POLICY = "policy.json";
+    static final String TOOLS = "tools.json";
     static final String FINDINGS = "expected-findings.txt";
 
     private RuleFixtures() {
@@ -47,7 +48,7 @@ public final class RuleFixtures {
 
         public List<Path> inputs() {
             try (Stream<Path> files = Files.list(dir)) {
-                return files.filter(p -> !List.of(EXPECTED, POLICY, FINDINGS).contains(p.getFileName().toString()))
+                return files.filter(p -> !List.of(EXPECTED, POLICY, TOOLS, FINDINGS).contains(p.getFileName().toString()))
                         .sorted().toList();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -65,6 +66,11 @@ public final class RuleFixtures {
 
         public Path policy() {
             Path p = dir.resolve(POLICY);
+            return Files.exists(p) ? p : null;
+        }
+
+        public Path tools() {
+            Path p = dir.resolve(TOOLS);
             return Files.exists(p) ? p : null;
         }
     }

@@ -26,7 +26,7 @@ class RuleFixturesTest {
         return RuleRegistry.all().stream()
                 .flatMap(r -> RuleFixtures.cases(r.info().id()).stream())
                 .map(c -> DynamicTest.dynamicTest(c.ruleId() + " " + c.name(), () -> {
-                    Policy policy = PolicyFixtures.load(c.policy());
+                    Policy policy = PolicyFixtures.load(c.policy(), c.tools());
                     List<Finding> findings = RuleFixtures.findings(c, policy);
                     assertThat(findings.stream().map(RuleFixtures::line).toList())
                             .as("findings of %s in %s", c.ruleId(), c.dir())

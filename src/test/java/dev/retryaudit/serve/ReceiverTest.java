@@ -24,7 +24,7 @@ class ReceiverTest {
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
                 metrics);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
-        assertThat(r.otlp(export, 11, false).rejected()).isZero();
+        assertThat(r.otlp(export, null, 11).rejected()).isZero();
         long held = r.heldSpans();
         assertThat(held).isEqualTo(9);
 
@@ -92,7 +92,7 @@ class ReceiverTest {
         // Ten minutes of one client at ten operations a second, never quiet for the idle time.
         for (int second = 0; second < 600; second++) {
             now.set(second * SECOND);
-            assertThat(r.otlp(busyExport(epoch + second * SECOND, second * perSecond, perSecond), 2L * perSecond, false)
+            assertThat(r.otlp(busyExport(epoch + second * SECOND, second * perSecond, perSecond), null, 2L * perSecond)
                     .rejected()).isZero();
             r.sweep();
             maxHeld = Math.max(maxHeld, r.heldSpans());
@@ -116,7 +116,7 @@ class ReceiverTest {
                 new Metrics(1_000_000));
         String export = new String(busyExport(1_788_789_720L * SECOND, 0, 1), java.nio.charset.StandardCharsets.UTF_8)
                 .replace("[{\"stringValue\":\"1\"}]", "[{\"stringValue\":\"99999999\"}]");
-        r.otlp(export.getBytes(java.nio.charset.StandardCharsets.UTF_8), 2, false);
+        r.otlp(export.getBytes(java.nio.charset.StandardCharsets.UTF_8), null, 2);
         now.set((Receiver.RETRY_AFTER_CAP_SECONDS - 1) * SECOND);
         r.sweep();
         assertThat(r.heldSpans()).isEqualTo(2);

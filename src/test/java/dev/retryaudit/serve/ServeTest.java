@@ -85,7 +85,7 @@ class ServeTest {
     }
 
     private static List<Placed> spans(ExportTraceServiceRequest export) throws IOException {
-        JsonNode doc = JSON.readTree(dev.retryaudit.input.foreign.otlp.OtlpProtobuf.json(export));
+        JsonNode doc = JSON.readTree(dev.retryaudit.input.foreign.otlp.OtlpProtoJson.json(export));
         List<Placed> out = new ArrayList<>();
         for (JsonNode rs : doc.path("resourceSpans")) {
             for (JsonNode ss : rs.path("scopeSpans")) {

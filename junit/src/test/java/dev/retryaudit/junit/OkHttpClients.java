@@ -36,7 +36,7 @@ final class OkHttpClients {
             Response response = chain.proceed(chain.request());
             for (int attempt = 1; attempt < 5 && (response.code() == 429 || response.code() == 503); attempt++) {
                 String header = response.header("Retry-After");
-                long waitMillis = readRetryAfter && header != null ? Long.parseLong(header.strip()) * 1000 : 500;
+                long waitMillis = readRetryAfter ? RetryAfter.before(attempt, header).toMillis() : 500;
                 response.close();
                 try {
                     Thread.sleep(waitMillis);

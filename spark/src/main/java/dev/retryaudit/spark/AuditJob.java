@@ -1,11 +1,11 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.AuditPart;
 import dev.retryaudit.api.AuditResult;
-import dev.retryaudit.api.InputRejection;
-import dev.retryaudit.api.LineReader;
-import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.AuditPart;
+import dev.retryaudit.api.split.InputRejection;
+import dev.retryaudit.api.split.LineReader;
+import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -99,7 +99,7 @@ final class AuditJob {
                     });
                     List<Tuple2<Integer, AuditPart>> out = new ArrayList<>();
                     if (!pieces.isEmpty()) {
-                        AuditPart all = pieces.size() == 1 ? pieces.get(0) : settings.auditor().combine(pieces);
+                        AuditPart all = pieces.size() == 1 ? pieces.get(0) : settings.split().combine(pieces);
                         all.pieces(groups).forEach((g, p) -> out.add(new Tuple2<>(g, p)));
                     }
                     return out.iterator();
@@ -109,13 +109,13 @@ final class AuditJob {
                     List<AuditPart> parts = new ArrayList<>();
                     pieces.forEachRemaining(p -> parts.add(p._2()));
                     return parts.isEmpty() ? List.<AuditResult>of().iterator()
-                            : List.of(settings.auditor().merge(parts)).iterator();
+                            : List.of(settings.split().merge(parts)).iterator();
                 })
                 .persist(StorageLevel.MEMORY_AND_DISK());
     }
 
     private static Iterator<Item> auditPartition(Iterator<Row> rows, List<String> sources, AuditSettings settings) {
-        RetryAudit audit = settings.auditor();
+        SplitAudit audit = settings.split();
         LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
         Iterable<Operation> operations = () -> new Built(rows, sources, reader, out);

@@ -2,6 +2,7 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Limits;
 import java.io.Serializable;
@@ -26,5 +27,10 @@ record AuditSettings(dev.retryaudit.api.AuditSettings settings) implements Seria
         } catch (RetryAuditException e) {
             throw new IllegalStateException("settings that name no file cannot fail to read", e);
         }
+    }
+
+    /** The split audit of {@link #auditor}. */
+    SplitAudit split() {
+        return SplitAudit.of(auditor());
     }
 }

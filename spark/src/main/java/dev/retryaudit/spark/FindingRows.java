@@ -1,6 +1,6 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.split.SplitReport;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import org.apache.spark.sql.Row;
@@ -48,9 +48,9 @@ final class FindingRows {
 
     static Row row(Finding f) {
         Location l = f.location();
-        return RowFactory.create(OrderKey.of(f), f.rule(), f.severity().id(), f.operation(), f.attempt(), f.tool(),
-                f.run(), f.message(), RetryAudit.evidenceJson(f),
+        return RowFactory.create(SplitReport.orderKey(f), f.rule(), f.severity().id(), f.operation(), f.attempt(), f.tool(),
+                f.run(), f.message(), SplitReport.evidenceJson(f),
                 RowFactory.create(l.source(), l.line(), l.column(), l.pointer()), f.fingerprint(),
-                RetryAudit.findingJson(f));
+                SplitReport.findingJson(f));
     }
 }

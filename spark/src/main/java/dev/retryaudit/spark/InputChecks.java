@@ -1,7 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import java.io.IOException;

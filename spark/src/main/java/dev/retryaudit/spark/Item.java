@@ -1,7 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.AuditPart;
-import dev.retryaudit.api.InputRejection;
+import dev.retryaudit.api.split.AuditPart;
+import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import java.io.Serializable;

@@ -1,11 +1,11 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.AuditPart;
-import dev.retryaudit.api.InputRejection;
-import dev.retryaudit.api.LineReader;
-import dev.retryaudit.api.LinkedOperation;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.AuditPart;
+import dev.retryaudit.api.split.InputRejection;
+import dev.retryaudit.api.split.LineReader;
+import dev.retryaudit.api.split.LinkedOperation;
 import dev.retryaudit.model.Operation;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -111,7 +111,7 @@ final class OtlpJob {
                     out.add(new Tuple2<>(partitioner.getPartition(key), new Routed(l, List.of(key), null, null)));
                 }
             }
-            AuditPart notes = settings.auditor().auditPart(List.of(), reader);
+            AuditPart notes = settings.split().auditPart(List.of(), reader);
             out.add(new Tuple2<>(TaskContext.getPartitionId() % partitioner.numPartitions(),
                     new Routed(null, null, null, notes)));
             return out.iterator();
@@ -257,7 +257,7 @@ final class OtlpJob {
         for (Tuple2<String, List<SpanLine>> c : inLineOrder(held.iterator())) {
             out.add(linkContext(c, read, linker, kinds, leftOut));
         }
-        out.add(new Linked(null, null, null, settings.auditor().auditPart(List.of(), linker)));
+        out.add(new Linked(null, null, null, settings.split().auditPart(List.of(), linker)));
         return out.iterator();
     }
 
@@ -314,11 +314,11 @@ final class OtlpJob {
                 }
             }
         });
-        AuditPart part = settings.auditor().auditPart(ops);
+        AuditPart part = settings.split().auditPart(ops);
         part.findings().forEach(f -> out.add(Item.of(f)));
         pieces.add(part);
         // What is left to merge, as one piece: the merge sends it on by group.
-        settings.auditor().combine(pieces).pieces(1).values().forEach(p -> out.add(Item.of(p)));
+        settings.split().combine(pieces).pieces(1).values().forEach(p -> out.add(Item.of(p)));
         return out.iterator();
     }
 }

@@ -1,7 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.LineReader;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.LineReader;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

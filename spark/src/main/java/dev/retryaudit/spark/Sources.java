@@ -1,7 +1,7 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.InputRejection;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.InputRejection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.AuditResult;
-import dev.retryaudit.api.InputRejection;
-import dev.retryaudit.api.LineReader;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.split.InputRejection;
+import dev.retryaudit.api.split.LineReader;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;

@@ -2,6 +2,7 @@ package dev.retryaudit.spark;
 
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.split.SplitReport;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputSummary;
@@ -137,7 +138,7 @@ public final class SparkAuditResult implements AutoCloseable {
         Map<String, String> findingsAt = new LinkedHashMap<>();
         findingsAt.put("path", "findings");
         findingsAt.put("format", format == OutputFormat.PARQUET ? "parquet" : "jsonl");
-        RetryAudit.writeJsonSummary(out, inputs, counts(), failOn, findingsAt);
+        SplitReport.writeJsonSummary(out, inputs, counts(), failOn, findingsAt);
     }
 
     /** Lets go of the audit's intermediate results on the executors. */

@@ -8,6 +8,8 @@ import dev.retryaudit.json.JsonPointers;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.text.Wire;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An OTLP attribute value ({@code AnyValue}) captured where it stands in the input. It is read
@@ -103,9 +105,7 @@ public final class AnyValue {
      * token) and moves past it; never fails on its shape.
      */
     public static AnyValue read(JsonCursor c, int attribute) throws IOException, InputException {
-        AnyValue v = read(c, "value");
-        v.attribute = attribute;
-        return v;
+        return read(c, "value").ofAttribute(attribute);
     }
 
     private static AnyValue read(JsonCursor c, String within) throws IOException, InputException {
@@ -199,10 +199,10 @@ public final class AnyValue {
         if (c.token() != JsonToken.START_OBJECT) {
             return wrongType(c, within, "arrayValue", "an object {\"values\": [...]}");
         }
-        AnyValue array = new AnyValue(Kind.ARRAY, null, 0, null, c, within, "arrayValue");
-        AnyValue firstElement = null;
-        StringBuilder joined = null;
-        boolean strings = true;
+        String source = c.source();
+        long line = c.line();
+        long column = c.column();
+        List<AnyValue> elements = List.of();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
@@ -213,25 +213,73 @@ public final class AnyValue {
             if (c.token() != JsonToken.START_ARRAY) {
                 return skipRest(c, wrongType(c, within + ".arrayValue", "values", "an array"));
             }
+            elements = new ArrayList<>(2);
             for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
-                AnyValue element = read(c, elementWithin(within, i));
-                firstElement = firstElement == null ? element : firstElement;
-                strings &= element.kind == Kind.STRING;
-                if (strings && i > 0) {
-                    joined = (joined != null ? joined : new StringBuilder(firstElement.text.strip()))
-                            .append(", ").append(element.text.strip());
-                }
+                elements.add(read(c, elementWithin(within, i)));
+            }
+        }
+        return array(elements, source, line, column, within);
+    }
+
+    /**
+     * An {@code arrayValue} of {@code elements} that stood at {@code line} and {@code column}: its first
+     * element kept, and, when every element is a string, their text joined with ", ".
+     */
+    private static AnyValue array(List<AnyValue> elements, String source, long line, long column, String within) {
+        AnyValue firstElement = elements.isEmpty() ? null : elements.get(0);
+        StringBuilder joined = null;
+        boolean strings = true;
+        for (int i = 0; i < elements.size(); i++) {
+            AnyValue element = elements.get(i);
+            strings &= element.kind == Kind.STRING;
+            if (strings && i > 0) {
+                joined = (joined != null ? joined : new StringBuilder(firstElement.text.strip()))
+                        .append(", ").append(element.text.strip());
             }
         }
         String text = !strings || firstElement == null ? null
                 : joined != null ? joined.toString() : firstElement.text.strip();
-        return firstElement == null ? array
-                : new AnyValue(Kind.ARRAY, text, 0, firstElement, array.source, array.line, array.column, within,
-                        "arrayValue");
+        return new AnyValue(Kind.ARRAY, text, 0, firstElement, source, line, column, within, "arrayValue");
+    }
+
+    /**
+     * A value decoded from OTLP protobuf, placed at {@code line} and {@code column} of {@code source}, standing
+     * at {@code within} of its attribute ({@code value}, or an element: {@link #elementWithin}) with the member
+     * OTLP/JSON gives it ({@code .value.stringValue}): {@code text} for a string, {@code number} for an integer
+     * or a boolean (1 for true), nothing for the kinds the audit never reads.
+     */
+    public static AnyValue decoded(Kind kind, String text, long number, String source, long line, long column,
+            String within) {
+        return new AnyValue(kind, text, number, null, source, line, column, within, member(kind));
+    }
+
+    /** A decoded {@code arrayValue} of {@code elements}, placed as {@link #decoded} says. */
+    public static AnyValue decodedArray(List<AnyValue> elements, String source, long line, long column, String within) {
+        return array(elements, source, line, column, within);
+    }
+
+    /** This value as that of attribute number {@code index} of its span, for the path of its errors. */
+    public AnyValue ofAttribute(int index) {
+        attribute = index;
+        return this;
+    }
+
+    /** The member of an OTLP/JSON AnyValue that holds a value of {@code kind}; null for an empty value. */
+    private static String member(Kind kind) {
+        return switch (kind) {
+            case STRING -> "stringValue";
+            case INT -> "intValue";
+            case BOOL -> "boolValue";
+            case DOUBLE -> "doubleValue";
+            case ARRAY -> "arrayValue";
+            case KVLIST -> "kvlistValue";
+            case BYTES -> "bytesValue";
+            case EMPTY, TEXT, INVALID -> null;
+        };
     }
 
     /** Where element {@code i} of an array value stands, made once for the first elements of an attribute's value. */
-    private static String elementWithin(String within, int i) {
+    public static String elementWithin(String within, int i) {
         return within.equals("value") && i < ELEMENTS.length ? ELEMENTS[i] : within + ".arrayValue.values[" + i + "]";
     }
 
@@ -333,7 +381,7 @@ public final class AnyValue {
                 }
                 yield Long.toString(number);
             }
-            case ARRAY -> first == null ? null : first.in(attribute).header(key, numeric, span);
+            case ARRAY -> first == null ? null : first.ofAttribute(attribute).header(key, numeric, span);
             default -> throw mismatch(key, "a string array", span);
         };
     }
@@ -363,11 +411,6 @@ public final class AnyValue {
     /** The value of attribute {@code key} as text: a string, or an integer in decimal; null when empty. */
     public String text(String key, Span span) throws InputException {
         return kind == Kind.INT ? Long.toString(number) : string(key, span);
-    }
-
-    private AnyValue in(int index) {
-        attribute = index;
-        return this;
     }
 
     private InputException mismatch(String key, String expected, Span span) {

@@ -45,6 +45,8 @@ public final class Hop {
     GrpcStatus grpcStatus;
     ErrorClass errorClass;
     String retryPushback;
+    /** The canonical arguments of the agent's tool call this hop was sent for, or null. */
+    String toolArguments;
 
     /**
      * The attempts made by hops of one operation, given in the order they were sent. A hop answered by
@@ -115,7 +117,8 @@ public final class Hop {
                 .startMillis(first.startedAt).endMillis(last.endedAt).durationMillis(duration).outcome(last.outcome)
                 .status(last.status).errorClass(last.errorClass).retryAfter(last.retryAfter)
                 .responseDate(last.responseDate).commitState(state).commitStateSource(source).retryReason(reason)
-                .requestHash(hash).grpcStatus(last.grpcStatus).retryPushback(last.retryPushback).at(first.location)
+                .requestHash(hash).grpcStatus(last.grpcStatus).retryPushback(last.retryPushback)
+                .toolArguments(or(last.toolArguments, first.toolArguments)).at(first.location)
                 .build();
     }
 

@@ -1,16 +1,20 @@
 package dev.retryaudit.input.foreign;
 
 import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.model.Outcome;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * HTTP requests to an MCP server's Streamable HTTP endpoint ({@code POST .../mcp}) in a trace that holds
- * no tool span: the export holds the transport alone, so which tool each request
- * called, and whether a tool was called again, cannot be read. They are audited as plain requests, and
- * counted for a note that names what to enable.
+ * HTTP requests to an MCP server's Streamable HTTP endpoint ({@code POST .../mcp}). Sent under a tool
+ * span (an agent framework's tool backed by an MCP server), they are that tool call's transport: the
+ * tool span is the attempt, and a request that got no answer (the client's timeout aborted it) says the
+ * tool call's outcome is unknown. In a trace that holds no tool span the export holds the transport
+ * alone, so which tool each request called, and whether a tool was called again, cannot be read: they
+ * are audited as plain requests, and counted for a note that names what to enable.
  */
 final class McpTransport {
     private McpTransport() {
@@ -29,6 +33,39 @@ final class McpTransport {
         }
         String path = u.substring(0, end);
         return path.endsWith("/mcp") || path.endsWith("/mcp/");
+    }
+
+    /**
+     * Takes the requests sent under the spans of a tool call ({@code keys}: their contexts in
+     * {@code http}) as the tool call's transport when they all went to an MCP endpoint, and says whether
+     * they did. When they are, a
+     * tool span that failed over a request of unknown outcome (no answer: a timeout or a lost
+     * connection) takes that outcome: the server may have run the tool.
+     */
+    static boolean asTransport(List<ForeignSpan> tools, List<String> keys, Map<String, List<ForeignSpan>> http) {
+        if (keys.isEmpty()) {
+            return false;
+        }
+        for (String key : keys) {
+            for (ForeignSpan s : http.get(key)) {
+                if (!is(s)) {
+                    return false;
+                }
+            }
+        }
+        for (ForeignSpan t : tools) {
+            String key = RetryLinker.sendsKey(t);
+            List<ForeignSpan> sent = keys.contains(key) ? http.get(key) : null;
+            if (sent == null || t.hop.outcome == null || t.hop.outcome == Outcome.SUCCESS) {
+                continue;
+            }
+            for (ForeignSpan s : sent) {
+                if (s.hop.outcome == Outcome.TIMEOUT || s.hop.outcome == Outcome.CONNECTION_ERROR) {
+                    t.hop.outcome = s.hop.outcome;
+                }
+            }
+        }
+        return true;
     }
 
     /**

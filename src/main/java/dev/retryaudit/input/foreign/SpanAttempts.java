@@ -93,6 +93,8 @@ public final class SpanAttempts {
         }
         if (kind == ForeignSpan.Kind.HTTP && hop.status == null) {
             hop.outcome = Unanswered.outcome(hop.outcome, errorType, s.statusMessage);
+        } else if (kind == ForeignSpan.Kind.TOOL) {
+            hop.outcome = Unanswered.aborted(hop.outcome, errorType, s.statusMessage);
         }
         if (hop.outcome == null && s.recordsEveryStatus && Abandoned.is(span, s.nanos[1] != 0, hop.status,
                 errorType, s.statusCode, s.exception)) {

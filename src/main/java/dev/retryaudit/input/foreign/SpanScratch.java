@@ -60,6 +60,11 @@ public final class SpanScratch implements AnyValue.Span {
      * index -1, the span at {@code scopePointer} itself.
      */
     public void reset(JsonCursor c, String scopePointer, int index) {
+        reset(c.line(), c.column(), scopePointer, index);
+    }
+
+    /** Starts a span that stands at {@code line} and {@code column}, as {@link #reset(JsonCursor, String, int)} says. */
+    public void reset(long line, long column, String scopePointer, int index) {
         if (scopePointer != this.scopePointer || index < 0) {
             arrayPointer = index < 0 ? scopePointer : scopePointer + "/spans";
         }
@@ -70,8 +75,8 @@ public final class SpanScratch implements AnyValue.Span {
         Arrays.fill(keys, null);
         Arrays.fill(ids, null);
         Arrays.fill(nanos, 0);
-        line = c.line();
-        column = c.column();
+        this.line = line;
+        this.column = column;
         order++;
         name = null;
         spanKind = 0;
@@ -107,9 +112,12 @@ public final class SpanScratch implements AnyValue.Span {
         attribute(key, OtlpAttribute.find(key), value);
     }
 
-    /** Takes {@code value} as {@code match} says, also noting a recorded request header. */
+    /**
+     * Takes {@code value} (null: none was read) of attribute {@code key} as {@code match} says, also noting a
+     * recorded request header: the one place where an attribute or tag of every format reaches the span.
+     */
     public void attribute(String key, OtlpAttribute.Match match, AnyValue value) {
-        if (match != null && wants(match)) {
+        if (value != null && match != null && wants(match)) {
             put(match, value);
         }
         if (OtlpAttribute.isRequestHeader(key)) {

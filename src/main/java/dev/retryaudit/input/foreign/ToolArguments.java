@@ -19,12 +19,13 @@ import java.util.TreeMap;
  * A tool call's arguments in the one form two calls are compared by: JSON parsed, object keys
  * sorted, numbers normalised ({@code 1200}, {@code 1200.0} and {@code 1.2e3} are one number), strings
  * as JSON strings; text that is no JSON is compared stripped of outer white space. Long forms are kept
- * as their SHA-256, so a span holds at most 64 characters of them.
+ * as their SHA-256, so a span holds at most 512 characters of them (enough for a key argument to be
+ * read from them, {@code Attempt#toolArguments()}).
  */
 final class ToolArguments {
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build()).build();
-    private static final int KEPT = 64;
+    private static final int KEPT = 512;
     private static final int MAX_READ = 1 << 20;
 
     private ToolArguments() {

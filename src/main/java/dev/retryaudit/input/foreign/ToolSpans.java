@@ -43,6 +43,7 @@ final class ToolSpans {
         }
         span.toolCallId = emptyToNull(s.hint(OtlpAttribute.TOOL_CALL_ID, ctx));
         span.toolArguments = ToolArguments.canonical(s.hint(OtlpAttribute.TOOL_ARGUMENTS, ctx));
+        span.hop.toolArguments = span.toolArguments;
         String attempt = s.hint(OtlpAttribute.TOOL_ATTEMPT, ctx);
         Integer n = Headers.retryCount(attempt);
         if (n != null && span.hop.resendCount == null) {

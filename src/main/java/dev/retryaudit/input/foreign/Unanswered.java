@@ -10,7 +10,7 @@ import java.util.Locale;
  * a timeout; any other error with no response (a reset, "Socket closed", a stream ended early) may
  * come after the request was written, and reads as a connection error. Both leave the outcome
  * unknown to the rules. An error that names a refused connection or a failed name lookup keeps the
- * reading it has.
+ * reading it has. A tool call its caller aborted is read the same way.
  */
 final class Unanswered {
     private Unanswered() {
@@ -26,6 +26,15 @@ final class Unanswered {
             return Outcome.TIMEOUT;
         }
         return Outcome.CONNECTION_ERROR;
+    }
+
+    /**
+     * The outcome of a tool span read as {@code outcome}: a tool call that failed because its caller
+     * aborted it ({@code MCPClientError: Request was aborted}, an {@code AbortError}) stopped waiting, as
+     * after a timeout, so whether the tool ran is unknown; any other outcome stays.
+     */
+    static Outcome aborted(Outcome outcome, String errorType, String statusMessage) {
+        return outcome == Outcome.ERROR && (aborted(errorType) || aborted(statusMessage)) ? Outcome.TIMEOUT : outcome;
     }
 
     /** Whether an error type or message names a client's abort of its own request. */

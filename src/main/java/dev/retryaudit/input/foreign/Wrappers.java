@@ -75,9 +75,11 @@ final class Wrappers {
      * Gives each tool span that no request was sent under the requests that started within its start and
      * end under one of its ancestors ({@code spans}: the wrappers and tool spans of its trace, by span id):
      * OpenInference's tool spans do not become the active context, so the tool's requests stand under
-     * whatever span was active, its parent or further up.
+     * whatever span was active, its parent or further up. A tool span that finds none there takes the
+     * root requests of its client ({@link #adoptRoots}).
      */
     static void adopt(List<ForeignSpan> tools, Map<String, ForeignSpan> spans, Map<String, List<ForeignSpan>> http) {
+        List<ForeignSpan> alone = new ArrayList<>();
         for (ForeignSpan t : tools) {
             String own = RetryLinker.sendsKey(t);
             if (http.containsKey(own) || t.hop.endedAt == Times.NONE || t.hop.startedAt == Times.NONE) {
@@ -90,7 +92,7 @@ final class Wrappers {
                 List<ForeignSpan> beside = http.get(key);
                 for (ForeignSpan s : beside == null ? List.<ForeignSpan>of() : beside) {
                     // Started within the tool's span: its end may be recorded after the tool's (a body read late).
-                    if (s.hop.startedAt >= t.hop.startedAt && s.hop.startedAt <= t.hop.endedAt) {
+                    if (within(s, t)) {
                         taken.add(s);
                     }
                 }
@@ -105,7 +107,48 @@ final class Wrappers {
                 ForeignSpan up = spans.get(parent);
                 parent = up == null ? "" : up.parentSpanId;
             }
+            ForeignSpan up = spans.get(t.parentSpanId);
+            if (taken.isEmpty() && (up == null || up.kind != ForeignSpan.Kind.TOOL)) {
+                alone.add(t);
+            }
         }
+        adoptRoots(alone, http);
+    }
+
+    /**
+     * Gives the tool spans of one trace that no request was sent under ({@code alone}, none a layer of
+     * another tool span) the root requests of their client (the same resource), each a trace of its own,
+     * that started within exactly one of their spans: LangSmith's spans are not made the active
+     * OpenTelemetry context, so the HTTP client's spans of a tool's sends are roots. Only a whole source
+     * read at once joins them (its root requests and its tool spans are then linked together).
+     */
+    private static void adoptRoots(List<ForeignSpan> alone, Map<String, List<ForeignSpan>> http) {
+        for (ForeignSpan t : alone) {
+            List<ForeignSpan> roots = http.get("client\0" + Objects.requireNonNullElse(t.client, ""));
+            if (roots == null) {
+                continue;
+            }
+            List<ForeignSpan> taken = new ArrayList<>();
+            for (ForeignSpan s : roots) {
+                if (s.parentSpanId.isEmpty() && !s.traceId.equals(t.traceId) && within(s, t)
+                        && alone.stream().filter(o -> Objects.equals(o.client, t.client) && within(s, o)).count() == 1) {
+                    taken.add(s);
+                }
+            }
+            if (!taken.isEmpty()) {
+                roots.removeAll(taken);
+                if (roots.isEmpty()) {
+                    http.remove("client\0" + Objects.requireNonNullElse(t.client, ""));
+                }
+                http.put(RetryLinker.sendsKey(t), taken);
+            }
+        }
+    }
+
+    /** Whether request {@code s} started within tool span {@code t}'s start and end. */
+    private static boolean within(ForeignSpan s, ForeignSpan t) {
+        return t.hop.startedAt != Times.NONE && t.hop.endedAt != Times.NONE && s.hop.startedAt >= t.hop.startedAt
+                && s.hop.startedAt <= t.hop.endedAt;
     }
 
     /**
@@ -149,8 +192,10 @@ final class Wrappers {
      * The fold of a tool call ({@code tools}: its spans, more than one when it was called again) when each
      * of its spans sent requests and all of them are one request (method, URL and client request id), not
      * to an MCP endpoint: their contexts are taken out of {@code http}, and {@code sends} receives the
-     * requests, which are the call's operation. Otherwise null, and the requests sent under the spans join
-     * the first's context, so a request sent again is linked as a retry.
+     * requests, which are the call's operation, each with the arguments of the tool span it was sent under.
+     * Otherwise null: when every request sent under the spans went to an MCP endpoint, they are the tool
+     * calls' transport ({@link McpTransport#asTransport}) and are taken out of {@code http}; else the requests
+     * sent under the spans join the first's context, so a request sent again is linked as a retry.
      */
     static Fold fold(List<ForeignSpan> tools, Map<String, List<ForeignSpan>> http, Set<String> callKeys,
             List<ForeignSpan> sends, Map<String, String> reasons) {
@@ -173,10 +218,19 @@ final class Wrappers {
             }
         }
         if (one && !keys.isEmpty()) {
-            for (String key : keys) {
-                sends.addAll(http.remove(key));
+            for (ForeignSpan t : tools) {
+                // Each send carries its tool call's arguments, where a tool's key argument is read.
+                for (ForeignSpan s : http.remove(RetryLinker.sendsKey(t))) {
+                    s.hop.toolArguments = t.toolArguments;
+                    sends.add(s);
+                }
             }
             return new Fold(tools, tools.get(0).toolName);
+        }
+        if (McpTransport.asTransport(tools, keys, http)) {
+            // Each tools/call request is the transport of the tool span it was sent under: the tool spans are the attempts.
+            keys.forEach(http::remove);
+            return null;
         }
         if (keys.size() > 1) {
             Map<String, String> into = new LinkedHashMap<>();

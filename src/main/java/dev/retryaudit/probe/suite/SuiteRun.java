@@ -70,8 +70,11 @@ public final class SuiteRun {
                 request.allowNotTested());
     }
 
-    /** The scorecard's row for scenario {@code s}, whose probe report is {@code report}. */
-    static ScorecardRow row(SuiteScenario s, Report report) {
+    /**
+     * The scorecard's row for scenario {@code s}, whose probe report is {@code report}: also how a client driven
+     * in the test's own JVM (the JUnit extension) is graded, so that its verdict reads as the command's.
+     */
+    public static ScorecardRow row(SuiteScenario s, Report report) {
         ProbeFacts p = report.probe();
         List<Long> waits = p.requests().stream().skip(1).map(r -> r.gapMs() == null ? 0L : r.gapMs()).toList();
         ScorecardRow.Facts facts = new ScorecardRow.Facts(p.counts().attempts(), waits, p.client().exitCode(),

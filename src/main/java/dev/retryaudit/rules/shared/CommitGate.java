@@ -130,8 +130,8 @@ public enum CommitGate {
             return retryable ? RETRYABLE_REJECTION : REJECTED;
         }
         if (isUnclear(op, prior)) {
-            String priorKey = Requests.key(op, prior);
-            String nextKey = Requests.key(op, next);
+            String priorKey = Requests.key(op, prior, policy);
+            String nextKey = Requests.key(op, next, policy);
             if (op.carries(Field.IDEMPOTENCY_KEY) && priorKey == null && nextKey == null) {
                 return KEYLESS;
             }

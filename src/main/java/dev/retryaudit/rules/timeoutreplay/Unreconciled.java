@@ -1,6 +1,7 @@
 package dev.retryaudit.rules.timeoutreplay;
 
 import dev.retryaudit.model.Attempt;
+import dev.retryaudit.model.Evidence;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.shared.CommitGate;
@@ -13,7 +14,7 @@ import java.util.List;
 /**
  * A write whose first attempt may have landed was tried again without first asking whether it did.
  * Silent when a reconcile read after attempt 1 returned not_found, or when the tool dedupes by key
- * and both attempts sent the same key. A retry without any key is {@link Keyless}'s.
+ * and both attempts sent the same key (an agent tool's key argument counts as the key its call sent). A retry without any key is {@link Keyless}'s.
  */
 public final class Unreconciled extends OperationRule {
     public Unreconciled() {
@@ -29,15 +30,17 @@ public final class Unreconciled extends OperationRule {
         }
         Attempt prior = retries.get(0).prior();
         Attempt next = retries.get(0).next();
-        String priorKey = Requests.key(op, prior);
-        String nextKey = Requests.key(op, next);
+        String priorKey = Requests.key(op, prior, ctx.policy());
+        String nextKey = Requests.key(op, next, ctx.policy());
         String keys = priorKey != null && nextKey != null && !priorKey.equals(nextKey)
                 ? "; it also sent a new idempotency key, so the server cannot deduplicate it" : "";
+        Evidence evidence = Timeouts.evidence(prior)
+                .put("prior_idempotency_key", priorKey)
+                .put("idempotency_key", nextKey)
+                .put("dedupes_by_key", ctx.policy().dedupesByKey(op.tool()));
+        String argument = ctx.policy().keyArgument(op.tool());
         ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + " follows attempt " + prior.attemptId()
                 + " " + CommitGate.unclearEnding(prior) + ", with no reconcile read between them" + keys,
-                Timeouts.evidence(prior)
-                        .put("prior_idempotency_key", priorKey)
-                        .put("idempotency_key", nextKey)
-                        .put("dedupes_by_key", ctx.policy().dedupesByKey(op.tool())));
+                argument == null ? evidence : evidence.put("key_argument", argument));
     }
 }

@@ -3,10 +3,11 @@ package dev.retryaudit.rules.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.api.AuditInput;
-import dev.retryaudit.api.AuditPart;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.split.AuditPart;
+import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Check;
@@ -19,10 +20,10 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Outcome;
-import dev.retryaudit.model.values.Clock;
-import dev.retryaudit.model.values.ParentRef;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportFormat;
+import dev.retryaudit.model.values.Clock;
+import dev.retryaudit.model.values.ParentRef;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.rules.Rule;
@@ -93,14 +94,15 @@ class SplitMergeTest {
                 .enable(RuleRegistry.all().stream().map(r -> r.info().id()).toList()).build());
         List<Operation> ops = input();
         AuditResult onePass = audit.audit(AuditInput.operations(ops));
+        SplitAudit parted = SplitAudit.of(audit);
         Random rnd = new Random(groups);
         List<List<Operation>> split = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             split.add(new ArrayList<>());
         }
         ops.forEach(op -> split.get(rnd.nextInt(4)).add(op));
-        List<AuditPart> parts = split.stream().map(audit::auditPart).toList();
-        List<AuditPart> sent = List.of(audit.combine(parts.subList(0, 2)), parts.get(2), parts.get(3));
+        List<AuditPart> parts = split.stream().map(parted::auditPart).toList();
+        List<AuditPart> sent = List.of(parted.combine(parts.subList(0, 2)), parts.get(2), parts.get(3));
         List<Finding> findings = new ArrayList<>();
         Map<Integer, List<AuditPart>> byGroup = new TreeMap<>();
         for (AuditPart p : sent) {
@@ -112,11 +114,11 @@ class SplitMergeTest {
                 byGroup.computeIfAbsent(piece.getKey(), g -> new ArrayList<>()).add(shipped(piece.getValue()));
             }
         }
-        byGroup.values().forEach(pieces -> findings.addAll(audit.merge(pieces).findings()));
+        byGroup.values().forEach(pieces -> findings.addAll(parted.merge(pieces).findings()));
         findings.sort(FindingOrder.ORDER);
         assertThat(json(findings)).isEqualTo(json(onePass.findings()));
-        assertThat(audit.merge(parts)).isEqualTo(onePass);
-        assertThat(audit.merge(parts)).isEqualTo(onePass);
+        assertThat(parted.merge(parts)).isEqualTo(onePass);
+        assertThat(parted.merge(parts)).isEqualTo(onePass);
     }
 
     private static AuditPart shipped(AuditPart part) throws Exception {

@@ -47,39 +47,68 @@ final class ExceptionEvents {
             c.skip();
             return null;
         }
-        boolean exception = false;
-        boolean outbound = false;
-        long time = 0;
-        Outcome named = null;
-        Outcome cause = null;
+        Event event = new Event();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("name") && c.token() == JsonToken.VALUE_STRING) {
-                String event = c.optString();
-                exception = "exception".equals(event);
-                outbound = "Outbound message".equals(event);
+                event.name(c.optString());
             } else if (name.equals("timeUnixNano")) {
-                time = eventNanos(c);
+                event.time = eventNanos(c);
             } else if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
                 while (c.next() != JsonToken.END_ARRAY) {
                     KeyValue kv = KeyValue.read(c);
-                    if (kv != null && "exception.stacktrace".equals(kv.key())) {
-                        cause = cause != null ? cause : ExceptionCauses.outcome(text(kv, span));
-                    } else if (kv != null) {
-                        Outcome o = attribute(kv, span);
-                        named = named != null ? named : o;
+                    if (kv != null) {
+                        event.attribute(kv.key(), kv.value(), span);
                     }
                 }
             } else {
                 c.skip();
             }
         }
-        span.exceptionEvent |= exception;
-        if (outbound && time != 0 && span.sendNanos == 0) {
-            span.sendNanos = time;
+        return event.end(span);
+    }
+
+    /**
+     * One event of a span as it is taken, in either encoding: its name, time and attributes, then what it
+     * says of the span ({@link #end}).
+     */
+    static final class Event {
+        private boolean exception;
+        private boolean outbound;
+        /** The event's time in unsigned nanoseconds, 0 when it has none. */
+        long time;
+        private Outcome named;
+        private Outcome cause;
+
+        void name(String event) {
+            exception = "exception".equals(event);
+            outbound = "Outbound message".equals(event);
         }
-        return !exception ? null : named != null ? named : cause;
+
+        /** Whether the value of attribute {@code key} would be taken: those that name how the request failed. */
+        static boolean reads(String key) {
+            return "exception.stacktrace".equals(key) || "exception.type".equals(key) || "exception.message".equals(key);
+        }
+
+        /** Takes one attribute of the event; either part may be null (absent). */
+        void attribute(String key, AnyValue value, AnyValue.Span span) {
+            if ("exception.stacktrace".equals(key)) {
+                cause = cause != null ? cause : ExceptionCauses.outcome(text(key, value, span));
+            } else {
+                Outcome o = ExceptionEvents.attribute(key, value, span);
+                named = named != null ? named : o;
+            }
+        }
+
+        /** What the event says of how the span's request failed, or null; the span learns whether it sent. */
+        Outcome end(SpanScratch span) {
+            span.exceptionEvent |= exception;
+            if (outbound && time != 0 && span.sendNanos == 0) {
+                span.sendNanos = time;
+            }
+            return !exception ? null : named != null ? named : cause;
+        }
     }
 
     /** An event's time in unsigned nanoseconds (a decimal string or an integer); 0 when it is neither, as events are hints. */
@@ -105,22 +134,21 @@ final class ExceptionEvents {
     }
 
     /** What an {@code exception.type} or {@code exception.message} attribute names, or null. */
-    private static Outcome attribute(KeyValue kv, AnyValue.Span span) {
-        String key = kv.key();
+    private static Outcome attribute(String key, AnyValue value, AnyValue.Span span) {
         if (!("exception.type".equals(key) || "exception.message".equals(key))) {
             return null;
         }
-        String text = text(kv, span);
+        String text = text(key, value, span);
         return text == null ? null : Http.errorOutcome(text);
     }
 
     /** The attribute's string value, or null when it has none (a hint of an unexpected type names nothing). */
-    private static String text(KeyValue kv, AnyValue.Span span) {
-        if (kv.value() == null) {
+    private static String text(String key, AnyValue value, AnyValue.Span span) {
+        if (value == null) {
             return null;
         }
         try {
-            return kv.value().string(kv.key(), span);
+            return value.string(key, span);
         } catch (InputException e) {
             return null;
         }

@@ -4,11 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.AnyValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
-import dev.retryaudit.input.foreign.Headers;
 import dev.retryaudit.input.foreign.OtlpAttribute;
 import dev.retryaudit.input.foreign.ProtoNames;
 import dev.retryaudit.input.foreign.RetryLinker;
-import dev.retryaudit.input.foreign.SpanAttempts;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.json.Decimal;
 import dev.retryaudit.json.JsonCursor;
@@ -177,7 +175,7 @@ public final class OtlpReader implements TraceReader {
      * The resource may follow its spans, so they learn their client once the resource is read, and only
      * then go to the linker: a root request is linked within its client.
      */
-    private static void resourceRead(SpanScratch scratch, String client, Consumer<ForeignSpan> linker) {
+    static void resourceRead(SpanScratch scratch, String client, Consumer<ForeignSpan> linker) {
         for (ForeignSpan span : scratch.resourceSpans) {
             span.client = client;
             linker.accept(span);
@@ -199,10 +197,7 @@ public final class OtlpReader implements TraceReader {
         long line = c.line();
         long column = c.column();
         String scope = null;
-        int requests = 0;
-        int spans = 0;
-        // An SDK that numbers its own attempts (amz-sdk-request) sends each once, with the client's retries off.
-        boolean counted = false;
+        ScopeTally tally = new ScopeTally();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
@@ -215,24 +210,14 @@ public final class OtlpReader implements TraceReader {
                 continue;
             }
             c.expectArray("spans");
-            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++, spans++) {
+            for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
                 scratch.reset(c, pointer, i);
                 scratch.recordsEveryStatus = true;
                 readSpan(c, scratch);
-                ForeignSpan span = SpanAttempts.attempt(scratch, ctx);
-                if (span != null) {
-                    scratch.resourceSpans.add(span);
-                    requests += span.kind == ForeignSpan.Kind.HTTP ? 1 : 0;
-                    counted |= Headers.SDK_ATTEMPT.equals(span.resendSource);
-                }
+                tally.span(scratch, ctx);
             }
         }
-        OtlpResource.Blind blind = OtlpResource.oneSpanPerRequest(scope);
-        if (blind != null && !counted && (requests > 0 || blind.anySpan() && spans > 0)) {
-            ctx.note(line, column, "the export cannot show retries: " + blind.producer() + " (scope " + scope
-                    + ") records one span over all sends of a request, so retries it made are not in the export"
-                    + (blind.shows() == null ? "" : "; to see them, use " + blind.shows()));
-        }
+        tally.end(ctx, line, column, scope);
     }
 
     private static void readSpan(JsonCursor c, SpanScratch s) throws IOException, InputException {
@@ -370,26 +355,22 @@ public final class OtlpReader implements TraceReader {
             c.expectObject("an attribute {\"key\": ..., \"value\": ...}");
             String key = null;
             OtlpAttribute.Match match = null;
-            AnyValue early = null;
+            AnyValue value = null;
             while (c.next() == JsonToken.FIELD_NAME) {
                 String name = ProtoNames.field(c);
                 c.valueOfCheckedField();
                 if (name.equals("key")) {
                     key = c.optSharedString();
                     match = key == null ? null : OtlpAttribute.find(key);
-                } else if (name.equals("value") && key == null) {
-                    early = AnyValue.read(c, index);
-                } else if (name.equals("value") && match != null && s.wants(match)) {
-                    s.put(match, AnyValue.read(c, index));
+                } else if (name.equals("value") && (key == null || match != null && s.wants(match))) {
+                    // A value before its key is kept until the key says whether it is used.
+                    value = AnyValue.read(c, index);
                 } else {
                     c.skip();
                 }
             }
-            if (early != null && match != null && s.wants(match)) {
-                s.put(match, early);
-            }
-            if (key != null && OtlpAttribute.isRequestHeader(key)) {
-                s.requestHeaders = true;
+            if (key != null) {
+                s.attribute(key, match, value);
             }
         }
     }

@@ -11,6 +11,7 @@ import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,8 +20,9 @@ import java.util.List;
 
 /**
  * OTLP exports that arrive one at a time, each a numbered record of one source: the frames of a
- * protobuf file, the requests a receiver is sent. A record, held as its OTLP/JSON, is read with the
- * checks and messages of {@link OtlpReader} and its attempt spans placed at the record (line: its
+ * protobuf file, the requests a receiver is sent. A record, held as its OTLP/JSON or as the protobuf
+ * message it was decoded to ({@link OtlpProtobufSpans}), is read with the checks and messages of
+ * {@link OtlpReader} and its attempt spans placed at the record (line: its
  * number, column 1) and ordered after every span of the records before it, so that the spans of
  * records linked together are linked as one file of them would be. Not thread-safe.
  */
@@ -43,8 +45,20 @@ public final class OtlpRecords {
         this.json = new StrictJson(limits);
     }
 
-    /** One export held: its number within the source and its OTLP/JSON. */
-    public record Record(long number, byte[] json) {
+    /**
+     * One export held: its number within the source, and its OTLP/JSON, or (json null) the message that
+     * OTLP protobuf decoded to, whose spans are read from the message itself.
+     */
+    public record Record(long number, byte[] json, ExportTraceServiceRequest message) {
+        /** An export held as its OTLP/JSON. */
+        public Record(long number, byte[] json) {
+            this(number, json, null);
+        }
+
+        /** An export held as the message OTLP protobuf decoded to. */
+        public Record(long number, ExportTraceServiceRequest message) {
+            this(number, null, message);
+        }
     }
 
     public String source() {
@@ -65,23 +79,16 @@ public final class OtlpRecords {
             throw new IllegalArgumentException("record " + r.number() + " is not in 1.." + MAX_RECORD);
         }
         RetryLinker one = new RetryLinker();
-        ReadContext ctx = new ReadContext(source, sourceIndex, new ByteArrayInputStream(r.json()), json, limits, null);
+        ReadContext ctx = r.json() == null ? context()
+                : new ReadContext(source, sourceIndex, new ByteArrayInputStream(r.json()), json, limits, null);
         try {
-            JsonCursor c = ctx.open();
-            ParseFailures.reading(source, () -> c.parser(), limits, () -> {
-                JsonToken first = c.next();
-                if (first != JsonToken.START_OBJECT) {
-                    throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
-                            + JsonCursor.describe(first));
-                }
-                SpanScratch scratch = new SpanScratch();
-                OtlpReader.readExport(c, ctx, one::add, scratch, "", true);
-                scratch.unused.note(ctx);
-                if (c.next() != null) {
-                    throw c.error("$", "a second JSON value after the export");
-                }
-                return null;
-            });
+            SpanScratch scratch = new SpanScratch();
+            if (r.json() == null) {
+                OtlpProtobufSpans.read(r.message(), ctx, scratch, one::add);
+            } else {
+                readJson(ctx, scratch, one);
+            }
+            scratch.unused.note(ctx);
         } catch (InputException e) {
             InputException here = InputException.rejected(source, r.number(), 1, e.path(), e.detail());
             throw e.limit() == null ? here : here.over(e.limit());
@@ -99,6 +106,23 @@ public final class OtlpRecords {
                 notes.note(r.number(), 1, n.message());
             }
         }
+    }
+
+    /** Reads the one OTLP/JSON export that {@code ctx} holds, and nothing after it. */
+    private void readJson(ReadContext ctx, SpanScratch scratch, RetryLinker into) throws IOException, InputException {
+        JsonCursor c = ctx.open();
+        ParseFailures.reading(source, () -> c.parser(), limits, () -> {
+            JsonToken first = c.next();
+            if (first != JsonToken.START_OBJECT) {
+                throw c.error("$", "expected an OTLP trace export (an object with resourceSpans), found "
+                        + JsonCursor.describe(first));
+            }
+            OtlpReader.readExport(c, ctx, into::add, scratch, "", true);
+            if (c.next() != null) {
+                throw c.error("$", "a second JSON value after the export");
+            }
+            return null;
+        });
     }
 
     /**

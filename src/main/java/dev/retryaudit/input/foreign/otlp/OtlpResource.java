@@ -51,58 +51,67 @@ final class OtlpResource {
             c.skip();
             return null;
         }
-        Map<String, String> found = new TreeMap<>();
+        Client client = new Client();
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = ProtoNames.field(c);
             c.valueOfCheckedField();
             if (name.equals("attributes") && c.token() == JsonToken.START_ARRAY) {
                 while (c.next() != JsonToken.END_ARRAY) {
-                    attribute(c, found);
+                    KeyValue kv = KeyValue.read(c);
+                    if (kv != null) {
+                        client.attribute(kv.key(), kv.value());
+                    }
                 }
             } else {
                 c.skip();
             }
         }
-        if (found.isEmpty()) {
-            return null;
-        }
-        StringBuilder b = new StringBuilder();
-        for (String key : CLIENT_KEYS) {
-            String v = found.get(key);
-            if (v != null) {
-                b.append(key).append('=').append(v).append('\0');
-            }
-        }
-        return b.toString();
+        return client.name();
     }
 
-    private static void attribute(JsonCursor c, Map<String, String> found) throws IOException, InputException {
-        KeyValue kv = KeyValue.read(c);
-        if (kv == null) {
-            return;
-        }
-        String key = kv.key();
-        AnyValue value = kv.value();
-        if (key == null || value == null || !isClientKey(key)) {
-            return;
-        }
-        try {
-            String text = value.text(key, () -> "");
-            if (text != null) {
-                found.put(key, text);
-            }
-        } catch (InputException e) {
-            // A hint of an unexpected type names no client.
-        }
-    }
+    /** The resource attributes that name a client, taken one by one in either encoding, and the client they name. */
+    static final class Client {
+        private final Map<String, String> found = new TreeMap<>();
 
-    private static boolean isClientKey(String key) {
-        for (String k : CLIENT_KEYS) {
-            if (k.equals(key)) {
-                return true;
+        /** Whether the value of attribute {@code key} would be taken: only the keys that name a client are. */
+        static boolean names(String key) {
+            for (String k : CLIENT_KEYS) {
+                if (k.equals(key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Takes one resource attribute; either part may be null (absent). */
+        void attribute(String key, AnyValue value) {
+            if (key == null || value == null || !names(key)) {
+                return;
+            }
+            try {
+                String text = value.text(key, () -> "");
+                if (text != null) {
+                    found.put(key, text);
+                }
+            } catch (InputException e) {
+                // A hint of an unexpected type names no client.
             }
         }
-        return false;
+
+        /** The client the attributes taken name, or null when they name none. */
+        String name() {
+            if (found.isEmpty()) {
+                return null;
+            }
+            StringBuilder b = new StringBuilder();
+            for (String key : CLIENT_KEYS) {
+                String v = found.get(key);
+                if (v != null) {
+                    b.append(key).append('=').append(v).append('\0');
+                }
+            }
+            return b.toString();
+        }
     }
 
     /** The name of an {@code InstrumentationScope} at the cursor, or null. */

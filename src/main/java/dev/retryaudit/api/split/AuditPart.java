@@ -1,4 +1,4 @@
-package dev.retryaudit.api;
+package dev.retryaudit.api.split;
 
 import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.model.Finding;
@@ -19,14 +19,14 @@ import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
- * One part of an audit split across threads, processes or machines: what {@link RetryAudit#auditPart}
+ * One part of an audit split across threads, processes or machines: what {@link SplitAudit#auditPart}
  * found in its operations, what the cross-operation rules aggregated, not yet judged, and the input
- * notes of what it read. Parts of one input, in any split and any order, {@link RetryAudit#merge merge}
+ * notes of what it read. Parts of one input, in any split and any order, {@link SplitAudit#merge merge}
  * into the findings and notes of one pass, by an auditor with the same policy, rules and limits. For an
  * engine that merges by key across machines (a Spark shuffle), a part comes apart into its
  * {@link #findings}, final as they are, and its {@link #pieces}, each to merge with the pieces of its
  * {@link #group} from every part (or as many pieces as there are reducing tasks, {@link #pieces(int)},
- * after {@link RetryAudit#combine combining} the parts of one task). Immutable and serializable.
+ * after {@link SplitAudit#combine combining} the parts of one task). Immutable and serializable.
  */
 public final class AuditPart implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -1,7 +1,11 @@
-package dev.retryaudit.api;
+package dev.retryaudit.api.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.RetryAudit;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;

@@ -1,12 +1,13 @@
-package dev.retryaudit.api;
+package dev.retryaudit.api.split;
 
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpLines;
 import dev.retryaudit.input.operations.SpanLines;
-import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.values.ParentRef;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ import java.util.Set;
  * linking contexts of its attempt spans (OTLP). The lines of one operation or context, brought together
  * from anywhere, become operations as the command line builds them. The input notes the command line
  * gives are kept as the lines are read and the contexts linked, for
- * {@link RetryAudit#auditPart(Iterable, LineReader)}. Not thread-safe: one per thread.
+ * {@link SplitAudit#auditPart(Iterable, LineReader)}. Not thread-safe: one per thread.
  */
 public final class LineReader {
     private final SpanLines spans;
@@ -130,7 +131,7 @@ public final class LineReader {
             }
             return new Line(t, null, read);
         } catch (InputException e) {
-            throw RetryAuditException.of(e);
+            throw Lent.error(e);
         }
     }
 
@@ -162,7 +163,7 @@ public final class LineReader {
         try {
             return spans.operation(read);
         } catch (InputException e) {
-            throw RetryAuditException.of(e);
+            throw Lent.error(e);
         }
     }
 
@@ -190,7 +191,7 @@ public final class LineReader {
                 out.add(new LinkedOperation(l));
             }
         } catch (InputException e) {
-            throw RetryAuditException.of(e);
+            throw Lent.error(e);
         }
         return out;
     }
@@ -217,7 +218,7 @@ public final class LineReader {
 
     /** The rejection of source {@code source}, the {@code sourceIndex}-th input, when it holds nothing to read. */
     public RetryAuditException empty(String source, int sourceIndex) {
-        return RetryAuditException.of(spans != null ? SpanLines.empty(source)
+        return Lent.error(spans != null ? SpanLines.empty(source)
                 : OtlpLines.empty(source, logs.contains(sourceIndex)));
     }
 

@@ -1,4 +1,4 @@
-package dev.retryaudit.api;
+package dev.retryaudit.api.split;
 
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.model.Operation;

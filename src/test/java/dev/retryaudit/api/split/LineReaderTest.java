@@ -1,8 +1,9 @@
-package dev.retryaudit.api;
+package dev.retryaudit.api.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.time.Instant;

@@ -10,12 +10,8 @@ import org.junit.jupiter.api.condition.EnabledIf;
  * a probe asking for 2 s, then 1 s. Run on their own (not by that test) they are skipped, since one of them
  * is meant to fail.
  */
-@EnabledIf("graded")
-class GradedClients {
-    static boolean graded(org.junit.jupiter.api.extension.ExtensionContext context) {
-        return context.getConfigurationParameter("retry-audit.graded").map(Boolean::parseBoolean).orElse(false);
-    }
-
+@EnabledIf("dev.retryaudit.junit.Graded#enabled")
+class GradedOkHttpClients {
     @Test
     @RetryProbe(failures = 2, delays = {2, 1})
     void honouringRetryAfter(String url) throws Exception {

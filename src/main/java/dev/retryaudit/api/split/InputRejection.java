@@ -1,10 +1,11 @@
-package dev.retryaudit.api;
+package dev.retryaudit.api.split;
 
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.json.ParseFailures;
-import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
+import dev.retryaudit.model.internal.InputException;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Collection;
@@ -48,7 +49,7 @@ public final class InputRejection implements Serializable {
 
     /** An error met while reading source {@code source} (by index), at its own place. */
     public static InputRejection reading(int source, RetryAuditException e) {
-        return new InputRejection(source, READING, e.error().line(), e.error().column(), 0, e);
+        return new InputRejection(source, READING, e.line(), e.column(), 0, e);
     }
 
     /** An error met at the end of source {@code source}, about the operation whose first line is {@code line}:{@code column}. */
@@ -64,7 +65,7 @@ public final class InputRejection implements Serializable {
     /** The operation at {@code at} whose id an operation before it in the input set has. */
     public static InputRejection duplicateId(Location at) {
         return new InputRejection(at.sourceIndex(), AT_END, at.line(), at.column(), 1,
-                RetryAuditException.of(InputSet.duplicateId(at)));
+                Lent.error(InputSet.duplicateId(at)));
     }
 
     /**
@@ -73,7 +74,7 @@ public final class InputRejection implements Serializable {
      * of a source while reading; one that links a source first, and the input set's limit, at the end.
      */
     public static InputRejection overOperations(Limits limits, Location at, boolean inSource, boolean atEnd) {
-        RetryAuditException e = RetryAuditException.of(InputSet.overOperations(limits, at));
+        RetryAuditException e = Lent.error(InputSet.overOperations(limits, at));
         return inSource && !atEnd
                 ? new InputRejection(at.sourceIndex(), READING, at.line(), at.column(), 0, e)
                 : new InputRejection(at.sourceIndex(), AT_END, at.line(), at.column(), 2, e);
@@ -82,23 +83,23 @@ public final class InputRejection implements Serializable {
     /** The byte limit passed at {@code line}:{@code column} (the first byte past it) of source {@code source} named {@code name}. */
     public static InputRejection overBytes(int source, String name, long line, long column, Limits limits) {
         InputException over = ParseFailures.bytesExceeded(name, line, column, null, limits.bytes());
-        return reading(source, RetryAuditException.of(
+        return reading(source, Lent.error(
                 InputException.rejected(name, line, column, "$", over.detail()).over(over.limit())));
     }
 
     /** A source that could not be read: {@code detail} says why ("no such file"). */
     public static RetryAuditException unreadable(String source, String detail) {
-        return RetryAuditException.of(InputException.unreadable(source, detail));
+        return Lent.error(InputException.unreadable(source, detail));
     }
 
     /** A source that could not be read for {@code e}. */
     public static RetryAuditException unreadable(String source, IOException e) {
-        return RetryAuditException.of(ParseFailures.unreadable(source, e));
+        return Lent.error(ParseFailures.unreadable(source, e));
     }
 
     /** An input rejected at {@code line}:{@code column} of source {@code source}, {@code detail} saying why (no JSON path). */
     public static RetryAuditException rejected(String source, long line, long column, String detail) {
-        return RetryAuditException.of(InputException.rejected(source, line, column, null, detail));
+        return Lent.error(InputException.rejected(source, line, column, null, detail));
     }
 
     /** The error, with the command line's one-line diagnostic. */
