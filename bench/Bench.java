@@ -32,6 +32,11 @@ public final class Bench {
     /** The prefix of what runs through bin/retry-audit (serial collector, class data sharing). */
     private static final String LAUNCHED = "launcher: ";
 
+    /** The java of the JVM running the benchmark (bench/run starts it from JAVA_HOME when set), for every command. */
+    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /** Whether this JDK writes an AOT cache (-XX:AOTCacheOutput, JDK 25 and later), which the launcher then uses. */
+    private static final boolean AOT = Runtime.version().feature() >= 25;
+
     /** Whether python3 runs here, for bench/checker.py. */
     private static final boolean PYTHON = runs("python3", "--version");
 
@@ -112,6 +117,9 @@ public final class Bench {
         }
         if (wanted("startup")) {
             startUp();
+        }
+        if (wanted("sharing")) {
+            sharing(spans);
         }
         if (wanted("foreign")) {
             foreign();
@@ -196,7 +204,7 @@ public final class Bench {
     }
 
     private List<String> scanOf(Path file) {
-        return List.of("java", "-cp", cp, "Bench", "scan", file.toString());
+        return List.of(JAVA, "-cp", cp, "Bench", "scan", file.toString());
     }
 
     /** The Python checker of bench/checker.py on a spans file. */
@@ -204,16 +212,27 @@ public final class Bench {
         return List.of("python3", "bench/checker.py", file.toString());
     }
 
-    /** The launcher's first audit writes its class archive; it is written before anything is measured. */
+    /**
+     * The launcher's first audit writes its class archive (and, for {@code sharing} on JDK 25, a first audit with
+     * {@code RETRY_AUDIT_CDS=aot} its AOT cache); they are written before anything is measured.
+     */
     private void warmLauncher() throws Exception {
         Path tiny = dir.resolve("tiny.jsonl");
         Files.writeString(tiny, BenchData.TWO_LINES);
         Measure.once(launched(tiny.toString()), false);
+        if (wanted("sharing") && AOT) {
+            Measure.once(launchedWith("aot", tiny.toString()), false);
+        }
     }
 
     /** {@code bin/retry-audit audit ARGS}, on the benchmark's jar, its class archive under bench-data/cds. */
     private List<String> launched(String... args) {
-        List<String> cmd = new ArrayList<>(List.of("env", "RETRY_AUDIT_JAR=" + jar,
+        return launchedWith("", args);
+    }
+
+    /** The launcher with {@code RETRY_AUDIT_CDS=cds}: "off", "aot" (an AOT cache on JDK 25 and later) or "" (its archive). */
+    private List<String> launchedWith(String cds, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("env", "RETRY_AUDIT_JAR=" + jar, "RETRY_AUDIT_CDS=" + cds,
                 "RETRY_AUDIT_CACHE=" + dir.resolve("cds"), "sh", "bin/retry-audit", "audit"));
         cmd.addAll(List.of(args));
         return cmd;
@@ -228,7 +247,7 @@ public final class Bench {
         long held;
         long attempts;
         if (Files.exists(Path.of("bench/HeldBytes.java"))) {
-            List<String> out = Measure.output(List.of("java", "-Xmx2g", "-cp", cp, "HeldBytes", spans.toString()));
+            List<String> out = Measure.output(List.of(JAVA, "-Xmx2g", "-cp", cp, "HeldBytes", spans.toString()));
             Matcher m = Pattern.compile("held-bytes-per-attempt (\\d+) \\(attempts (\\d+)").matcher(String.join("\n", out));
             if (!m.find()) {
                 throw new IllegalStateException("HeldBytes printed no figure: " + out);
@@ -236,7 +255,7 @@ public final class Bench {
             attempts = Long.parseLong(m.group(2));
             held = Long.parseLong(m.group(1)) * attempts;
         } else {
-            List<String> out = Measure.output(List.of("java", "-Xmx2g", "-cp", cp, "Bench", "held", spans.toString()));
+            List<String> out = Measure.output(List.of(JAVA, "-Xmx2g", "-cp", cp, "Bench", "held", spans.toString()));
             String[] fields = out.get(out.size() - 1).trim().split(" ");
             held = Long.parseLong(fields[0]);
             attempts = Long.parseLong(fields[1]);
@@ -257,7 +276,7 @@ public final class Bench {
             System.out.println("generating " + big + " (once)");
             BenchData.spansUpTo(GIB, big);
         }
-        List<String> cmd = new ArrayList<>(List.of("java", "-Xmx2g", "-jar", jar, "audit", "--fail-on", "never",
+        List<String> cmd = new ArrayList<>(List.of(JAVA, "-Xmx2g", "-jar", jar, "audit", "--fail-on", "never",
                 "--output", report("json"), big.toString()));
         Measure.Result r = Measure.once(cmd, true);
         print("audit -Xmx2g " + big.getFileName(), r, Files.size(big) / 1e6);
@@ -315,6 +334,40 @@ public final class Bench {
     }
 
     /**
+     * The launcher with no class sharing, with its class archive and, on a JDK that has one, with its AOT cache,
+     * interleaved: the two-line input (at least 10 rounds) and the realistic spans file, on this JDK.
+     */
+    private void sharing(Path spans) throws Exception {
+        Path tiny = dir.resolve("tiny.jsonl");
+        Files.writeString(tiny, BenchData.TWO_LINES);
+        List<String> modes = AOT ? List.of("off", "", "aot") : List.of("off", "");
+        String[][] inputs = {{tiny.toString()}, {"--fail-on", "never", "--output", report("json"), spans.toString()}};
+        for (String[] input : inputs) {
+            List<List<String>> cmds = new ArrayList<>();
+            for (String mode : modes) {
+                cmds.add(launchedWith(mode, input));
+            }
+            boolean small = input.length == 1;
+            List<Measure.Result> r = Measure.interleaved(small ? Math.max(runs, 10) : runs, cmds);
+            String what = small ? "two-line input" : "realistic spans";
+            for (int i = 0; i < modes.size(); i++) {
+                String how = switch (modes.get(i)) {
+                    case "off" -> "no class sharing";
+                    case "aot" -> "AOT cache";
+                    default -> "class archive";
+                };
+                print(LAUNCHED + "JDK " + Runtime.version().feature() + " " + what + ", " + how, r.get(i),
+                        small ? 0 : Files.size(spans) / 1e6);
+            }
+            if (AOT) {
+                row(LAUNCHED + "JDK " + Runtime.version().feature() + " " + what + ": AOT cache / class archive", "<= 1.0 (it pays)",
+                        String.format(Locale.ROOT, "%.2f wall, %.2f CPU", r.get(2).wall() / r.get(1).wall(), r.get(2).cpu() / r.get(1).cpu()),
+                        r.get(2).wall() <= r.get(1).wall());
+            }
+        }
+    }
+
+    /**
      * OTLP JSON Lines of 100,000 operations (200,000 attempts) beside its bare scan, and HAR of
      * 100,000 attempts, generated by bench/foreign/ForeignGen.java (the OTLP file is bench/profile's).
      */
@@ -323,10 +376,10 @@ public final class Bench {
         Path otlp = out.resolve("otlp-200000.jsonl");
         Path har = out.resolve("har-100000.har");
         if (!Files.exists(otlp)) {
-            Measure.output(List.of("java", "bench/foreign/ForeignGen.java", "200000", out.toString()));
+            Measure.output(List.of(JAVA, "bench/foreign/ForeignGen.java", "200000", out.toString()));
         }
         if (!Files.exists(har)) {
-            Measure.output(List.of("java", "bench/foreign/ForeignGen.java", "100000", out.toString()));
+            Measure.output(List.of(JAVA, "bench/foreign/ForeignGen.java", "100000", out.toString()));
         }
         List<List<String>> cmds = new ArrayList<>();
         cmds.add(scanOf(otlp));
@@ -349,17 +402,18 @@ public final class Bench {
                 r.get(4).peakMiB() <= 256);
     }
 
-    /** serve receiving 100,000 operations in OTLP protobuf batches of 512 spans (bench/ServeBench.java). */
+    /** serve receiving 100,000 operations in OTLP protobuf batches of 512 spans by 8 connections (bench/ServeBench.java). */
     private void serve() throws Exception {
-        List<String> out = Measure.output(List.of("java", "-cp", cp, "ServeBench", jar, "100000"));
+        List<String> out = Measure.output(List.of(JAVA, "-cp", cp, "ServeBench", jar, "100000"));
         String line = out.get(out.size() - 1);
-        System.out.println(line);
+        // The load, the bare decode, the receiver's CPU, then the line of spans per second and peak RSS.
+        out.subList(Math.max(0, out.size() - 4), out.size()).forEach(System.out::println);
         row("serve 100,000 operations, batches of 512", "exit 0 within -Xmx512m",
                 line.substring(line.indexOf("received")).replace(" spans/s", "/s"), line.endsWith("exit 0"));
     }
 
     private List<String> audit(String... args) {
-        List<String> cmd = new ArrayList<>(List.of("java", "-jar", jar, "audit"));
+        List<String> cmd = new ArrayList<>(List.of(JAVA, "-jar", jar, "audit"));
         cmd.addAll(List.of(args));
         return cmd;
     }

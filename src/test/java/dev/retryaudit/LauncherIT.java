@@ -145,6 +145,59 @@ class LauncherIT {
                 .isEqualTo(javaJar(spans, "audit", "--format", "text", "-"));
     }
 
+    /** A JDK beside this one that writes an AOT cache (JDK 25 and later), or null: its release file says. */
+    private static Path aotJdk() throws IOException {
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return null;
+        }
+        try (Stream<Path> s = Files.list(jvms)) {
+            for (Path home : s.sorted().toList()) {
+                Path release = home.resolve("release");
+                if (Files.isRegularFile(release) && Files.isExecutable(home.resolve("bin/java"))) {
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^JAVA_VERSION=\"(\\d+)")
+                            .matcher(Files.readString(release));
+                    if (m.find() && Integer.parseInt(m.group(1)) >= 25) {
+                        return home;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void askedForAnAotCacheAJdkThatHasOneWritesOneThatLaterRunsUseAndAnOlderOneTheArchive() throws Exception {
+        // This JDK (17) refuses -XX:AOTCacheOutput: it gets a class archive of its own, used as the default's.
+        JarIT.Run expected17 = javaJar(new byte[0], "audit", SPANS);
+        assertThat(launcher(Map.of("RETRY_AUDIT_CDS", "aot"), new byte[0], "audit", SPANS)).isEqualTo(expected17);
+        assertThat(archives()).singleElement().satisfies(a -> assertThat(a.getFileName().toString()).startsWith("aot-"));
+        assertThat(launcher(Map.of("RETRY_AUDIT_CDS", "aot"), new byte[0], "audit", SPANS)).isEqualTo(expected17);
+        assertThat(cacheFiles()).hasSize(2);
+
+        Path jdk = aotJdk();
+        org.junit.jupiter.api.Assumptions.assumeTrue(jdk != null, "no JDK 25 or later in /usr/lib/jvm");
+        Map<String, String> aot = Map.of("JAVA_HOME", jdk.toString(), "RETRY_AUDIT_CDS", "aot");
+        List<String> java = List.of(jdk.resolve("bin/java").toString(), "-jar", jar.toString(), "audit", SPANS);
+        JarIT.Run expected = JarIT.exec(new ProcessBuilder(java), new byte[0]);
+        assertThat(expected.exit()).isEqualTo(2);
+        // The default on that JDK too is the class archive.
+        assertThat(launcher(Map.of("JAVA_HOME", jdk.toString()), new byte[0], "audit", SPANS)).isEqualTo(expected);
+        assertThat(archives()).hasSize(2);
+
+        assertThat(launcher(aot, new byte[0], "audit", SPANS)).isEqualTo(expected);
+        List<Path> caches = cacheFiles().stream().filter(p -> p.getFileName().toString().endsWith(".aot")).toList();
+        assertThat(caches).singleElement().satisfies(a -> assertThat(Files.readString(checksum(a))).isEqualTo(cksum(a)));
+        JarIT.Run logged = launcher(Map.of("JAVA_HOME", jdk.toString(), "RETRY_AUDIT_CDS", "aot", "RETRY_AUDIT_JAVA_OPTS",
+                "-Xlog:class+load=info:stderr"), new byte[0], "audit", SPANS);
+        assertThat(logged.out()).isEqualTo(expected.out());
+        assertThat(logged.err()).contains("dev.retryaudit.cli.Main source: shared objects file");
+
+        // A cache cut short, with a checksum that agrees, is refused by the JVM without a word on stdout or stderr.
+        forge(caches.get(0), firstBytes(caches.get(0), Files.size(caches.get(0)) / 2));
+        assertThat(launcher(aot, new byte[0], "audit", SPANS)).isEqualTo(expected);
+    }
+
     @Test
     void exitCodesAndDiagnosticsPassThrough() throws Exception {
         for (String[] args : List.of(new String[] {"audit", "examples/checkout-operations.json"},
