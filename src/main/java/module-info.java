@@ -44,4 +44,7 @@ module dev.retryaudit {
     opens dev.retryaudit.report.sarif to com.fasterxml.jackson.databind;
 
     provides java.util.spi.ToolProvider with dev.retryaudit.cli.RetryAuditToolProvider;
+    // The probe's verdicts, a family of rules the engine lists but no audit runs.
+    uses dev.retryaudit.rules.engine.ListedFamily;
+    provides dev.retryaudit.rules.engine.ListedFamily with dev.retryaudit.probe.ProbeCatalogue;
 }

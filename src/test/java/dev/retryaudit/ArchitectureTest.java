@@ -38,6 +38,9 @@ class ArchitectureTest {
             "\\b(privateLookupIn|setAccessible|LambdaMetafactory|findConstructor|getDeclared\\w*)\\b");
 
     private static final Path MAP = Path.of("docs/architecture.md");
+
+    /** The front ends, which go through the API's door. */
+    private static final List<String> FRONT_ENDS = List.of("cli", "mcp", "probe", "probe.suite");
     private static final Pattern ROW = Pattern.compile("^\\| `([\\w.*]+)` \\| (\\d+) \\| (\\w*) *\\| .+\\|$", Pattern.MULTILINE);
 
     /** A package's row in the table of docs/architecture.md: its layer and its side ("" for none). */
@@ -78,6 +81,29 @@ class ArchitectureTest {
             }
         }));
         assertThat(across).as("the reading of inputs and the rules know nothing of each other").isEmpty();
+    }
+
+    /**
+     * One door: the front ends read inputs, configure audits and learn of their errors only through the API
+     * faces ({@code api}, {@code api.split}, {@code model}, {@code rules}): none references the reading of inputs
+     * ({@code input} and below), the files that configure an audit ({@code config}), what the library lends the split protocol
+     * ({@code api.access}), or an internal package ({@code *.internal}).
+     */
+    @Test
+    void theFrontEndsGoThroughTheApi() throws IOException {
+        Map<String, Set<String>> deps = dependencies();
+        List<String> past = new ArrayList<>();
+        for (String front : FRONT_ENDS) {
+            assertThat(deps).containsKey(front);
+            for (String to : deps.get(front)) {
+                if (to.equals("input") || to.startsWith("input.") || to.equals("config") || to.endsWith(".internal")
+                        || to.equals("api.access")
+                        || to.equals("internal")) {
+                    past.add(front + " -> " + to);
+                }
+            }
+        }
+        assertThat(past).as("front ends that reach past the API").isEmpty();
     }
 
     @Test

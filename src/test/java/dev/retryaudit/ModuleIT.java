@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -53,10 +54,11 @@ class ModuleIT {
                 .containsExactlyInAnyOrder("dev.retryaudit.api", "dev.retryaudit.api.split", "dev.retryaudit.model",
                         "dev.retryaudit.rules");
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).isTrue());
-        assertThat(d.provides()).singleElement().satisfies(p -> {
-            assertThat(p.service()).isEqualTo(ToolProvider.class.getName());
-            assertThat(p.providers()).containsExactly("dev.retryaudit.cli.RetryAuditToolProvider");
-        });
+        assertThat(d.provides().stream().collect(Collectors.toMap(ModuleDescriptor.Provides::service,
+                ModuleDescriptor.Provides::providers))).containsOnly(
+                        Map.entry(ToolProvider.class.getName(), List.of("dev.retryaudit.cli.RetryAuditToolProvider")),
+                        Map.entry("dev.retryaudit.rules.engine.ListedFamily", List.of("dev.retryaudit.probe.ProbeCatalogue")));
+        assertThat(d.uses()).containsExactly("dev.retryaudit.rules.engine.ListedFamily");
         assertThat(d.packages()).contains("dev.retryaudit.json", "dev.retryaudit.rules.engine",
                 "dev.retryaudit.cli", "dev.retryaudit.mcp");
     }

@@ -1,12 +1,18 @@
 package dev.retryaudit.api;
 
+import dev.retryaudit.config.PolicyReader;
+import dev.retryaudit.config.ToolsReader;
+import dev.retryaudit.json.ParseFailures;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.ReportFormat;
+import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.engine.RuleRegistry;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -213,6 +219,42 @@ public final class AuditSettings implements Serializable {
         public Builder policy(Path file) {
             policyFile = Objects.requireNonNull(file, "file").toString();
             policy = Policy.DEFAULTS;
+            return this;
+        }
+
+        /**
+         * A JSON policy document, read now from {@code document} (named {@code name} in diagnostics) under the
+         * limits and for the rules set so far; replaces a policy file set earlier. A document that cannot be
+         * read or applied is a {@link RetryAuditException}.
+         */
+        public Builder policy(InputStream document, String name) throws RetryAuditException {
+            List<Rule> catalogue = new ArrayList<>(RuleRegistry.all());
+            catalogue.addAll(rules);
+            try {
+                return policy(PolicyReader.read(document, name, PolicyIds.of(catalogue), limits));
+            } catch (InputException e) {
+                throw RetryAuditException.of(e);
+            } catch (IOException e) {
+                throw RetryAuditException.of(ParseFailures.unreadable(name, e));
+            }
+        }
+
+        /**
+         * A tools document (an MCP {@code tools/list} result or a tools file), read now from {@code document}
+         * (named {@code name} in diagnostics) and applied to the policy value, whose per-tool settings come
+         * first; a policy file set earlier, read only when an auditor is made, is an {@link IllegalStateException}.
+         */
+        public Builder tools(InputStream document, String name) throws RetryAuditException {
+            if (policyFile != null) {
+                throw new IllegalStateException("a tools document applies to a policy value, not to a policy file");
+            }
+            try {
+                policy = ToolsReader.apply(policy, document, name, limits);
+            } catch (InputException e) {
+                throw RetryAuditException.of(e);
+            } catch (IOException e) {
+                throw RetryAuditException.of(ParseFailures.unreadable(name, e));
+            }
             return this;
         }
 

@@ -1,11 +1,8 @@
 package dev.retryaudit.api;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * The exit codes of every process that runs an audit (the command line and the Spark job), and the one mapping
- * from a library error to its code ({@link #of}). The help text's exit-code list is generated from this enum.
+ * from a library error to its code ({@link #of}). The command line's help lists them.
  */
 public enum ExitCode {
     /** 0: the audit ran; no finding at or above {@code --fail-on}. */
@@ -45,14 +42,5 @@ public enum ExitCode {
 
     public String meaning() {
         return meaning;
-    }
-
-    /** The list shown under "Exit codes:" in the help, one row per code. */
-    public static Map<String, String> helpList() {
-        Map<String, String> list = new LinkedHashMap<>();
-        for (ExitCode e : values()) {
-            list.put(" ".repeat(Math.max(0, 3 - Integer.toString(e.code).length())) + e.code, e.meaning);
-        }
-        return list;
     }
 }

@@ -12,10 +12,6 @@ import picocli.CommandLine;
  * and how a diagnostic says to raise a limit an input exceeded.
  */
 public final class LimitOptions {
-    /** What to do when the Java heap is too small for the input. */
-    private static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
-            + "lower --limit-bytes, or split the input";
-
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
@@ -38,7 +34,7 @@ public final class LimitOptions {
 
     /** The hint after an input error's message, for example {@code raise it with --limit-string}. */
     public static String hint(Limit limit) {
-        return limit == Limit.MEMORY ? MORE_MEMORY : Limits.raiseWith(limit, "--limit-" + limit.id());
+        return RetryAuditException.commandLineHint(limit);
     }
 
     /** The limits given, or a usage error naming the option whose value is out of range. */

@@ -7,12 +7,17 @@ import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.ToolsReader;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.internal.InputException;
+import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.model.internal.InputException;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.model.ReportFormat;
+import dev.retryaudit.model.Severity;
+import dev.retryaudit.report.InputFailure;
+import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.report.Summaries;
@@ -26,12 +31,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * The library entry point: an immutable, thread-safe auditor made from {@link AuditSettings}. It audits an
@@ -55,8 +60,7 @@ public final class RetryAudit {
         Limits limits = given.limits();
         Optional<Path> policyFile = given.policyFile();
         Policy policy = policyFile.isEmpty() ? given.policy() : reading(() -> PolicyReader.read(policyFile.get(),
-                ProbeCatalogue.policyIds(given.catalogue().stream().map(r -> r.info().id()).collect(
-                        Collectors.toCollection(LinkedHashSet::new))), limits));
+                PolicyIds.of(given.catalogue()), limits));
         Optional<Path> toolsFile = given.toolsFile();
         Policy read = policy;
         this.policy = toolsFile.isEmpty() ? read : reading(() -> ToolsReader.apply(read, toolsFile.get(), limits));
@@ -115,9 +119,9 @@ public final class RetryAudit {
         if (input instanceof OperationsInput o) {
             inputs = List.of(feed(engine, o.operations(), o.source(), o.format()));
         } else {
-            ReadInput r = (ReadInput) input;
+            ReadInput r = reading(input);
             try (RulesBeside rules = new RulesBeside(engine::accept)) {
-                inputs = read(r.sources(), r.in(), rules);
+                inputs = read(r, rules);
                 rules.finish();
             }
         }
@@ -132,15 +136,14 @@ public final class RetryAudit {
         if (input instanceof OperationsInput o) {
             o.operations().forEach(out::add);
         } else {
-            ReadInput r = (ReadInput) input;
-            read(r.sources(), r.in(), out::add);
+            read(reading(input), out::add);
         }
         return out;
     }
 
     /** Writes the report of {@code result} in the settings' report format (no colour) to {@code out}, which stays open. */
     public void writeReport(AuditResult result, OutputStream out) throws IOException {
-        writeReport(result, false, out);
+        writeReport(result, settings.reportFormat(), false, out);
     }
 
     /**
@@ -148,7 +151,35 @@ public final class RetryAudit {
      * {@code colour}, the text format marks severities with ANSI colours (for a terminal).
      */
     public void writeReport(AuditResult result, boolean colour, OutputStream out) throws IOException {
-        ReportWriter.of(settings.reportFormat(), colour).write(report(result), out);
+        writeReport(result, settings.reportFormat(), colour, out);
+    }
+
+    /**
+     * Writes the report of {@code result} in {@code format} to {@code out}, which stays open; with {@code colour},
+     * the text format marks severities with ANSI colours (for a terminal). Every report of an audit is written here.
+     */
+    public void writeReport(AuditResult result, ReportFormat format, boolean colour, OutputStream out)
+            throws IOException {
+        ReportWriter.of(format, colour).write(report(result), out);
+    }
+
+    /**
+     * Writes what {@code format} prints instead of a report when the audit failed on {@code e}: the error, a
+     * limit exceeded named as the command line's option that raises it ({@link RetryAuditException#commandLineDiagnostic}),
+     * and its exit code ({@link ExitCode#of}). {@code out} stays open.
+     */
+    public static void writeError(RetryAuditException e, ReportFormat format, boolean colour, OutputStream out)
+            throws IOException {
+        ReportWriter.of(format, colour).writeError(new InputFailure(NAME, version(), ExitCode.of(e).code(),
+                e.commandLineError()), out);
+    }
+
+    /**
+     * How many operations with findings {@code format} draws with their attempts (HTML's timelines), for
+     * {@link AuditSettings.Builder#timelines}; 0 for a format that draws none.
+     */
+    public static int timelines(ReportFormat format) {
+        return ReportWriter.of(format, false).timelines();
     }
 
     /** Whether {@code result} passes: no finding at or above the settings' {@code failOn}. */
@@ -217,9 +248,14 @@ public final class RetryAudit {
         return new AuditResult(inputs, kept, baseline.source(), all.size() - kept.size(), engine.kept());
     }
 
-    private List<InputSummary> read(List<InputSet.Source> sources, InputStream stdin, Consumer<Operation> out)
-            throws RetryAuditException {
-        return reading(() -> new InputSet(settings.inputFormat(), settings.limits()).readAll(sources, stdin, out));
+    /** What {@code input}, which is not operations, reads: a store's answer is fetched here. */
+    private ReadInput reading(AuditInput input) throws RetryAuditException {
+        return input instanceof StoreInput s ? s.fetch(settings.limits().bytes()) : (ReadInput) input;
+    }
+
+    private List<InputSummary> read(ReadInput r, Consumer<Operation> out) throws RetryAuditException {
+        InputFormat format = r.format() == null ? settings.inputFormat() : r.format();
+        return reading(() -> new InputSet(format, settings.limits()).readAll(r.sources(), r.in(), out));
     }
 
     /** Something read from an input, whose errors the API reports as one diagnostic line. */

@@ -4,6 +4,7 @@ import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.internal.InputError;
 import dev.retryaudit.model.internal.InputException;
+import java.util.function.Function;
 
 /**
  * An input that could not be read or a policy that could not be applied. The message is the tool's
@@ -12,6 +13,10 @@ import dev.retryaudit.model.internal.InputException;
  */
 public final class RetryAuditException extends Exception {
     private static final long serialVersionUID = 2L;
+
+    /** What to do when the Java heap is too small for the input, on a command line. */
+    private static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
+            + "lower --limit-bytes, or split the input";
 
     private final InputError error;
 
@@ -70,7 +75,28 @@ public final class RetryAuditException extends Exception {
      * exceeded names the {@code --limit-*} option that raises it.
      */
     public String commandLineDiagnostic() {
-        return input().error(LimitOptions::hint).diagnostic();
+        return commandLineError().diagnostic();
+    }
+
+    /**
+     * How a command line says to raise {@code limit}, for example {@code raise it with --limit-string}; for
+     * {@link Limit#MEMORY}, to give Java more heap.
+     */
+    public static String commandLineHint(Limit limit) {
+        return limit == Limit.MEMORY ? MORE_MEMORY : Limits.raiseWith(limit, "--limit-" + limit.id());
+    }
+
+    /**
+     * The one-line diagnostic with a limit exceeded named in a front end's own terms: {@code hints} says how to
+     * raise it (for example {@code raise it with the argument limits.bytes}).
+     */
+    public String diagnostic(Function<Limit, String> hints) {
+        return input().error(hints).diagnostic();
+    }
+
+    /** The error as the command lines print it: a limit exceeded names the option that raises it. */
+    InputError commandLineError() {
+        return input().error(RetryAuditException::commandLineHint);
     }
 
     /** The error as reports print it. */

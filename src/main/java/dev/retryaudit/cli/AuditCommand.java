@@ -8,10 +8,7 @@ import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.split.InputRejection;
-import dev.retryaudit.input.InputSet;
-import dev.retryaudit.input.store.StoreQuery;
 import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.report.ReportWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +64,6 @@ final class AuditCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ReportWriter writer = options.writer(io);
         AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
         if (store.from != null && !files.isEmpty()) {
             throw usage("--from reads a trace store instead of files: name no FILE with it");
@@ -76,77 +72,73 @@ final class AuditCommand implements Callable<Integer> {
             throw usage("--from reads the format its store answers: --input-format does not apply");
         }
         List<String> names = files.isEmpty() ? List.of("-") : files;
-        List<InputSet.Source> sources = sources(names);
+        if (names.stream().filter("-"::equals).count() > 1) {
+            throw usage("standard input (-) can be named only once");
+        }
         if ("-".equals(baseline)) {
             throw usage("--baseline reads a report file, not standard input");
         }
-        InputSet.Source baselineSource = baseline == null ? null : InputSet.Source.of(baseline);
-        if (baselineSource != null && baselineSource.path() != null) {
-            settings.baseline(baselineSource.path());
+        String baselineUnusable = null;
+        if (baseline != null) {
+            try {
+                settings.baseline(AuditInput.path(baseline));
+            } catch (IllegalArgumentException e) {
+                baselineUnusable = e.getMessage();
+            }
         }
-        StoreQuery query = store.from == null ? null : store.query(options);
+        AuditInput fromStore = store.from == null ? null : store.input(options);
         AuditSettings checked = options.build(settings);
-        options.checkTarget("--output", options.output, query == null ? readPaths(sources) : readPaths(List.of()));
+        options.checkTarget("--output", options.output, fromStore == null ? readPaths(names) : readPaths(List.of()));
         RetryAudit auditor;
         AuditResult result;
         try {
-            AuditInput input;
-            if (query == null) {
-                auditor = RetryAudit.of(checked);
-                input = null;
-            } else {
-                StoreOptions.Fetched fetched = StoreOptions.fetch(query, checked.limits().bytes());
-                auditor = RetryAudit.of(options.build(settings.inputFormat(fetched.answer().format())));
-                input = fetched.input();
+            auditor = RetryAudit.of(checked);
+            if (baselineUnusable != null) {
+                throw InputRejection.unreadable(baseline, baselineUnusable);
             }
-            if (baselineSource != null && baselineSource.path() == null) {
-                throw InputRejection.unreadable(baseline, baselineSource.unusable());
-            }
-            result = auditor.audit(input == null ? input(sources) : input);
+            result = auditor.audit(fromStore == null ? input(names) : fromStore);
         } catch (RetryAuditException e) {
-            return options.inputError(io, e, writer);
+            return options.inputError(io, e);
         }
         RetryAuditException empty = allowEmpty ? null : NothingAudited.check(result.inputs());
         if (empty != null) {
-            return options.inputError(io, empty, writer);
+            return options.inputError(io, empty);
         }
         int verdict = auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        boolean colour = options.colour(io);
-        return options.output(io).write(o -> auditor.writeReport(result, colour, o), verdict);
+        return options.report(io, auditor, result, verdict);
     }
 
     /**
-     * The sources as one input set: {@code -} is standard input, read to its end; a file keeps its name as
+     * The operands as one input set: {@code -} is standard input, read to its end; a file keeps its name as
      * given. A name the file system cannot represent is an input that cannot be read, told before any is read.
      */
-    private AuditInput input(List<InputSet.Source> sources) throws RetryAuditException {
+    private AuditInput input(List<String> names) throws RetryAuditException {
         List<AuditInput> inputs = new ArrayList<>();
-        for (InputSet.Source s : sources) {
-            if (s.unusable() != null) {
-                throw InputRejection.unreadable(s.name(), s.unusable());
-            }
-            inputs.add(s.path() == null ? AuditInput.stream(io.stdin(), s.name()) : AuditInput.file(s.path(), s.name()));
+        for (String name : names) {
+            inputs.add(AuditInput.named(name, io.stdin()));
         }
         return AuditInput.all(inputs);
     }
 
-    private List<InputSet.Source> sources(List<String> names) {
-        if (names.stream().filter("-"::equals).count() > 1) {
-            throw usage("standard input (-) can be named only once");
-        }
-        return names.stream().map(InputSet.Source::of).toList();
-    }
-
     /** The files this audit reads, standard input's included, that --output must not overwrite. */
-    private List<Path> readPaths(List<InputSet.Source> sources) {
+    private List<Path> readPaths(List<String> names) {
         List<Path> read = new ArrayList<>();
-        for (InputSet.Source s : sources) {
-            read.add(s.path() != null || s.unusable() != null ? s.path() : STDIN);
+        for (String name : names) {
+            read.add("-".equals(name) ? STDIN : pathOrNull(name));
         }
         if (baseline != null) {
-            read.add(InputSet.Source.of(baseline).path());
+            read.add(pathOrNull(baseline));
         }
         return read;
+    }
+
+    /** The file {@code name} denotes, or null when it cannot denote one (reading it says why). */
+    private static Path pathOrNull(String name) {
+        try {
+            return AuditInput.path(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -1,18 +1,15 @@
 package dev.retryaudit.cli;
 
+import dev.retryaudit.api.AuditInput;
+import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.api.LimitOptions;
-import dev.retryaudit.api.internal.InputErrors;
+import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.FileNames;
 import dev.retryaudit.model.FailOn;
-import dev.retryaudit.model.internal.InputError;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
-import dev.retryaudit.report.InputFailure;
-import dev.retryaudit.report.ReportWriter;
+import dev.retryaudit.probe.ProbeCatalogue;
 import dev.retryaudit.text.Escaping;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,11 +63,6 @@ final class AuditOptions {
     @Option(names = "--disable", paramLabel = "RULE", description = "Disable a rule id or a whole family; repeatable.")
     List<String> disable = new ArrayList<>();
 
-    /** The report's writer, in colour where {@code --color} and the terminal allow it. */
-    ReportWriter writer(Streams io) {
-        return ReportWriter.of(format, colour(io));
-    }
-
     /** Whether the report goes to a terminal that --color lets it mark in colour. */
     boolean colour(Streams io) {
         return output == null && color.enabled(Terminal.isTerminal(io.stdout()), System.getenv());
@@ -89,7 +81,7 @@ final class AuditOptions {
             throw usage(probe);
         }
         AuditSettings.Builder b = AuditSettings.builder().limits(limits).reportFormat(format).failOn(failOn)
-                .timelines(ReportWriter.of(format, false).timelines())
+                .timelines(RetryAudit.timelines(format))
                 .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable);
         if (toolsFile != null) {
             b.tools(toolsFile);
@@ -120,7 +112,7 @@ final class AuditOptions {
         if (Files.isDirectory(target)) {
             throw usage(invalid + name + " is a directory");
         }
-        if (!FileNames.representable(target.toString())) {
+        if (!AuditInput.representable(target.toString())) {
             throw usage(invalid + "the name " + name + " cannot be represented in the locale's character set ("
                     + System.getProperty("sun.jnu.encoding") + "); set LC_ALL to a UTF-8 locale "
                     + "(for example LC_ALL=C.UTF-8) or choose another name");
@@ -156,12 +148,16 @@ final class AuditOptions {
      * The diagnostic on stderr in every format; on stdout (or {@code --output}) what the format prints for an
      * input error. An input over a limit gets the option that raises it.
      */
-    int inputError(Streams io, RetryAuditException e, ReportWriter writer) {
-        InputError error = InputErrors.of(e).error(LimitOptions::hint);
-        io.err().println(error.diagnostic());
-        int code = ExitCode.of(e).code();
-        InputFailure failure = new InputFailure(VersionInfo.NAME, VersionInfo.version(), code, error);
-        return output(io).write(o -> writer.writeError(failure, o), code);
+    int inputError(Streams io, RetryAuditException e) {
+        io.err().println(e.commandLineDiagnostic());
+        boolean colour = colour(io);
+        return output(io).write(o -> RetryAudit.writeError(e, format, colour, o), ExitCode.of(e).code());
+    }
+
+    /** Writes the report of {@code result} by {@code auditor} in {@code --format}; returns {@code verdict}, or 74. */
+    int report(Streams io, RetryAudit auditor, AuditResult result, int verdict) {
+        boolean colour = colour(io);
+        return output(io).write(o -> auditor.writeReport(result, format, colour, o), verdict);
     }
 
     /** A usage error (exit 64) of the command these options belong to. */

@@ -1,6 +1,6 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.input.Readers;
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.ReportFormat;
@@ -50,7 +50,7 @@ abstract class Choice<E extends Enum<E>> implements CommandLine.ITypeConverter<E
     /** The --input-format values: the formats this build reads, and auto. */
     static final class InputFormats extends Choice<InputFormat> {
         InputFormats() {
-            super(InputFormat.class, Readers.supportedIds());
+            super(InputFormat.class, AuditInput.formats());
         }
     }
 

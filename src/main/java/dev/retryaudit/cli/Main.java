@@ -1,7 +1,7 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.input.FileNames;
+import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.text.Escaping;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -81,8 +81,8 @@ public final class Main {
     /** A file named on the command line as a path, also when the locale cannot represent its name. */
     private static Path path(String name) {
         try {
-            return FileNames.resolve(name);
-        } catch (FileNames.UnusableNameException e) {
+            return AuditInput.path(name);
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException(e.getMessage());
         }
     }
@@ -112,9 +112,9 @@ public final class Main {
         cl.setParameterExceptionHandler(Failures::usage);
         cl.setExecutionExceptionHandler(Failures::internal);
         for (CommandLine c : cl.getSubcommands().values()) {
-            c.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCode.helpList());
+            c.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodeHelp.list());
         }
-        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCode.helpList());
+        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodeHelp.list());
         return cl;
     }
 }

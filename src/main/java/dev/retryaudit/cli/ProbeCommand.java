@@ -170,7 +170,6 @@ final class ProbeCommand implements Callable<Integer> {
         Scenario scenario = scenario();
         range("--timeout", timeout, 1, 86_400);
         range("--port", port, 0, 65_535);
-        ReportWriter writer = options.writer(io);
         Limits limits = Limits.DEFAULTS;
         AuditSettings settings = options.build(options.settings(limits, true));
         options.checkTarget("--output", options.output, traceOut == null ? List.of() : List.of(traceOut));
@@ -178,7 +177,7 @@ final class ProbeCommand implements Callable<Integer> {
         try {
             settings = RetryAudit.of(settings).settings();
         } catch (RetryAuditException e) {
-            return options.inputError(io, e, writer);
+            return options.inputError(io, e);
         }
         if (traceOut != null && !traceOutPlace()) {
             return ExitCode.CANT_WRITE.code();
@@ -194,6 +193,7 @@ final class ProbeCommand implements Callable<Integer> {
         Report judged = run.audit(settings, source, traceOut == null ? null : traceOut.toString());
         say(run.client(), judged.probe());
         int code = judged.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
+        ReportWriter writer = ReportWriter.of(options.format, options.colour(io));
         return options.output(io).write(o -> writer.write(judged, o), code);
     }
 
@@ -225,7 +225,7 @@ final class ProbeCommand implements Callable<Integer> {
         try {
             settings = RetryAudit.of(settings).settings();
         } catch (RetryAuditException e) {
-            return options.inputError(io, e, options.writer(io));
+            return options.inputError(io, e);
         }
         Scorecard card;
         try {

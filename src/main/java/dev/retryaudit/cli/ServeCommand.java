@@ -8,7 +8,6 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.model.Limits;
-import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.serve.FindingLines;
 import dev.retryaudit.serve.Serve;
 import dev.retryaudit.text.Escaping;
@@ -138,7 +137,6 @@ final class ServeCommand implements Callable<Integer> {
                         given.depth());
         AuditSettings checked = options.build(options.settings(limits, false));
         boolean report = options.spec.commandLine().getParseResult().hasMatchedOption("--format");
-        ReportWriter writer = options.writer(io);
         if (maxHeldSpans < 1) {
             throw options.usage("invalid value for option '--max-held-spans': must be 1 or more");
         }
@@ -162,7 +160,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             auditor = RetryAudit.of(checked);
         } catch (RetryAuditException e) {
-            return options.inputError(io, e, writer);
+            return options.inputError(io, e);
         }
         OutputStream lines;
         try {
@@ -241,7 +239,7 @@ final class ServeCommand implements Callable<Integer> {
                 io.err().println(none.getMessage());
                 return ExitCode.of(none).code();
             }
-            return options.inputError(io, none, writer);
+            return options.inputError(io, none);
         }
         int verdict = commandExit != null && commandExit != 0 ? commandExit
                 : auditor.passed(result) ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();

@@ -1,15 +1,8 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.AuditInput;
-import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.split.InputRejection;
-import dev.retryaudit.input.store.StoreException;
-import dev.retryaudit.input.store.StoreQuery;
-import dev.retryaudit.input.store.TraceStores;
 import dev.retryaudit.text.Escaping;
-import java.io.ByteArrayInputStream;
 import java.time.Duration;
-import java.time.Instant;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,33 +30,17 @@ final class StoreOptions {
             description = "With --from: at most N traces (1 to 1000; default: ${DEFAULT-VALUE}).")
     int limit;
 
-    /** The query these options ask, checked; a usage error of {@code options}' command otherwise. */
-    StoreQuery query(AuditOptions options) {
+    /** The traces these options ask the store for, the query checked; a usage error of {@code options}' command otherwise. */
+    AuditInput input(AuditOptions options) {
         Duration d = Durations.parse(since);
         if (d == null) {
             throw options.usage("invalid value for option '--since': expected a duration such as 30m, 6h or 7d, found "
                     + Escaping.controls(since));
         }
         try {
-            return StoreQuery.of(from, service, d, traceId, limit, Instant.now());
+            return AuditInput.store(from, service, d, traceId, limit);
         } catch (IllegalArgumentException e) {
             throw options.usage(Escaping.controls(e.getMessage()));
         }
-    }
-
-    /** The traces {@code query} names, each answer at most {@code maxBytes} long, as one input set. */
-    static Fetched fetch(StoreQuery query, long maxBytes) throws RetryAuditException {
-        TraceStores.Fetched f;
-        try {
-            f = TraceStores.fetch(query, maxBytes);
-        } catch (StoreException e) {
-            throw e.unreachable() ? InputRejection.unreadable(e.source(), e.getMessage())
-                    : InputRejection.rejected(e.source(), 0, 0, e.getMessage());
-        }
-        return new Fetched(f, AuditInput.stream(new ByteArrayInputStream(f.body()), f.name()));
-    }
-
-    /** What a store answered, and the input set it makes. */
-    record Fetched(TraceStores.Fetched answer, AuditInput input) {
     }
 }

@@ -1,18 +1,14 @@
 package dev.retryaudit.config;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputSet;
 import dev.retryaudit.json.JsonCursor;
-import dev.retryaudit.json.ParseFailures;
-import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,56 +29,42 @@ public final class BaselineReader {
     private BaselineReader() {
     }
 
-    /** Reads the report at {@code file} (a path as the user gave it) under the string and depth limits. */
+    /** Reads the report at {@code file} (a path as the user gave it) under the limits. */
     public static Baseline read(String file, Limits limits) throws InputException {
-        InputSet.Source source = InputSet.Source.of(file);
-        try (InputStream in = InputSet.open(source)) {
-            JsonParser p = new StrictJson(limits).parser(in);
-            return ParseFailures.reading(file, () -> p, limits,
-                    () -> new Baseline(file, fingerprints(new JsonCursor(p, file, limits))));
-        } catch (IOException e) {
-            throw ParseFailures.unreadable(file, e);
-        }
+        return StrictDocument.read(InputSet.Source.of(file), limits, doc -> new Baseline(file, fingerprints(doc)));
     }
 
-    private static Set<String> fingerprints(JsonCursor c) throws IOException, InputException {
-        if (c.next() == null) {
-            throw InputException.rejected(c.source(), 1, 1, "$",
-                    "empty file: expected a JSON report of retry-audit (--format json)");
-        }
-        c.expectObject("a JSON report of retry-audit (--format json)");
-        Location root = new Location(c.source(), 0, c.line(), c.column(), "");
-        boolean version = false;
-        Set<String> fingerprints = null;
-        while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
-            c.value();
-            switch (name) {
-                case "version" -> {
-                    Long v = c.optLong(Long.MIN_VALUE, Long.MAX_VALUE);
-                    if (v == null || v != 1) {
-                        throw c.error("unsupported report version: this reader reads version 1");
+    private static Set<String> fingerprints(StrictDocument doc) throws IOException, InputException {
+        JsonCursor c = doc.cursor();
+        Top top = new Top();
+        doc.object("empty file: expected a JSON report of retry-audit (--format json)",
+                "a JSON report of retry-audit (--format json)", name -> {
+                    switch (name) {
+                        case "version" -> {
+                            doc.version(false, "report version");
+                            top.version = true;
+                        }
+                        case "tool", "summary", "baseline" -> skipObject(c, name);
+                        case "inputs" -> {
+                            c.expectArray("the inputs");
+                            c.skip();
+                        }
+                        case "findings" -> top.fingerprints = findings(c);
+                        case "error" -> throw c.error("this is the error report of an audit that did not run: "
+                                + "it holds no findings to accept");
+                        default -> throw c.unknownField(name, TOP_FIELDS);
                     }
-                    version = true;
-                }
-                case "tool", "summary", "baseline" -> skipObject(c, name);
-                case "inputs" -> {
-                    c.expectArray("the inputs");
-                    c.skip();
-                }
-                case "findings" -> fingerprints = findings(c);
-                case "error" -> throw c.error("this is the error report of an audit that did not run: "
-                        + "it holds no findings to accept");
-                default -> throw c.unknownField(name, TOP_FIELDS);
-            }
+                });
+        if (!top.version || top.fingerprints == null) {
+            throw Drafts.missing(doc.start(), top.version ? "findings" : "version");
         }
-        if (!version || fingerprints == null) {
-            throw Drafts.missing(root, version ? "findings" : "version");
-        }
-        if (c.next() != null) {
-            throw c.error("$", "trailing content after the JSON document");
-        }
-        return fingerprints;
+        return top.fingerprints;
+    }
+
+    /** What the report's top level gave: whether its version, and its findings' fingerprints. */
+    private static final class Top {
+        boolean version;
+        Set<String> fingerprints;
     }
 
     private static Set<String> findings(JsonCursor c) throws IOException, InputException {

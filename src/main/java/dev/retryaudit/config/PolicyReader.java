@@ -1,13 +1,9 @@
 package dev.retryaudit.config;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.json.ByteBudget;
 import dev.retryaudit.json.GrpcStatusValue;
 import dev.retryaudit.json.JsonCursor;
-import dev.retryaudit.json.ParseFailures;
-import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.GrpcStatus;
 import dev.retryaudit.model.internal.InputException;
@@ -41,6 +37,7 @@ public final class PolicyReader {
     private static final List<String> RULE_FIELDS = List.of("severity", "enabled");
     private static final List<String> GRPC_FIELDS = List.of("reads", "writes", "non_retryable_statuses");
 
+    private final StrictDocument doc;
     private final JsonCursor c;
     private final RuleIds ruleIds;
 
@@ -59,11 +56,10 @@ public final class PolicyReader {
     private List<String> grpcReads = Policy.DEFAULTS.grpcReads();
     private List<String> grpcWrites = Policy.DEFAULTS.grpcWrites();
     private Set<GrpcStatus> grpcNonRetryable = Policy.DEFAULTS.grpcNonRetryableStatuses();
-    private long nameLine;
-    private long nameColumn;
 
-    private PolicyReader(JsonCursor c, RuleIds ruleIds) {
-        this.c = c;
+    private PolicyReader(StrictDocument doc, RuleIds ruleIds) {
+        this.doc = doc;
+        this.c = doc.cursor();
         this.ruleIds = ruleIds;
     }
 
@@ -73,39 +69,18 @@ public final class PolicyReader {
      * must refuse.
      */
     public static Policy read(Path file, RuleIds ruleIds, Limits limits) throws InputException {
-        InputSet.Source s = new InputSet.Source(file.toString(), file);
-        try (InputStream in = InputSet.open(s)) {
-            return read(in, s.name(), ruleIds, limits);
-        } catch (IOException e) {
-            throw ParseFailures.unreadable(s.name(), e);
-        }
+        return StrictDocument.read(new InputSet.Source(file.toString(), file), limits,
+                doc -> new PolicyReader(doc, ruleIds).document());
     }
 
     /** Reads a policy from a stream; {@code source} names it in errors. */
     public static Policy read(InputStream raw, String source, RuleIds ruleIds, Limits limits)
             throws IOException, InputException {
-        ByteBudget budget = new ByteBudget(limits.bytes());
-        try (JsonParser p = new StrictJson(limits).parser(budget.wrap(raw))) {
-            return ParseFailures.reading(source, () -> p, limits,
-                    () -> new PolicyReader(new JsonCursor(p, source, limits), ruleIds).document());
-        }
-    }
-
-
-    /** Reads the fields of one object, one call of {@code field} per field, positioned at its value. */
-    private interface FieldReader {
-        void read(String name) throws IOException, InputException;
+        return StrictDocument.read(raw, source, limits, doc -> new PolicyReader(doc, ruleIds).document());
     }
 
     private Policy document() throws IOException, InputException {
-        if (c.next() == null) {
-            throw InputException.rejected(c.source(), 1, 1, "$", "empty input: expected a policy (a JSON object)");
-        }
-        c.expectObject("a policy");
-        fields(this::topField);
-        if (c.next() != null) {
-            throw c.error("$", "trailing content after the JSON document");
-        }
+        doc.object("empty input: expected a policy (a JSON object)", "a policy", this::topField);
         return settings.maxAttempts(maxAttempts).minBackoffMs(minBackoffMs).retryBudget(ratio, minRetries)
                 .retryAfter(toleranceMs, skewMs, maxSeconds).nonRetryableStatuses(nonRetryable)
                 .retryableRejections(retryable).validationLoop(validationLoop)
@@ -114,12 +89,7 @@ public final class PolicyReader {
 
     private void topField(String name) throws IOException, InputException {
         switch (name) {
-            case "version" -> {
-                Long v = c.optLong(Long.MIN_VALUE, Long.MAX_VALUE);
-                if (v != null && v != 1) {
-                    throw c.error("unsupported version: this reader reads version 1");
-                }
-            }
+            case "version" -> doc.version(true, "version");
             case "$schema" -> c.optString();
             case "max_attempts" -> maxAttempts = orElse(c.optInt(1, Integer.MAX_VALUE), maxAttempts);
             case "min_backoff_ms" -> minBackoffMs = orElse(c.optLong(0, MAX_DURATION), minBackoffMs);
@@ -234,11 +204,11 @@ public final class PolicyReader {
     private void rule(String id) throws IOException, InputException {
         String refusal = ruleIds.refusal(id);
         if (refusal != null) {
-            throw InputException.rejected(c.source(), nameLine, nameColumn, c.path(), refusal);
+            throw InputException.rejected(c.source(), doc.nameLine(), doc.nameColumn(), c.path(), refusal);
         }
         if (!ruleIds.configurable().contains(id)) {
             List<String> close = Suggestions.closestAll(id, ruleIds.configurable(), 3);
-            throw InputException.rejected(c.source(), nameLine, nameColumn, c.path(),
+            throw InputException.rejected(c.source(), doc.nameLine(), doc.nameColumn(), c.path(),
                     "unknown rule id" + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
         }
         Severity[] severity = {null};
@@ -275,24 +245,15 @@ public final class PolicyReader {
     }
 
     /** Reads an object field by field; returns false (and reads nothing) for null. */
-    private boolean object(String what, FieldReader field) throws IOException, InputException {
+    private boolean object(String what, StrictDocument.Fields field) throws IOException, InputException {
         if (c.isNull()) {
             return false;
         }
         c.expectObject(what);
-        fields(field);
+        doc.fields(field);
         return true;
     }
 
-    private void fields(FieldReader field) throws IOException, InputException {
-        while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
-            nameLine = c.line();
-            nameColumn = c.column();
-            c.value();
-            field.read(name);
-        }
-    }
 
     private static <T> T orElse(T value, T absent) {
         return value == null ? absent : value;

@@ -1,12 +1,8 @@
 package dev.retryaudit.config;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.InputSet;
-import dev.retryaudit.json.ByteBudget;
 import dev.retryaudit.json.JsonCursor;
-import dev.retryaudit.json.ParseFailures;
-import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
@@ -40,92 +36,78 @@ public final class ToolsReader {
     private record Facts(Effect effect, boolean idempotent, String keyArgument) {
     }
 
+    private final StrictDocument doc;
     private final JsonCursor c;
     private final Map<String, Facts> tools = new LinkedHashMap<>();
+    private boolean ours;
+    private boolean listed;
 
-    private ToolsReader(JsonCursor c) {
-        this.c = c;
+    private ToolsReader(StrictDocument doc) {
+        this.doc = doc;
+        this.c = doc.cursor();
     }
 
     /** {@code policy} with the tools of {@code file} it does not name; a file that cannot be read is exit 66. */
     public static Policy apply(Policy policy, Path file, Limits limits) throws InputException {
-        InputSet.Source s = new InputSet.Source(file.toString(), file);
-        try (InputStream in = InputSet.open(s)) {
-            return apply(policy, in, s.name(), limits);
-        } catch (IOException e) {
-            throw ParseFailures.unreadable(s.name(), e);
-        }
+        return with(policy, StrictDocument.read(new InputSet.Source(file.toString(), file), limits,
+                doc -> new ToolsReader(doc).document()));
     }
 
     /** {@code policy} with the tools read from {@code raw} it does not name; {@code source} names it in errors. */
     public static Policy apply(Policy policy, InputStream raw, String source, Limits limits)
             throws IOException, InputException {
-        ByteBudget budget = new ByteBudget(limits.bytes());
-        try (JsonParser p = new StrictJson(limits).parser(budget.wrap(raw))) {
-            Map<String, Facts> read = ParseFailures.reading(source, () -> p, limits,
-                    () -> new ToolsReader(new JsonCursor(p, source, limits)).document());
-            Policy.Builder b = policy.toBuilder();
-            read.forEach((name, f) -> {
-                if (!policy.tools().contains(name)) {
-                    b.tool(name, f.effect(), null, f.idempotent() ? Boolean.TRUE : null);
-                }
-                if (f.keyArgument() != null) {
-                    b.keyArgument(name, f.keyArgument());
-                }
-            });
-            return b.build();
-        }
+        return with(policy, StrictDocument.read(raw, source, limits, doc -> new ToolsReader(doc).document()));
+    }
+
+    /** {@code policy} with the tools {@code read} that it does not name, and the key arguments read. */
+    private static Policy with(Policy policy, Map<String, Facts> read) {
+        Policy.Builder b = policy.toBuilder();
+        read.forEach((name, f) -> {
+            if (!policy.tools().contains(name)) {
+                b.tool(name, f.effect(), null, f.idempotent() ? Boolean.TRUE : null);
+            }
+            if (f.keyArgument() != null) {
+                b.keyArgument(name, f.keyArgument());
+            }
+        });
+        return b.build();
     }
 
     private Map<String, Facts> document() throws IOException, InputException {
-        if (c.next() == null) {
-            throw InputException.rejected(c.source(), 1, 1, "$", "empty input: expected a tools file or an MCP "
-                    + "tools/list result (a JSON object)");
-        }
-        c.expectObject("a tools file or an MCP tools/list result");
-        boolean ours = false;
-        boolean listed = false;
-        while (c.next() == JsonToken.FIELD_NAME) {
-            String name = c.parser().currentName();
-            c.value();
-            switch (name) {
-                case "version" -> {
-                    Long v = c.optLong(Long.MIN_VALUE, Long.MAX_VALUE);
-                    if (v == null || v != 1) {
-                        throw c.error("unsupported version: this reader reads version 1");
-                    }
-                    ours = true;
-                }
-                case "tools" -> {
-                    tools(ours);
-                    listed = true;
-                }
-                case "result" -> {
-                    // A JSON-RPC response to tools/list: its result holds the list.
-                    c.expectObject("a tools/list result");
-                    while (c.next() == JsonToken.FIELD_NAME) {
-                        String field = c.parser().currentName();
-                        c.value();
-                        if (field.equals("tools")) {
-                            tools(false);
-                            listed = true;
-                        } else {
-                            c.skip();
-                        }
-                    }
-                }
-                case "$schema", "jsonrpc", "id", "nextCursor", "_meta" -> c.skip();
-                default -> throw c.unknownField(name, FILE_FIELDS);
-            }
-        }
-        if (c.next() != null) {
-            throw c.error("$", "trailing content after the JSON document");
-        }
+        doc.object("empty input: expected a tools file or an MCP tools/list result (a JSON object)",
+                "a tools file or an MCP tools/list result", this::topField);
         if (!listed) {
             throw InputException.rejected(c.source(), 1, 1, "$", "missing required field tools: expected the "
                     + "tools as a tools file or an MCP tools/list result lists them");
         }
         return tools;
+    }
+
+    private void topField(String name) throws IOException, InputException {
+        switch (name) {
+            case "version" -> {
+                doc.version(false, "version");
+                ours = true;
+            }
+            case "tools" -> {
+                tools(ours);
+                listed = true;
+            }
+            case "result" -> {
+                // A JSON-RPC response to tools/list: its result holds the list.
+                c.expectObject("a tools/list result");
+                doc.fields(field -> {
+                    if (field.equals("tools")) {
+                        tools(false);
+                        listed = true;
+                    } else {
+                        c.skip();
+                    }
+                });
+            }
+            case "$schema", "jsonrpc", "id", "nextCursor", "_meta" -> c.skip();
+            default -> throw c.unknownField(name, FILE_FIELDS);
+        }
     }
 
     /** Reads the {@code tools} array: our tools' fields strictly, an MCP tool's leniently. */

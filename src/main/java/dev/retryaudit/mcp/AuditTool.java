@@ -6,23 +6,16 @@ import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.api.internal.InputErrors;
-import dev.retryaudit.config.PolicyReader;
-import dev.retryaudit.config.ToolsReader;
-import dev.retryaudit.model.Policy;
-import dev.retryaudit.input.Readers;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Finding;
-import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.probe.ProbeCatalogue;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.report.ReportWriter;
 import dev.retryaudit.report.Summaries;
-import dev.retryaudit.rules.engine.RuleRegistry;
 import dev.retryaudit.text.Escaping;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -113,11 +106,11 @@ final class AuditTool {
         AuditSettings.Builder settings = settings(AuditSettings.builder().inputFormat(format).reportFormat(ReportFormat.JSON).limits(limits)
                 .failOn(failOn).enable(enable).disable(disable));
         try {
-            if (policyDoc != null || toolsDoc != null) {
-                Policy policy = policyDoc == null ? Policy.DEFAULTS : PolicyReader.read(
-                        new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>", RuleRegistry.policyIds(), limits);
-                settings.policy(toolsDoc == null ? policy : ToolsReader.apply(policy,
-                        new ByteArrayInputStream(json.writeValueAsBytes(toolsDoc)), "<tools>", limits));
+            if (policyDoc != null) {
+                settings.policy(new ByteArrayInputStream(json.writeValueAsBytes(policyDoc)), "<policy>");
+            }
+            if (toolsDoc != null) {
+                settings.tools(new ByteArrayInputStream(json.writeValueAsBytes(toolsDoc)), "<tools>");
             }
             RetryAudit auditor = RetryAudit.of(settings.build());
             if (trace != null) {
@@ -129,10 +122,8 @@ final class AuditTool {
             try (InputStream in = reads.stream(file.channel())) {
                 return result(auditor, auditor.audit(AuditInput.stream(in, file.path().toString())));
             }
-        } catch (InputException e) {
-            throw failure(e);
         } catch (RetryAuditException e) {
-            throw failure(InputErrors.of(e));
+            throw new ToolError(e.diagnostic(AuditTool::hint));
         } catch (IOException e) {
             throw new ToolError("cannot encode the policy: " + Escaping.controls(String.valueOf(e.getMessage())));
         }
@@ -145,11 +136,6 @@ final class AuditTool {
         } catch (IllegalArgumentException e) {
             throw new ToolError(e.getMessage());
         }
-    }
-
-    /** The call's error for an input the audit rejected: its diagnostic, a limit named as the argument that raises it. */
-    private static ToolError failure(InputException e) {
-        return new ToolError(e.error(AuditTool::hint).diagnostic());
     }
 
     /** The {@code limits} argument over the audit defaults. */
@@ -217,7 +203,7 @@ final class AuditTool {
     }
 
     private static List<String> formats() {
-        return Readers.supportedIds();
+        return AuditInput.formats();
     }
 
     private static String quoted(List<String> values) {

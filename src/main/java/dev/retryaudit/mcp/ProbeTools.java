@@ -11,7 +11,7 @@ import dev.retryaudit.probe.RecordedRequest;
 import dev.retryaudit.probe.RecordedTrace;
 import dev.retryaudit.probe.Scenario;
 import dev.retryaudit.probe.TraceWriter;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.probe.ProbeCatalogue;
 import dev.retryaudit.report.Report;
 import dev.retryaudit.text.Times;
 import java.io.ByteArrayOutputStream;

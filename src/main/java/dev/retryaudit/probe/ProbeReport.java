@@ -1,13 +1,11 @@
 package dev.retryaudit.probe;
 
-import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.report.Report;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +40,7 @@ public final class ProbeReport {
             Location where = at != null ? at.location() : op != null ? op.location() : new Location(source, 0, 1, 1, "");
             findings.add(Finding.builder().rule(issue.rule().id()).severity(issue.rule().severity())
                     .operation(op == null ? null : op.id()).attempt(at == null ? null : at.attemptId())
-                    .tool(op == null ? RetryTraceReader.TOOL : op.tool()).run(trace.runId()).message(issue.message())
+                    .tool(op == null ? TraceOperations.TOOL : op.tool()).run(trace.runId()).message(issue.message())
                     .evidence(issue.evidence()).at(where).build());
         }
         return audited.withFindings(findings, ProbeCatalogue.all());

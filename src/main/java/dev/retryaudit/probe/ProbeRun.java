@@ -5,7 +5,6 @@ import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.input.foreign.retrytrace.RetryTraceReader;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.Operation;
@@ -41,7 +40,7 @@ public record ProbeRun(String url, RecordedTrace trace, List<String> command, Cl
 
     /** The policy to audit the run with: {@code policy}, fitted to the scenario for the client ({@link ProbePolicy}). */
     public Policy policy(Policy policy) {
-        return ProbePolicy.fit(policy, trace.scenario(), trace.client() == null ? RetryTraceReader.TOOL : trace.client());
+        return ProbePolicy.fit(policy, trace.scenario(), trace.client() == null ? TraceOperations.TOOL : trace.client());
     }
 
     /**

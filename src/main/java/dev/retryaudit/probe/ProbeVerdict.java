@@ -3,7 +3,6 @@ package dev.retryaudit.probe;
 import dev.retryaudit.model.Evidence;
 import dev.retryaudit.report.ProbeFacts;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

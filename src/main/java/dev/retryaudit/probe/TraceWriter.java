@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * Writes a {@link RecordedTrace} in the retry-trace format that
- * {@link dev.retryaudit.input.foreign.retrytrace.RetryTraceReader} reads: the hosted service's fields, plus the
+ * the Retry Trace reader reads: the hosted service's fields, plus the
  * probe's own (the method, the client command, the delay schedule, the request journal and the
  * server's commit facts) and {@code other_requests}, the requests of other methods.
  */

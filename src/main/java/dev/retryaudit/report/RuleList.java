@@ -3,7 +3,8 @@ package dev.retryaudit.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.retryaudit.json.Json;
 import dev.retryaudit.rules.RuleInfo;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.rules.engine.ListedFamily;
+import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,7 @@ import java.util.List;
 
 /**
  * Renders rule metadata for {@code rules} and {@code explain FAMILY}: an aligned text table or a JSON array.
- * The probe's verdicts ({@link ProbeCatalogue}) are marked as such: only {@code retry-audit probe} reports them.
+ * The probe's verdicts ({@link ListedFamily}) are marked as such: only {@code retry-audit probe} reports them.
  */
 public final class RuleList {
     private static final String[] HEADINGS = {"ID", "FAMILY", "SEVERITY", "SUMMARY"};
@@ -24,7 +25,8 @@ public final class RuleList {
 
     /** Which command reports the rule's findings: {@code audit} (and {@code probe}, which audits), or {@code probe} only. */
     public static String runs(RuleInfo r) {
-        return ProbeCatalogue.byId(r.id()) != null ? "probe" : "audit";
+        ListedFamily listed = RuleRegistry.listedFamily(r.id());
+        return listed == null ? "audit" : listed.family();
     }
 
     /** One row per rule under a heading row; columns padded to the widest cell, no trailing spaces. */

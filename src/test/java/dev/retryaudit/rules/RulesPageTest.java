@@ -4,7 +4,7 @@ import dev.retryaudit.config.PolicyReader;
 import dev.retryaudit.config.RuleIds;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
+import dev.retryaudit.probe.ProbeCatalogue;
 import dev.retryaudit.rules.engine.RuleRegistry;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,6 @@
 package dev.retryaudit.rules.engine;
 
 import dev.retryaudit.config.RuleIds;
-import dev.retryaudit.probe.verdicts.ProbeCatalogue;
 import dev.retryaudit.rules.Rule;
 import dev.retryaudit.rules.RuleInfo;
 import dev.retryaudit.rules.budget.Amplification;
@@ -40,6 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /** The one explicit list of built-in rules, in catalogue order (docs/rules.md). */
@@ -76,6 +76,9 @@ public final class RuleRegistry {
 
     private static final Map<String, Rule> BY_ID = index(ALL);
 
+    /** The families no audit runs, registered as services of the module, in the order of their ids. */
+    private static final List<ListedFamily> LISTED = listed();
+
     private RuleRegistry() {
     }
 
@@ -92,9 +95,24 @@ public final class RuleRegistry {
         return BY_ID.keySet();
     }
 
-    /** The ids a policy file may configure (the built-in rules'), and the probe's verdicts, which it may not. */
+    /** The ids a policy file may configure (the built-in rules'), and those of the listed families, which it may not. */
     public static RuleIds policyIds() {
-        return ProbeCatalogue.policyIds(ids());
+        return policyIds(ids());
+    }
+
+    /** The ids a policy file may configure, {@code ruleIds}, and those of the listed families, with why it may not. */
+    public static RuleIds policyIds(Set<String> ruleIds) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (ListedFamily f : LISTED) {
+            f.rules().forEach(r -> refused.put(r.id(), f.policyRefusal(r.id())));
+        }
+        return new RuleIds(ruleIds, refused);
+    }
+
+    /** The listed family (no audit runs it) that holds the rule {@code id}, or null. */
+    public static ListedFamily listedFamily(String id) {
+        return LISTED.stream().filter(f -> f.rules().stream().anyMatch(r -> r.id().equals(id))).findFirst()
+                .orElse(null);
     }
 
     /** The families, in catalogue order. */
@@ -112,19 +130,23 @@ public final class RuleRegistry {
     }
 
     /**
-     * What {@code rules} lists and {@code explain} knows: the built-in rules, then the probe's verdicts
-     * ({@link ProbeCatalogue}), which only a probe run reports.
+     * What {@code rules} lists and {@code explain} knows: the built-in rules, then the rules of the listed
+     * families ({@link ListedFamily}: the probe's verdicts, which only a probe run reports).
      */
     public static List<RuleInfo> catalogue() {
         List<RuleInfo> all = new ArrayList<>(ALL.stream().map(Rule::info).toList());
-        all.addAll(ProbeCatalogue.all());
+        LISTED.forEach(f -> all.addAll(f.rules()));
         return all;
     }
 
-    /** The metadata of the built-in or probe rule with this id, or null. */
+    /** The metadata of the built-in or listed rule with this id, or null. */
     public static RuleInfo info(String id) {
         Rule rule = byId(id);
-        return rule != null ? rule.info() : ProbeCatalogue.byId(id);
+        if (rule != null) {
+            return rule.info();
+        }
+        ListedFamily f = listedFamily(id);
+        return f == null ? null : f.rules().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
     }
 
     /** The rules of the family {@code name} in {@link #catalogue()}, empty when there is no such family. */
@@ -146,6 +168,13 @@ public final class RuleRegistry {
         List<String> close = Suggestions.closestAll(name, known, 3);
         return "unknown rule or family: " + Escaping.shortened(name, 80)
                 + (close.isEmpty() ? "; 'retry-audit rules' lists them" : " (did you mean " + String.join(", ", close) + "?)");
+    }
+
+    private static List<ListedFamily> listed() {
+        List<ListedFamily> found = new ArrayList<>();
+        ServiceLoader.load(ListedFamily.class, RuleRegistry.class.getClassLoader()).forEach(found::add);
+        found.sort(java.util.Comparator.comparing(ListedFamily::family));
+        return List.copyOf(found);
     }
 
     private static Map<String, Rule> index(List<Rule> rules) {

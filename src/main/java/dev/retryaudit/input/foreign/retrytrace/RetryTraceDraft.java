@@ -10,6 +10,7 @@ import dev.retryaudit.model.CommitState;
 import dev.retryaudit.model.CommitStateSource;
 import dev.retryaudit.model.Effect;
 import dev.retryaudit.model.Field;
+import dev.retryaudit.model.InputFormat;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
@@ -27,7 +28,7 @@ import java.util.Set;
  */
 final class RetryTraceDraft {
     /** The tool name of every operation read from a Retry Trace. */
-    static final String TOOL = "retry-trace";
+    static final String TOOL = InputFormat.RETRY_TRACE.id();
 
     private static final List<String> HEADER_FORMATS =
             List.of("seconds", "http-date", "retry-after-ms", "retry-after-ms-and-seconds", "http-date-past", "none",

@@ -1,6 +1,7 @@
 package dev.retryaudit.input.foreign.retrytrace;
 
 import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.http.AskedWait;
 import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.input.reader.Drafts;
 import dev.retryaudit.input.reader.ReadContext;
@@ -30,7 +31,7 @@ public final class RetryTraceReader implements TraceReader {
      * rounded up) wins over {@code Retry-After}, as the clients that read it do; null when it asked none.
      */
     public static String wait(String retryAfter, Long retryAfterMs) {
-        return retryAfterMs == null ? retryAfter : Long.toString(Math.floorDiv(retryAfterMs + 999, 1000L));
+        return AskedWait.of(retryAfter, retryAfterMs);
     }
 
     @Override

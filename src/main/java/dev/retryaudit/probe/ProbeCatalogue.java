@@ -1,20 +1,18 @@
-package dev.retryaudit.probe.verdicts;
+package dev.retryaudit.probe;
 
-import dev.retryaudit.config.RuleIds;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.rules.RuleInfo;
-import java.util.LinkedHashMap;
+import dev.retryaudit.rules.engine.ListedFamily;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The verdicts of a probe run that are reported as findings: rules of their own family, {@code probe}, that
  * {@code rules}, {@code explain} and SARIF know like the built-in ones, but that no audit runs over traces
  * (only {@code retry-audit probe} can tell that a run tested nothing, or that waits did not follow the
- * delays it asked for). They cannot be disabled: a probe run must never pass without testing anything.
+ * delays it asked for). They cannot be disabled: a probe run must never pass without testing anything. The
+ * engine lists them as a {@link ListedFamily}, a service of the module.
  */
-public final class ProbeCatalogue {
+public final class ProbeCatalogue implements ListedFamily {
     /** The family of the probe's verdicts. */
     public static final String FAMILY = "probe";
 
@@ -28,7 +26,24 @@ public final class ProbeCatalogue {
 
     private static final List<RuleInfo> ALL = List.of(NOT_TESTED, NOT_FOLLOWED);
 
-    private ProbeCatalogue() {
+    /** The family as the engine lists it. */
+    public ProbeCatalogue() {
+    }
+
+    @Override
+    public String family() {
+        return FAMILY;
+    }
+
+    @Override
+    public List<RuleInfo> rules() {
+        return ALL;
+    }
+
+    /** A policy names a verdict in vain: no audit runs it and a probe run always reports it. */
+    @Override
+    public String policyRefusal(String id) {
+        return verdict(id) + ": a policy cannot configure it (no audit runs it, and a probe run always reports it)";
     }
 
     /** The probe's verdict rules, in catalogue order. */
@@ -44,19 +59,6 @@ public final class ProbeCatalogue {
     /** What {@code name}, the family or one of its rules, is: the start of every message that refuses it. */
     static String verdict(String name) {
         return name + " is a verdict of 'retry-audit probe', not a rule over traces";
-    }
-
-    /**
-     * The ids a policy file may configure, {@code ruleIds}, and the probe's verdicts, which it names in vain:
-     * no audit runs them and a probe run always reports them.
-     */
-    public static RuleIds policyIds(Set<String> ruleIds) {
-        Map<String, String> refused = new LinkedHashMap<>();
-        for (RuleInfo r : ALL) {
-            refused.put(r.id(), verdict(r.id()) + ": a policy cannot configure it (no audit runs it, and a probe run "
-                    + "always reports it)");
-        }
-        return new RuleIds(ruleIds, refused);
     }
 
     /**
