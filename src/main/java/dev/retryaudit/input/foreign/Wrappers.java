@@ -118,7 +118,7 @@ final class Wrappers {
     /**
      * Gives the tool spans of one trace that no request was sent under ({@code alone}, none a layer of
      * another tool span) the root requests of their client (the same resource), each a trace of its own,
-     * that started within exactly one of their spans: LangSmith's spans are not made the active
+     * that started within exactly one of their spans and are no resend: LangSmith's spans are not made the active
      * OpenTelemetry context, so the HTTP client's spans of a tool's sends are roots. Only a whole source
      * read at once joins them (its root requests and its tool spans are then linked together).
      */
@@ -130,7 +130,9 @@ final class Wrappers {
             }
             List<ForeignSpan> taken = new ArrayList<>();
             for (ForeignSpan s : roots) {
-                if (s.parentSpanId.isEmpty() && !s.traceId.equals(t.traceId) && within(s, t)
+                // A send that says it was sent before (a resend count over 0) belongs to its first send's chain.
+                boolean first = s.hop.resendCount == null || s.hop.resendCount == 0;
+                if (first && s.parentSpanId.isEmpty() && !s.traceId.equals(t.traceId) && within(s, t)
                         && alone.stream().filter(o -> Objects.equals(o.client, t.client) && within(s, o)).count() == 1) {
                     taken.add(s);
                 }
