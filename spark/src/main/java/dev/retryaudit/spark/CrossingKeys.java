@@ -1,0 +1,88 @@
+package dev.retryaudit.spark;
+
+import dev.retryaudit.api.split.LineReader;
+import dev.retryaudit.model.Limits;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
+import scala.Tuple2;
+
+/**
+ * The first, small pass of the spans audit: the operations whose lines are in more than one partition
+ * (split). Each partition hashes the key of each of its lines, told from the line's top-level fields
+ * ({@link LineReader#key}), and sends on each distinct hash once; the hashes sent by more than one
+ * partition come to the driver. An operation whose hash is not among them has all its lines in one
+ * partition and is audited there; the others' lines go through one shuffle. Two keys of one hash only
+ * make a local operation travel: the audit is the same.
+ */
+final class CrossingKeys {
+    private CrossingKeys() {
+    }
+
+    /** The keys that cross, by hash, and how many distinct keys (by hash) there are in all. */
+    record Found(Set<Long> hashes, long keys) implements Serializable {
+        /** The share of the keys that cross, from 0 to 1. */
+        double share() {
+            return keys == 0 ? 0 : (double) hashes.size() / keys;
+        }
+    }
+
+    /** The keys of {@code lines} that occur in more than one of its partitions. */
+    static Found of(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, Limits limits) {
+        JavaRDD<Long> distinct = lines.mapPartitions(it -> {
+            LineReader reader = LineReader.spans(limits);
+            long[] hashes = new long[1024];
+            int n = 0;
+            while (it.hasNext()) {
+                SpanLine l = it.next();
+                String key = reader.key(sources.value().get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes());
+                if (key == null || key.isEmpty()) {
+                    continue;
+                }
+                if (n == hashes.length) {
+                    hashes = Arrays.copyOf(hashes, n * 2);
+                }
+                hashes[n++] = hash(l.sourceIndex(), key);
+            }
+            long[] sorted = Arrays.copyOf(hashes, n);
+            Arrays.sort(sorted);
+            List<Long> out = new ArrayList<>();
+            for (int i = 0; i < sorted.length; i++) {
+                if (i == 0 || sorted[i] != sorted[i - 1]) {
+                    out.add(sorted[i]);
+                }
+            }
+            return out.iterator();
+        });
+        // Counted as the one action's reducing tasks see them: a figure for the job's log, not for the audit.
+        LongAccumulator keys = lines.context().longAccumulator("distinct keys");
+        List<Long> counted = distinct.mapToPair(h -> new Tuple2<>(h, 1))
+                .reduceByKey(Integer::sum)
+                .filter(t -> {
+                    keys.add(1);
+                    return t._2() > 1;
+                })
+                .keys()
+                .collect();
+        return new Found(new HashSet<>(counted), keys.value());
+    }
+
+    /** The hash of the key {@code key} of a line of source {@code source}. */
+    static long hash(int source, String key) {
+        long h = 0x9E3779B97F4A7C15L ^ source;
+        for (int i = 0; i < key.length(); i++) {
+            h = (h ^ key.charAt(i)) * 0x100000001B3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB93FE1A85EC5L;
+        return h ^ h >>> 33;
+    }
+}
