@@ -8,7 +8,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
 /**
  * How {@code @RetryProbeSuite} ends a call other than by a verdict on a client that returned: a client still
  * waiting at the limit, a method that calls nothing (failed, or skipped when that is allowed), a client that did
- * right in a method that failed on its own account, and a scenario the suite does not have; run and asserted by
+ * right in a method that failed on its own account, and a suite or a scenario that does not exist; run and asserted by
  * {@link RetryProbeSuiteTest}.
  */
 @EnabledIf("dev.retryaudit.junit.Graded#enabled")
@@ -33,6 +33,11 @@ class GradedBehaviours {
     @RetryProbeSuite(value = "http", scenarios = "seconds-503")
     void honouringButFailingItsOwnAssertion(String url) throws Exception {
         assertThat(JdkClients.honouringRetryAfter(url)).as("the final status").isEqualTo(204);
+    }
+
+    @RetryProbeSuite("grpc")
+    void unknownSuite(String url) throws Exception {
+        JdkClients.honouringRetryAfter(url);
     }
 
     @RetryProbeSuite(value = "http", scenarios = {"seconds-503", "no-such-scenario"})

@@ -2,6 +2,7 @@ package dev.retryaudit.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,6 @@ class RetryProbeExtensionTest {
                         + " then 200; client: 3 GETs, waits ")
                 .endsWith(" ms; exit 0)");
         assertThat(Graded.run(GradedOkHttpClients.class, "honouringRetryAfter(java.lang.String)"))
-                .containsExactly(java.util.Map.entry("honouringRetryAfter", "passed"));
+                .containsExactly(Map.entry("honouringRetryAfter", "passed"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.retryaudit.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -100,8 +101,14 @@ class RetryProbeSuiteTest {
     @Test
     void aClientThatDidRightInAMethodThatFailedOnItsOwnFailsWithWhatTheMethodThrew() {
         assertThat(Graded.run(GradedBehaviours.class, "honouringButFailingItsOwnAssertion(java.lang.String)"))
-                .containsOnlyKeys("seconds-503").extractingByKey("seconds-503", org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .containsOnlyKeys("seconds-503").extractingByKey("seconds-503", STRING)
                 .startsWith("failed: [the final status] ").contains("expected: 204").contains("but was: 200");
+    }
+
+    @Test
+    void aSuiteThatDoesNotExistIsAConfigurationErrorNamingTheSuites() {
+        assertThat(Graded.run(GradedBehaviours.class, "unknownSuite(java.lang.String)")).containsExactly(
+                Map.entry("unknownSuite", "failed: @RetryProbeSuite: no suite \"grpc\"; the suites are http, writes, otlp"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.retryaudit.junit;
 
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 import reactor.core.publisher.Mono;
@@ -38,7 +39,7 @@ final class WebClients {
         return get(url).retryWhen(readingRetryAfter).block(LONGEST_CALL).getStatusCode().value();
     }
 
-    private static Mono<org.springframework.http.ResponseEntity<Void>> get(String url) {
+    private static Mono<ResponseEntity<Void>> get(String url) {
         return WebClient.create().get().uri(url).retrieve().toBodilessEntity();
     }
 
