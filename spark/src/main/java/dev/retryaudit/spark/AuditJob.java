@@ -7,13 +7,13 @@ import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.api.split.LineReader;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.spark.HashPartitioner;
@@ -44,11 +44,14 @@ final class AuditJob {
      */
     static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, AuditSettings settings,
             List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
-        CrossingKeys.Found crossing = CrossingKeys.of(lines, sources, settings.limits());
+        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits());
+        kept.add(counts);
+        CrossingKeys.Found crossing = CrossingKeys.of(counts);
         found.add(crossing);
         Broadcast<Set<Long>> hashes = JavaSparkContext.fromSparkContext(lines.context()).broadcast(crossing.hashes());
-        JavaRDD<Item> read = lines.mapPartitions(it -> auditLocal(it, sources.value(), settings, hashes.value()))
-                .persist(StorageLevel.MEMORY_AND_DISK());
+        // The counts of a partition and its lines, partition by partition: the same splits of the same files.
+        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> auditLocal(it, c.next(), sources.value(), settings,
+                hashes.value())).persist(StorageLevel.MEMORY_AND_DISK());
         kept.add(read);
         int partitions = Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
         JavaRDD<Item> crossed = read.filter(i -> i.crossing() != null)
@@ -93,28 +96,60 @@ final class AuditJob {
     }
 
     /**
-     * The lines of one partition, each read once: the operations all of whose lines are here built and
-     * audited, the lines of the others ({@code crossing}, by hash) handed on as they are.
+     * The lines of one partition, each read once: an operation all of whose lines are here is built and
+     * audited as soon as its last line ({@code counts}) is read, the lines of the others ({@code crossing}, by
+     * hash) are handed on as they are. What is still open at the end (a key whose lines the reader rejected
+     * in part) is built then.
      */
-    private static Iterator<Item> auditLocal(Iterator<SpanLine> lines, List<String> sources, AuditSettings settings,
-            Set<Long> crossing) {
+    private static Iterator<Item> auditLocal(Iterator<SpanLine> lines, CrossingKeys.Counts counts,
+            List<String> sources, AuditSettings settings, Set<Long> crossing) {
         LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
-        Map<String, SpanOperation> local = new LinkedHashMap<>();
-        while (lines.hasNext()) {
-            SpanLine l = lines.next();
-            LineReader.Line read = read(reader, sources, l, out);
-            if (read == null) {
-                continue;
+        Map<String, SpanOperation> open = new LinkedHashMap<>();
+        Iterator<Operation> built = new Iterator<>() {
+            private Operation next;
+            private Iterator<SpanOperation> rest;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && lines.hasNext()) {
+                    SpanLine l = lines.next();
+                    LineReader.Line read = read(reader, sources, l, out);
+                    if (read == null) {
+                        continue;
+                    }
+                    long hash = CrossingKeys.hash(l.sourceIndex(), read.key());
+                    if (crossing.contains(hash)) {
+                        out.add(Item.of(new Item.Crossing(l.sourceIndex() + "\u0000" + read.key(), l)));
+                        continue;
+                    }
+                    String key = l.sourceIndex() + "\u0000" + read.key();
+                    SpanOperation op = open.computeIfAbsent(key, k -> new SpanOperation(l.sourceIndex(), l.line()));
+                    if (op.add(read) == counts.of(hash)) {
+                        open.remove(key);
+                        next = op.build(reader, out);
+                    }
+                }
+                if (next == null && !lines.hasNext()) {
+                    rest = rest != null ? rest : List.copyOf(open.values()).iterator();
+                    while (next == null && rest.hasNext()) {
+                        next = rest.next().build(reader, out);
+                    }
+                }
+                return next != null;
             }
-            if (crossing.contains(CrossingKeys.hash(l.sourceIndex(), read.key()))) {
-                out.add(Item.of(new Item.Crossing(l.sourceIndex() + "\u0000" + read.key(), l)));
-            } else {
-                local.computeIfAbsent(l.sourceIndex() + "\u0000" + read.key(),
-                        k -> new SpanOperation(l.sourceIndex(), l.line())).add(read);
+
+            @Override
+            public Operation next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Operation op = next;
+                next = null;
+                return op;
             }
-        }
-        return audit(local.values(), reader, settings, out);
+        };
+        return audit(() -> built, reader, settings, out);
     }
 
     /** The lines of the operations that cross partitions, by key: each read, built and audited here. */
@@ -139,7 +174,8 @@ final class AuditJob {
                 ops.add(op);
             }
         }
-        return audit(ops, reader, settings, out);
+        return audit(() -> ops.stream().map(op -> op.build(reader, out)).filter(Objects::nonNull).iterator(), reader,
+                settings, out);
     }
 
     /** Line {@code l} read, or null when it is blank or rejected (its error goes to {@code out}). */
@@ -154,13 +190,11 @@ final class AuditJob {
     }
 
     /**
-     * The operations of {@code ops} built and audited as one part: its findings and its one piece to merge
-     * go to {@code out}, after the errors and facts of the operations.
+     * {@code operations} audited as one part: its findings and its one piece to merge go to {@code out}, after
+     * the errors and facts of the operations, which building them puts there.
      */
-    private static Iterator<Item> audit(Collection<SpanOperation> ops, LineReader reader, AuditSettings settings,
+    private static Iterator<Item> audit(Iterable<Operation> operations, LineReader reader, AuditSettings settings,
             List<Item> out) {
-        Iterable<Operation> operations = () -> ops.stream().map(op -> op.build(reader, out)).filter(Objects::nonNull)
-                .iterator();
         AuditPart part = settings.split().auditPart(operations, reader);
         part.findings().forEach(f -> out.add(Item.of(f)));
         // What is left to merge, as one piece: the merge sends it on by group.

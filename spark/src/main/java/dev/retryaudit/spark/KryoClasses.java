@@ -65,6 +65,14 @@ public final class KryoClasses implements KryoRegistrator {
             o.writeLong(v.column(), true);
             o.writeString(v.message());
         }, (k, i) -> new InputNote(i.readString(), i.readLong(true), i.readLong(true), i.readString()));
+        fields(kryo, CrossingKeys.Counts.class, (k, o, v) -> {
+            o.writeInt(v.hashes().length, true);
+            o.writeLongs(v.hashes());
+            o.writeInts(v.lines(), true);
+        }, (k, i) -> {
+            int n = i.readInt(true);
+            return new CrossingKeys.Counts(i.readLongs(n), i.readInts(n, true));
+        });
         fields(kryo, Item.Crossing.class, (k, o, v) -> {
             o.writeString(v.key());
             k.writeObject(o, v.line());

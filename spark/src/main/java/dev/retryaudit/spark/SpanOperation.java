@@ -21,8 +21,10 @@ final class SpanOperation {
         this.first = first;
     }
 
-    void add(LineReader.Line line) {
+    /** Adds {@code line}: how many lines the operation has now. */
+    int add(LineReader.Line line) {
         lines.add(line);
+        return lines.size();
     }
 
     /** The operation, or null when its lines do not make one; its fact, or its error, goes to {@code side}. */
