@@ -17,7 +17,7 @@ import java.util.List;
  * existing readers read:
  * <ul>
  * <li>Zipkin (API v2): {@code GET /api/v2/trace/{id}}, or {@code GET /api/v2/traces?serviceName&endTs&lookback&limit},
- * whose list of traces becomes one array of spans (Zipkin JSON);
+ * whose list of traces the Zipkin reader reads as it came, once;
  * <li>Jaeger: the query API v3 ({@code GET /api/v3/traces/{id}}, {@code GET /api/v3/traces?query.service_name...}),
  * which answers OTLP JSON in {@code {"result": ...}}, and where a server has no v3 (404) the v1 API
  * ({@code /api/traces/{id}}, {@code /api/traces?service&start&end&limit}, Jaeger JSON);
@@ -50,21 +50,19 @@ public final class TraceStores {
     private static Fetched zipkin(StoreQuery q, StoreClient http) throws StoreException {
         if (q.traceId() != null) {
             StoreClient.Answer a = found(q, http, http.get(q.base().resolve("api/v2/trace/" + q.traceId())));
-            array(http, a, "a Zipkin v2 trace (an array of spans)");
+            if (!startsArray(a.body())) {
+                throw http.bad(a, "a Zipkin v2 trace (an array of spans)");
+            }
             return one(InputFormat.ZIPKIN, q, a.uri(), a.body());
         }
         long end = q.now().toEpochMilli();
         StoreClient.Answer a = http.get(q.base().resolve("api/v2/traces?serviceName=" + encode(q.service()) + "&endTs="
                 + end + "&lookback=" + q.since().toMillis() + "&limit=" + q.limit()));
-        ArrayNode traces = array(http, found(q, http, a), "a Zipkin v2 list of traces (an array of arrays of spans)");
-        ArrayNode spans = JSON.createArrayNode();
-        for (JsonNode trace : traces) {
-            if (!trace.isArray()) {
-                throw http.bad(a, "a Zipkin v2 list of traces (an array of arrays of spans)");
-            }
-            spans.addAll((ArrayNode) trace);
+        // The list is read once, by the Zipkin reader, which takes a list of traces as it is; what is no JSON array is refused here.
+        if (!startsArray(found(q, http, a).body())) {
+            throw http.bad(a, "a Zipkin v2 list of traces (an array of arrays of spans)");
         }
-        return one(InputFormat.ZIPKIN, q, a.uri(), bytes(spans));
+        return one(InputFormat.ZIPKIN, q, a.uri(), a.body());
     }
 
     private static Fetched jaeger(StoreQuery q, StoreClient http) throws StoreException {
@@ -144,14 +142,6 @@ public final class TraceStores {
         return a;
     }
 
-    private static ArrayNode array(StoreClient http, StoreClient.Answer a, String expected) throws StoreException {
-        JsonNode n = parse(http, a, expected);
-        if (!n.isArray()) {
-            throw http.bad(a, expected);
-        }
-        return (ArrayNode) n;
-    }
-
     private static ObjectNode object(StoreClient http, StoreClient.Answer a, String expected) throws StoreException {
         JsonNode n = parse(http, a, expected);
         if (!n.isObject()) {
@@ -170,6 +160,15 @@ public final class TraceStores {
         } catch (IOException e) {
             throw http.bad(a, expected);
         }
+    }
+
+    /** Whether the body's first byte past white space (and a UTF-8 byte order mark) opens a JSON array. */
+    private static boolean startsArray(byte[] body) {
+        int i = body.length >= 3 && body[0] == (byte) 0xEF && body[1] == (byte) 0xBB && body[2] == (byte) 0xBF ? 3 : 0;
+        while (i < body.length && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t')) {
+            i++;
+        }
+        return i < body.length && body[i] == '[';
     }
 
     private static Fetched one(InputFormat format, StoreQuery q, URI uri, byte[] body) {

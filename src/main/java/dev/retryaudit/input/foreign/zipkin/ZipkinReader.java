@@ -60,7 +60,14 @@ public final class ZipkinReader implements TraceReader {
             lines.start(c);
             if (t == JsonToken.START_ARRAY) {
                 for (int i = 0; c.next() != JsonToken.END_ARRAY; i++) {
-                    readSpan(c, ctx, linker, scratch, "/" + i);
+                    if (c.token() == JsonToken.START_ARRAY) {
+                        // A list of traces, as the query API's /api/v2/traces answers: each an array of spans.
+                        for (int j = 0; c.next() != JsonToken.END_ARRAY; j++) {
+                            readSpan(c, ctx, linker, scratch, "/" + i + "/" + j);
+                        }
+                    } else {
+                        readSpan(c, ctx, linker, scratch, "/" + i);
+                    }
                 }
             } else if (t == JsonToken.START_OBJECT) {
                 readSpan(c, ctx, linker, scratch, "");

@@ -66,6 +66,20 @@ class ZipkinReaderTest {
     }
 
     @Test
+    void aListOfTracesReadsAsTheArrayOfTheirSpans() throws Exception {
+        String array = resource("/input/zipkin/retry-429-early.json").strip();
+        List<Operation> spans = Inputs.read(InputFormat.ZIPKIN, array);
+        // The query API's /api/v2/traces answer: each trace an array of spans, here the spans in two traces.
+        String list = "[" + array.replaceFirst("\\},\\s*\\{", "}],[{") + "]";
+        assertThat(list).contains("}],[{");
+        List<Operation> traces = Inputs.read(InputFormat.ZIPKIN, list);
+        assertThat(traces).extracting(Operation::id).isEqualTo(spans.stream().map(Operation::id).toList()).isNotEmpty();
+        assertThat(traces.get(0).location().pointer()).matches("/[0-9]+/[0-9]+");
+        InputException e = Inputs.rejected(InputFormat.ZIPKIN, "[[{\"traceId\": 7}]]");
+        assertThat(e.path()).isEqualTo("$[0][0].traceId");
+    }
+
+    @Test
     void aSingleSpanDocumentIsRead() throws Exception {
         String text = span("1111aaaa2222bb01", 1788789720000000L, GET + ",\"http.status_code\":\"503\"")
                 .replace("{\"traceId\"", "{\n\"traceId\"");
