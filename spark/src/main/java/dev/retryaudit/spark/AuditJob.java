@@ -5,79 +5,60 @@ import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.split.AuditPart;
 import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.api.split.LineReader;
-import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.model.Operation;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
- * The distributed audit of numbered span lines. Each line is keyed where it is read by its operation
- * (source and operation_id, else idempotency key), from its top-level fields; a repartition on the
- * key, sorted within partitions, brings an operation's lines together, where each is read (checked and
- * parsed, once) and they are built into the operation and
- * audited by the per-operation rules, one auditor per partition. What the cross-operation rules aggregated and
+ * The distributed audit of numbered span lines, each read once where it is. A first, small pass finds the
+ * operations whose lines are in more than one partition ({@link CrossingKeys}); then each partition reads
+ * its lines (checked and parsed once), builds the operations all of whose lines it holds and audits them
+ * there with one auditor, and sends only the lines of the others, as they were read from the file, through
+ * one shuffle by key, where they are read, built and audited. What the cross-operation rules aggregated and
  * the input notes leave each partition as one piece per reducing partition (by rule and key, by source),
- * where the pieces are merged and judged. Input errors travel
- * as items beside the findings; the input-wide checks (unique ids, the operations limit, empty
- * sources) run over one small fact per operation.
+ * where the pieces are merged and judged. Input errors travel as items beside the findings; the input-wide
+ * checks (unique ids, the operations limit, empty sources) run over one small fact per operation.
  */
 final class AuditJob {
-    /** The key of a line that shows no key (the reader rejects it): its own group, where it is read. */
-    private static final String REJECTED = "!";
-
     private AuditJob() {
     }
 
-    /** The columns of a keyed line: its operation's key, its source, its number there and its bytes. */
-    private static final StructType KEYED = DataTypes.createStructType(new StructField[] {
-        DataTypes.createStructField("key", DataTypes.StringType, false),
-        DataTypes.createStructField("source", DataTypes.IntegerType, false),
-        DataTypes.createStructField("line", DataTypes.LongType, false),
-        DataTypes.createStructField("bytes", DataTypes.BinaryType, false)});
-
     /**
-     * Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow.
-     * Each line is keyed where it is read; a repartition on the key, sorted by key and line within each
-     * partition, hands every task its operations' lines one operation after another, in line order, so
-     * an operation is built as soon as its last line is read and no group of lines is held per key.
+     * Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow, and
+     * what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
+     * gets the keys that cross partitions.
      */
-    static JavaRDD<Item> items(SparkSession spark, JavaRDD<SpanLine> lines, Broadcast<List<String>> sources,
-            AuditSettings settings) {
-        // Keyed from its top-level fields without checking it: each line is read once, where its key's lines meet.
-        JavaRDD<Row> keyed = lines.mapPartitions(it -> {
-            LineReader reader = LineReader.spans(settings.limits());
-            List<Row> out = new ArrayList<>();
-            while (it.hasNext()) {
-                SpanLine l = it.next();
-                String key = reader.key(sources.value().get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes());
-                if (key != null) {
-                    out.add(RowFactory.create(key.isEmpty() ? REJECTED + l.sourceIndex() + ":" + l.line()
-                            : l.sourceIndex() + "\u0000" + key, l.sourceIndex(), l.line(), l.bytes()));
-                }
-            }
-            return out.iterator();
-        });
+    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, AuditSettings settings,
+            List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
+        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits());
+        kept.add(counts);
+        CrossingKeys.Found crossing = CrossingKeys.of(counts);
+        found.add(crossing);
+        Broadcast<Set<Long>> hashes = JavaSparkContext.fromSparkContext(lines.context()).broadcast(crossing.hashes());
+        // The counts of a partition and its lines, partition by partition: the same splits of the same files.
+        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> auditLocal(it, c.next(), sources.value(), settings,
+                hashes.value())).persist(StorageLevel.MEMORY_AND_DISK());
+        kept.add(read);
         int partitions = Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
-        JavaRDD<Row> sorted = spark.createDataFrame(keyed, KEYED)
-                .repartition(partitions, functions.col("key"))
-                .sortWithinPartitions("key", "line")
-                .javaRDD();
-        JavaRDD<Item> items = sorted.mapPartitions(rows -> auditPartition(rows, sources.value(), settings));
-        return items.persist(StorageLevel.MEMORY_AND_DISK());
+        JavaRDD<Item> crossed = read.filter(i -> i.crossing() != null)
+                .mapToPair(i -> new Tuple2<>(i.crossing().key(), i.crossing().line()))
+                .partitionBy(new HashPartitioner(partitions))
+                .mapPartitions(it -> auditCrossing(it, sources.value(), settings));
+        return read.filter(i -> i.crossing() == null).union(crossed).persist(StorageLevel.MEMORY_AND_DISK());
     }
 
     /**
@@ -114,113 +95,110 @@ final class AuditJob {
                 .persist(StorageLevel.MEMORY_AND_DISK());
     }
 
-    private static Iterator<Item> auditPartition(Iterator<Row> rows, List<String> sources, AuditSettings settings) {
-        SplitAudit audit = settings.split();
+    /**
+     * The lines of one partition, each read once: an operation all of whose lines are here is built and
+     * audited as soon as its last line ({@code counts}) is read, the lines of the others ({@code crossing}, by
+     * hash) are handed on as they are. What is still open at the end (a key whose lines the reader rejected
+     * in part) is built then.
+     */
+    private static Iterator<Item> auditLocal(Iterator<SpanLine> lines, CrossingKeys.Counts counts,
+            List<String> sources, AuditSettings settings, Set<Long> crossing) {
         LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
-        Iterable<Operation> operations = () -> new Built(rows, sources, reader, out);
-        AuditPart part = audit.auditPart(operations, reader);
+        Map<String, SpanOperation> open = new LinkedHashMap<>();
+        Iterator<Operation> built = new Iterator<>() {
+            private Operation next;
+            private Iterator<SpanOperation> rest;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && lines.hasNext()) {
+                    SpanLine l = lines.next();
+                    LineReader.Line read = read(reader, sources, l, out);
+                    if (read == null) {
+                        continue;
+                    }
+                    long hash = CrossingKeys.hash(l.sourceIndex(), read.key());
+                    if (crossing.contains(hash)) {
+                        out.add(Item.of(new Item.Crossing(l.sourceIndex() + "\u0000" + read.key(), l)));
+                        continue;
+                    }
+                    String key = l.sourceIndex() + "\u0000" + read.key();
+                    SpanOperation op = open.computeIfAbsent(key, k -> new SpanOperation(l.sourceIndex(), l.line()));
+                    if (op.add(read) == counts.of(hash)) {
+                        open.remove(key);
+                        next = op.build(reader, out);
+                    }
+                }
+                if (next == null && !lines.hasNext()) {
+                    rest = rest != null ? rest : List.copyOf(open.values()).iterator();
+                    while (next == null && rest.hasNext()) {
+                        next = rest.next().build(reader, out);
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public Operation next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Operation op = next;
+                next = null;
+                return op;
+            }
+        };
+        return audit(() -> built, reader, settings, out);
+    }
+
+    /** The lines of the operations that cross partitions, by key: each read, built and audited here. */
+    private static Iterator<Item> auditCrossing(Iterator<Tuple2<String, SpanLine>> lines, List<String> sources,
+            AuditSettings settings) {
+        Map<String, List<SpanLine>> byKey = new HashMap<>();
+        lines.forEachRemaining(t -> byKey.computeIfAbsent(t._1(), k -> new ArrayList<>()).add(t._2()));
+        LineReader reader = LineReader.spans(settings.limits());
+        List<Item> out = new ArrayList<>();
+        List<SpanOperation> ops = new ArrayList<>();
+        for (List<SpanLine> its : byKey.values()) {
+            its.sort(Comparator.comparingLong(SpanLine::line));
+            SpanOperation op = null;
+            for (SpanLine l : its) {
+                LineReader.Line read = read(reader, sources, l, out);
+                if (read != null) {
+                    op = op != null ? op : new SpanOperation(l.sourceIndex(), l.line());
+                    op.add(read);
+                }
+            }
+            if (op != null) {
+                ops.add(op);
+            }
+        }
+        return audit(() -> ops.stream().map(op -> op.build(reader, out)).filter(Objects::nonNull).iterator(), reader,
+                settings, out);
+    }
+
+    /** Line {@code l} read, or null when it is blank or rejected (its error goes to {@code out}). */
+    private static LineReader.Line read(LineReader reader, List<String> sources, SpanLine l, List<Item> out) {
+        try {
+            return reader.read(sources.get(l.sourceIndex()), l.sourceIndex(), l.line(), l.bytes());
+        } catch (RetryAuditException e) {
+            // A line the reader rejects is no line of the operation: the rest are, as when read alone.
+            out.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
+            return null;
+        }
+    }
+
+    /**
+     * {@code operations} audited as one part: its findings and its one piece to merge go to {@code out}, after
+     * the errors and facts of the operations, which building them puts there.
+     */
+    private static Iterator<Item> audit(Iterable<Operation> operations, LineReader reader, AuditSettings settings,
+            List<Item> out) {
+        AuditPart part = settings.split().auditPart(operations, reader);
         part.findings().forEach(f -> out.add(Item.of(f)));
         // What is left to merge, as one piece: the merge sends it on by group.
         part.pieces(1).values().forEach(p -> out.add(Item.of(p)));
         return out.iterator();
-    }
-
-    /**
-     * The operations of a partition's rows, sorted by key and line: each built from the rows of one key
-     * as soon as the next key begins; errors and facts go to {@code side}.
-     */
-    private static final class Built implements Iterator<Operation> {
-        private final Iterator<Row> rows;
-        private final List<String> sources;
-        private final LineReader reader;
-        private final List<Item> side;
-        private final List<SpanLine> lines = new ArrayList<>();
-        private Row ahead;
-        private Operation next;
-
-        Built(Iterator<Row> rows, List<String> sources, LineReader reader, List<Item> side) {
-            this.rows = rows;
-            this.sources = sources;
-            this.reader = reader;
-            this.side = side;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && (ahead != null || rows.hasNext())) {
-                Row first = ahead != null ? ahead : rows.next();
-                ahead = null;
-                String key = first.getString(0);
-                lines.clear();
-                lines.add(line(first));
-                while (rows.hasNext()) {
-                    Row r = rows.next();
-                    if (!r.getString(0).equals(key)) {
-                        ahead = r;
-                        break;
-                    }
-                    lines.add(line(r));
-                }
-                next = build(key);
-            }
-            return next != null;
-        }
-
-        @Override
-        public Operation next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Operation op = next;
-            next = null;
-            return op;
-        }
-
-        private static SpanLine line(Row r) {
-            return new SpanLine(r.getInt(1), r.getLong(2), (byte[]) r.get(3));
-        }
-
-        private Operation build(String key) {
-            String source = sources.get(lines.get(0).sourceIndex());
-            List<LineReader.Line> read = new ArrayList<>(lines.size());
-            SpanLine first = null;
-            for (SpanLine l : lines) {
-                try {
-                    read.add(reader.read(source, l.sourceIndex(), l.line(), l.bytes()));
-                    first = first == null ? l : first;
-                } catch (RetryAuditException e) {
-                    // A line the reader rejects is no line of the operation: the rest are, as when read alone.
-                    side.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
-                }
-            }
-            if (key.startsWith(REJECTED) && !read.isEmpty()) {
-                throw new IllegalStateException("a line that shows no key was read");
-            }
-            if (first == null) {
-                return null;
-            }
-            try {
-                Operation op = reader.operation(read);
-                side.add(Item.of(new Item.Stat(first.sourceIndex(), op.location().line(), op.location().column(),
-                        first.line(), op.id(), op.location(), op.attempts().size())));
-                return op;
-            } catch (RetryAuditException e) {
-                side.add(Item.of(rejection(first, e)));
-                side.add(Item.of(new Item.Stat(first.sourceIndex(), first.line(), 1, first.line(), null, null, 0)));
-                return null;
-            }
-        }
-
-        /**
-         * An error on a later line of the operation is met while reading; one at its first line (no
-         * attempt, no tool) at the end of the source.
-         */
-        private static InputRejection rejection(SpanLine first, RetryAuditException e) {
-            if (e.line() == first.line()) {
-                return InputRejection.atEnd(first.sourceIndex(), e.line(), e.column(), e);
-            }
-            return InputRejection.reading(first.sourceIndex(), e);
-        }
     }
 }

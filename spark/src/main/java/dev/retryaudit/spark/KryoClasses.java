@@ -65,6 +65,18 @@ public final class KryoClasses implements KryoRegistrator {
             o.writeLong(v.column(), true);
             o.writeString(v.message());
         }, (k, i) -> new InputNote(i.readString(), i.readLong(true), i.readLong(true), i.readString()));
+        fields(kryo, CrossingKeys.Counts.class, (k, o, v) -> {
+            o.writeInt(v.hashes().length, true);
+            o.writeLongs(v.hashes());
+            o.writeInts(v.lines(), true);
+        }, (k, i) -> {
+            int n = i.readInt(true);
+            return new CrossingKeys.Counts(i.readLongs(n), i.readInts(n, true));
+        });
+        fields(kryo, Item.Crossing.class, (k, o, v) -> {
+            o.writeString(v.key());
+            k.writeObject(o, v.line());
+        }, (k, i) -> new Item.Crossing(i.readString(), k.readObject(i, SpanLine.class)));
         fields(kryo, Item.Stat.class, (k, o, v) -> {
             o.writeInt(v.source(), true);
             o.writeLong(v.line(), true);
@@ -85,8 +97,10 @@ public final class KryoClasses implements KryoRegistrator {
             k.writeObjectOrNull(o, v.piece(), AuditPart.class);
             k.writeObjectOrNull(o, v.rejection(), InputRejection.class);
             k.writeObjectOrNull(o, v.stat(), Item.Stat.class);
+            k.writeObjectOrNull(o, v.crossing(), Item.Crossing.class);
         }, (k, i) -> new Item(k.readObjectOrNull(i, Finding.class), k.readObjectOrNull(i, AuditPart.class),
-                k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, Item.Stat.class)));
+                k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, Item.Stat.class),
+                k.readObjectOrNull(i, Item.Crossing.class)));
         fields(kryo, OtlpJob.Op.class, (k, o, v) -> {
             k.writeObject(o, v.operation());
             o.writeString(v.parentKey());

@@ -26,6 +26,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.slf4j.LoggerFactory;
 
 /**
  * The retry-audit rules on Spark: audits {@code spans} JSON Lines files, OTLP/JSON Lines files, Parquet
@@ -169,8 +170,20 @@ public final class SparkAudit {
     private SparkAuditResult audit(JavaRDD<SpanLine> lines, Sources sources, String format)
             throws RetryAuditException {
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
-        JavaRDD<Item> items = AuditJob.items(spark, lines, names, settings);
-        long[][] counts = InputChecks.counts(items, sources.names().size());
+        List<JavaRDD<?>> kept = new ArrayList<>();
+        List<CrossingKeys.Found> found = new ArrayList<>();
+        JavaRDD<Item> items = AuditJob.items(lines, names, settings, kept, found);
+        long[][] counts;
+        try {
+            counts = InputChecks.counts(items, sources.names().size());
+        } finally {
+            // The items are kept from here on: what they were made from is not needed again.
+            kept.forEach(r -> r.unpersist(false));
+        }
+        CrossingKeys.Found crossing = found.get(0);
+        LoggerFactory.getLogger(SparkAudit.class).info("operations in more than one partition: {} of {} keys ({}%)",
+                crossing.hashes().size(), crossing.keys(), String.format(java.util.Locale.ROOT, "%.3f",
+                        100 * crossing.share()));
         List<InputRejection> empty = new ArrayList<>();
         LineReader reader = LineReader.spans(settings.limits());
         for (int s = 0; s < counts.length; s++) {
