@@ -75,6 +75,26 @@ class ForeignFormatsCliTest {
     }
 
     @Test
+    void aRetried503WhoseSpanRecordsNoResponseHeaderPassesWithANoteThatSaysWhatToCapture() throws IOException {
+        String file = copy("/input/otlp/retry-without-response-headers.json", "retry.json");
+        CliRunner.Result r = CliRunner.run("audit", "--format", "text", file);
+        assertThat(r.exit()).isEqualTo(0);
+        assertThat(r.out()).contains(file + ":1:192: input note: 1 HTTP span answered 429 or 503 and sent again records "
+                + "no response header, the first span 1111aaaa2222bb01 (GET https://api.example/v1/items): the export did "
+                + "not capture Retry-After, so whether the resend waited as the server asked is not checked; capture the "
+                + "response headers retry-after, retry-after-ms and date");
+
+        // A span that records any response header recorded its Retry-After too: the early resend is found, with no note.
+        String captured = write("captured.json", Files.readString(Path.of(file)).replaceFirst(
+                "\\{\"key\": \"http.response.status_code\"",
+                "{\"key\": \"http.response.header.retry-after\", \"value\": {\"stringValue\": \"2\"}}, "
+                        + "{\"key\": \"http.response.status_code\""));
+        CliRunner.Result early = CliRunner.run("audit", "--format", "text", captured);
+        assertThat(early.exit()).isEqualTo(2);
+        assertThat(early.out()).contains("[retry-after/early]").doesNotContain("input note");
+    }
+
+    @Test
     void otlpJsonLinesOnStdinAreDetectedAndHaveNoPointers() throws IOException {
         String span1 = "{\"traceId\":\"" + TRACE + "\",\"spanId\":\"1111aaaa2222bb01\",\"startTimeUnixNano\":\"1788789720000000000\","
                 + "\"endTimeUnixNano\":\"1788789728000000000\",\"attributes\":[{\"key\":\"http.request.method\",\"value\":{\"stringValue\":\"POST\"}},"

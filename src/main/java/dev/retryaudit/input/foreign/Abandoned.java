@@ -29,25 +29,15 @@ final class Abandoned {
      * {@code parts}, counts them there instead, for a source linked in parts.
      */
     static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests, NoteParts parts) {
-        int count = 0;
-        ForeignSpan first = null;
+        SpanCount count = new SpanCount(NoteParts.ABANDONED, 1);
         for (List<ForeignSpan> spans : requests) {
             for (ForeignSpan s : spans) {
                 if (s.abandoned) {
-                    count++;
-                    first = first == null || s.order < first.order ? s : first;
+                    count.add(s);
                 }
             }
         }
-        if (first == null) {
-            return;
-        }
-        if (parts != null) {
-            parts.count(ctx, NoteParts.ABANDONED, "", first, new long[] {count},
-                    first.spanId, first.method, first.url);
-            return;
-        }
-        ctx.note(first.line, first.column, text(count, first.spanId, first.method, first.url));
+        count.note(ctx, parts, SpanCount::request);
     }
 
     /** The note on {@code count} spans read so, the first of them {@code spanId}, a request of {@code method} to {@code url}. */

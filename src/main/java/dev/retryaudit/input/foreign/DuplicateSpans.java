@@ -110,7 +110,8 @@ final class DuplicateSpans {
     /** Whether two spans of one trace and span id say the same, wherever each stands. */
     private static boolean same(ForeignSpan a, ForeignSpan b) {
         return a.kind == b.kind && a.traceId.equals(b.traceId) && a.startNanos == b.startNanos && a.server == b.server && a.modelCall == b.modelCall
-                && a.requestHeaders == b.requestHeaders && a.abandoned == b.abandoned && a.placeIsId == b.placeIsId
+                && a.requestHeaders == b.requestHeaders
+                && a.responseHeaders == b.responseHeaders && a.abandoned == b.abandoned && a.placeIsId == b.placeIsId
                 && Objects.equals(a.parentSpanId, b.parentSpanId) && Objects.equals(a.name, b.name)
                 && Objects.equals(a.operationId, b.operationId) && Objects.equals(a.runId, b.runId)
                 && a.effect == b.effect && Objects.equals(a.method, b.method) && Objects.equals(a.url, b.url)

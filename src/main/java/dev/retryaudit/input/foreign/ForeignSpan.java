@@ -59,6 +59,11 @@ public final class ForeignSpan {
     /** Whether the span records request headers at all: then a missing Idempotency-Key header was not sent. */
     public boolean requestHeaders;
     /**
+     * Whether the span records any response header at all: then a missing Retry-After was not sent; without
+     * one, nobody captured it ({@link UncapturedWaits}).
+     */
+    public boolean responseHeaders;
+    /**
      * Who sent the request, for linking resends across traces: the resource's service name and
      * instance (or a Zipkin/Jaeger process's service and tags), or null when the format names none.
      */

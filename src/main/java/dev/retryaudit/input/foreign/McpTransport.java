@@ -74,24 +74,15 @@ final class McpTransport {
      * there instead.
      */
     static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests, Set<String> tools, NoteParts parts) {
-        long count = 0;
-        ForeignSpan first = null;
+        SpanCount count = new SpanCount(NoteParts.MCP, 1);
         for (List<ForeignSpan> spans : requests) {
             for (ForeignSpan s : spans) {
                 if (is(s) && !tools.contains(s.traceId)) {
-                    count++;
-                    first = first == null || s.order < first.order ? s : first;
+                    count.add(s);
                 }
             }
         }
-        if (first == null) {
-            return;
-        }
-        if (parts != null) {
-            parts.count(ctx, NoteParts.MCP, "", first, new long[] {count}, first.spanId, first.method, first.url);
-            return;
-        }
-        ctx.note(first.line, first.column, text(count, first.spanId, first.method, first.url));
+        count.note(ctx, parts, SpanCount::request);
     }
 
     /** The note on {@code count} requests to an MCP endpoint, the first {@code spanId}. */

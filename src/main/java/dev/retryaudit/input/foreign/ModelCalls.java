@@ -28,24 +28,15 @@ final class ModelCalls {
      * keys of the contexts of requests sent under a span), at the first; with {@code parts}, counts them there.
      */
     static void note(ReadContext ctx, Collection<List<ForeignSpan>> wrappers, Set<String> sent, NoteParts parts) {
-        long count = 0;
-        ForeignSpan first = null;
+        SpanCount count = new SpanCount(NoteParts.MODEL, 1);
         for (List<ForeignSpan> spans : wrappers) {
             for (ForeignSpan w : spans) {
                 if (w.modelCall && !sent.contains(RetryLinker.sendsKey(w))) {
-                    count++;
-                    first = first == null || w.order < first.order ? w : first;
+                    count.add(w);
                 }
             }
         }
-        if (first == null) {
-            return;
-        }
-        if (parts != null) {
-            parts.count(ctx, NoteParts.MODEL, "", first, new long[] {count}, first.spanId, first.name);
-            return;
-        }
-        ctx.note(first.line, first.column, text(count, first.spanId, first.name));
+        count.note(ctx, parts, w -> new String[] {w.spanId, w.name});
     }
 
     /** The note on {@code count} model-call spans with no request under them, the first {@code spanId}. */

@@ -41,6 +41,8 @@ public final class NoteParts implements Serializable {
     static final int MCP = 8;
     /** The count of GenAI model-call spans with no request under them ({@link ModelCalls}). */
     static final int MODEL = 9;
+    /** The count of retried 429 and 503 responses whose spans record no response header ({@link UncapturedWaits}). */
+    static final int UNCAPTURED = 10;
 
     /** A note and its place in the order the reader makes the notes of its source. */
     private record Made(int phase, long order, long seq, InputNote note) implements Serializable {
@@ -83,15 +85,21 @@ public final class NoteParts implements Serializable {
         }
 
         String text() {
-            return switch (kind) {
-                case UNUSED -> UnusedSpans.text(counts[0], what);
-                case ABANDONED -> Abandoned.text(counts[0], words[0], words[1], words[2]);
-                case MCP -> McpTransport.text(counts[0], words[0], words[1], words[2]);
-                case MODEL -> ModelCalls.text(counts[0], words[0], words[1]);
-                case DUPLICATES -> DuplicateSpans.text(counts[0], words[0]);
-                default -> Unlinkable.text(counts[0], counts[1], words[0]);
-            };
+            return NoteParts.text(kind, what, counts, words);
         }
+    }
+
+    /** The note of kind {@code kind} on {@code what} with {@code counts}, quoting the first span's {@code words}. */
+    static String text(int kind, String what, long[] counts, String[] words) {
+        return switch (kind) {
+            case UNUSED -> UnusedSpans.text(counts[0], what);
+            case ABANDONED -> Abandoned.text(counts[0], words[0], words[1], words[2]);
+            case MCP -> McpTransport.text(counts[0], words[0], words[1], words[2]);
+            case MODEL -> ModelCalls.text(counts[0], words[0], words[1]);
+            case DUPLICATES -> DuplicateSpans.text(counts[0], words[0]);
+            case UNCAPTURED -> UncapturedWaits.text(counts[0], words[0], words[1], words[2]);
+            default -> Unlinkable.text(counts[0], counts[1], words[0]);
+        };
     }
 
     /** One source's notes. */

@@ -329,6 +329,7 @@ public final class RetryLinker {
         for (Group g : groups) {
             g.spans().sort(BY_START);
         }
+        UncapturedWaits.note(ctx, groups.stream().map(Group::spans).toList(), parts);
         return groups;
     }
 

@@ -56,6 +56,7 @@ public final class SpanAttempts {
         span.host = strings.share(host != null ? host : address);
         span.toolName = strings.share(emptyToNull(s.string(OtlpAttribute.TOOL_NAME)));
         span.requestHeaders = s.requestHeaders;
+        span.responseHeaders = s.responseHeaders;
 
         Hop hop = span.hop;
         Long attemptId = s.integer(OtlpAttribute.ATTEMPT_ID, 1, Integer.MAX_VALUE);

@@ -36,6 +36,8 @@ public final class SpanScratch implements AnyValue.Span {
     public int spanKind;
     public int statusCode;
     public boolean requestHeaders;
+    /** Whether the span records any response header (or gRPC response metadata) at all. */
+    public boolean responseHeaders;
     /**
      * Whether the span's producer records the status of every response it got, so that an HTTP span
      * without one got none: OpenTelemetry does (OTLP, and its Zipkin and Jaeger exporters, known by
@@ -82,6 +84,7 @@ public final class SpanScratch implements AnyValue.Span {
         spanKind = 0;
         statusCode = 0;
         requestHeaders = false;
+        responseHeaders = false;
         recordsEveryStatus = false;
         exception = null;
         exceptionEvent = false;
@@ -114,7 +117,7 @@ public final class SpanScratch implements AnyValue.Span {
 
     /**
      * Takes {@code value} (null: none was read) of attribute {@code key} as {@code match} says, also noting a
-     * recorded request header: the one place where an attribute or tag of every format reaches the span.
+     * recorded request or response header: the one place where an attribute or tag of every format reaches the span.
      */
     public void attribute(String key, OtlpAttribute.Match match, AnyValue value) {
         if (value != null && match != null && wants(match)) {
@@ -122,6 +125,8 @@ public final class SpanScratch implements AnyValue.Span {
         }
         if (OtlpAttribute.isRequestHeader(key)) {
             requestHeaders = true;
+        } else if (OtlpAttribute.isResponseHeader(key)) {
+            responseHeaders = true;
         } else if (key.startsWith("otel.scope.") || key.startsWith("otel.library.")) {
             recordsEveryStatus = true;
         }

@@ -21,9 +21,7 @@ final class Unlinkable {
      * with {@code parts}, counts them there instead, for a source linked in parts.
      */
     static void note(ReadContext ctx, Collection<List<ForeignSpan>> requests, NoteParts parts) {
-        int noUrl = 0;
-        int noStart = 0;
-        ForeignSpan first = null;
+        SpanCount count = new SpanCount(NoteParts.UNLINKABLE, 2);
         for (List<ForeignSpan> spans : requests) {
             if (spans.size() < 2) {
                 continue;
@@ -32,23 +30,14 @@ final class Unlinkable {
                 if (s.hop.resendCount != null || s.hop.attemptId != null) {
                     continue;
                 }
-                boolean url = s.url == null;
-                boolean start = !Times.present(s.hop.startedAt);
-                noUrl += url ? 1 : 0;
-                noStart += start && !url ? 1 : 0;
-                if ((url || start) && (first == null || s.order < first.order)) {
-                    first = s;
+                if (s.url == null) {
+                    count.add(s, 0);
+                } else if (!Times.present(s.hop.startedAt)) {
+                    count.add(s, 1);
                 }
             }
         }
-        if (first == null) {
-            return;
-        }
-        if (parts != null) {
-            parts.count(ctx, NoteParts.UNLINKABLE, "", first, new long[] {noUrl, noStart}, first.spanId);
-            return;
-        }
-        ctx.note(first.line, first.column, text(noUrl, noStart, first.spanId));
+        count.note(ctx, parts, s -> new String[] {s.spanId});
     }
 
     /** The note on the spans read alone: {@code noUrl} with no URL, {@code noStart} with a URL and no start time. */

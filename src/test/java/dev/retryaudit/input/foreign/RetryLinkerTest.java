@@ -439,6 +439,7 @@ class RetryLinkerTest {
         ForeignSpan resend = span("22222222222222222222222222222222", "", "GET", URL, 1_020, 20, 200, null);
         first.client = "service.name=orders";
         resend.client = "service.name=orders";
+        first.responseHeaders = true;
         first.thread = "reactor-http-nio-3";
         resend.thread = "parallel-2";
         resend.hop.resendCount = 1;
@@ -480,6 +481,7 @@ class RetryLinkerTest {
         ForeignSpan sdk = span(TRACE, "", "POST", URL, 0, 9_000, 200, null);
         ForeignSpan client = span(TRACE, sdk.spanId, "POST", URL, 1, 8_000, 200, null);
         ForeignSpan first = span(TRACE, client.spanId, "POST", URL, 2, 900, 503, null);
+        first.responseHeaders = true;
         ForeignSpan second = span(TRACE, client.spanId, "POST", URL, 1_100, 5_000, 200, null);
         for (List<ForeignSpan> order : orders(List.of(sdk, client, first, second))) {
             assertThat(linkInOrder(order)).as(order.stream().map(x -> x.spanId).toList().toString())
@@ -497,6 +499,8 @@ class RetryLinkerTest {
         ForeignSpan sdk = span(TRACE, "", "POST", URL, 0, 9_000, 200, null);
         ForeignSpan firstLayer = span(TRACE, sdk.spanId, "POST", URL, 1, 1_000, 503, null);
         ForeignSpan firstSend = span(TRACE, firstLayer.spanId, "POST", URL, 2, 900, 503, null);
+        firstLayer.responseHeaders = true;
+        firstSend.responseHeaders = true;
         ForeignSpan secondLayer = span(TRACE, sdk.spanId, "POST", URL, 1_100, 7_000, 200, null);
         ForeignSpan secondSend = span(TRACE, secondLayer.spanId, "POST", URL, 1_200, 6_000, 200, null);
         for (List<ForeignSpan> order : orders(List.of(sdk, firstLayer, firstSend, secondLayer, secondSend))) {
@@ -514,6 +518,7 @@ class RetryLinkerTest {
         ForeignSpan wrapper = span(TRACE, sdk.spanId, "POST", URL, 1, 8_500, 200, null);
         ForeignSpan client = span(TRACE, wrapper.spanId, "POST", URL, 2, 8_000, 200, null);
         ForeignSpan first = span(TRACE, client.spanId, "POST", URL, 3, 900, 503, null);
+        first.responseHeaders = true;
         ForeignSpan second = span(TRACE, client.spanId, "POST", URL, 1_100, 5_000, 200, null);
         for (List<ForeignSpan> order : orders(List.of(sdk, wrapper, client, first, second))) {
             assertThat(linkInOrder(order)).as(order.stream().map(x -> x.spanId).toList().toString())
@@ -523,5 +528,31 @@ class RetryLinkerTest {
                     });
             assertThat(ctx.notes()).hasSize(2);
         }
+    }
+
+    @Test
+    void resent429sAnd503sThatRecordNoResponseHeaderAreCountedInOneNote() throws Exception {
+        link(sibling("GET", 0, 30, 429), sibling("GET", 200, 30, 503), sibling("GET", 400, 30, 200));
+        assertThat(ctx.notes()).singleElement().satisfies(n -> {
+            assertThat(n.line()).isEqualTo(1);
+            assertThat(n.message()).isEqualTo("2 HTTP spans answered 429 or 503 and sent again record no response "
+                    + "header, the first span 0000000000000001 (GET " + URL + "): the export did not capture "
+                    + "Retry-After, so whether the resend waited as the server asked is not checked; capture the "
+                    + "response headers retry-after, retry-after-ms and date (docs/serve.md says how for each SDK)");
+        });
+    }
+
+    @Test
+    void aResent503ThatRecordsAResponseHeaderIsNoNoteSinceItsRetryAfterWasCaptured() throws Exception {
+        ForeignSpan refused = sibling("GET", 0, 30, 503);
+        refused.responseHeaders = true;
+        assertThat(sizes(link(refused, sibling("GET", 200, 30, 200)))).containsExactly(2);
+        assertThat(ctx.notes()).isEmpty();
+    }
+
+    @Test
+    void a503NotSentAgainAndAResent500AreNoNote() throws Exception {
+        link(sibling("GET", 0, 30, 500), sibling("GET", 200, 30, 200), sibling("POST", 5_000, 30, 503));
+        assertThat(ctx.notes()).isEmpty();
     }
 }

@@ -114,6 +114,7 @@ public final class HarReader implements TraceReader {
         e.traceId = "";
         e.parentSpanId = "";
         e.requestHeaders = true;
+        e.responseHeaders = true;
         boolean request = false;
         while (c.next() == JsonToken.FIELD_NAME) {
             String name = c.parser().currentName();
