@@ -2,6 +2,8 @@ package dev.retryaudit.api.split;
 
 import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.input.foreign.NoteParts;
+import dev.retryaudit.input.foreign.LinkingContexts;
+import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpLines;
 import dev.retryaudit.input.operations.SpanLines;
@@ -203,7 +205,7 @@ public final class LineReader {
      * {@link LinkedOperation} (cached, or sent elsewhere) until the parents are known.
      */
     public static Operation withParent(Operation linked, String operation, int attempt) {
-        return RetryLinker.withParent(Objects.requireNonNull(linked, "linked"),
+        return ParentOffers.withParent(Objects.requireNonNull(linked, "linked"),
                 new ParentRef(Objects.requireNonNull(operation, "operation"), attempt));
     }
 
@@ -213,7 +215,7 @@ public final class LineReader {
      * none. That context is linked with the key in its {@code calls}.
      */
     public static String callSpan(Iterable<String> facts) {
-        return RetryLinker.callSpan(facts);
+        return LinkingContexts.callSpan(facts);
     }
 
     /** The rejection of source {@code source}, the {@code sourceIndex}-th input, when it holds nothing to read. */

@@ -47,8 +47,8 @@ final class CallSpans {
         for (List<ForeignSpan> bucket : http.values()) {
             for (ForeignSpan s : bucket) {
                 Set<String> ids = parents.get(s.traceId);
-                if (ids != null && ids.contains(s.spanId) && sendsOf(http.get(RetryLinker.sendsKey(s)), s)) {
-                    calls.put(RetryLinker.sendsKey(s), s);
+                if (ids != null && ids.contains(s.spanId) && sendsOf(http.get(LinkingContexts.sendsKey(s)), s)) {
+                    calls.put(LinkingContexts.sendsKey(s), s);
                 }
             }
         }
@@ -57,7 +57,7 @@ final class CallSpans {
         }
         for (Iterator<List<ForeignSpan>> buckets = http.values().iterator(); buckets.hasNext(); ) {
             List<ForeignSpan> bucket = buckets.next();
-            bucket.removeIf(s -> calls.get(RetryLinker.sendsKey(s)) == s);
+            bucket.removeIf(s -> calls.get(LinkingContexts.sendsKey(s)) == s);
             if (bucket.isEmpty()) {
                 buckets.remove();
             }
@@ -75,11 +75,11 @@ final class CallSpans {
         }
         Set<String> joined = new HashSet<>();
         outermost.forEach((call, outer) -> {
-            calls.remove(RetryLinker.sendsKey(call));
-            List<ForeignSpan> sends = http.remove(RetryLinker.sendsKey(call));
+            calls.remove(LinkingContexts.sendsKey(call));
+            List<ForeignSpan> sends = http.remove(LinkingContexts.sendsKey(call));
             if (sends != null) {
-                http.computeIfAbsent(RetryLinker.sendsKey(outer), k -> new ArrayList<>(2)).addAll(sends);
-                joined.add(RetryLinker.sendsKey(outer));
+                http.computeIfAbsent(LinkingContexts.sendsKey(outer), k -> new ArrayList<>(2)).addAll(sends);
+                joined.add(LinkingContexts.sendsKey(outer));
             }
             nested.add(call);
         });

@@ -54,7 +54,7 @@ final class McpTransport {
             }
         }
         for (ForeignSpan t : tools) {
-            String key = RetryLinker.sendsKey(t);
+            String key = LinkingContexts.sendsKey(t);
             List<ForeignSpan> sent = keys.contains(key) ? http.get(key) : null;
             if (sent == null || t.hop.outcome == null || t.hop.outcome == Outcome.SUCCESS) {
                 continue;

@@ -31,7 +31,7 @@ final class ModelCalls {
         SpanCount count = new SpanCount(NoteParts.MODEL, 1);
         for (List<ForeignSpan> spans : wrappers) {
             for (ForeignSpan w : spans) {
-                if (w.modelCall && !sent.contains(RetryLinker.sendsKey(w))) {
+                if (w.modelCall && !sent.contains(LinkingContexts.sendsKey(w))) {
                     count.add(w);
                 }
             }

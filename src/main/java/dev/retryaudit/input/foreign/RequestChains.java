@@ -163,7 +163,7 @@ final class RequestChains {
 
     /** What a request is linked within, in words, with the thread where both sends name the same one. */
     private static String context(ForeignSpan earlier, ForeignSpan s) {
-        String context = RetryLinker.context(s);
+        String context = LinkingContexts.context(s);
         return context.equals("client") && sameThread(earlier, s) ? "client and thread" : context;
     }
 

@@ -47,8 +47,6 @@ public final class RetryLinker {
         return byResend != 0 ? byResend : Long.compare(a.order, b.order);
     };
 
-    /** The key of the one linking context of a source's gRPC spans ({@link LinkingContexts#GRPC_CONTEXT}). */
-    public static final String GRPC_CONTEXT = LinkingContexts.GRPC_CONTEXT;
 
     /** The spans to group, by linking context; emptied as they are grouped. */
     private final LinkingContexts held;
@@ -157,36 +155,6 @@ public final class RetryLinker {
         return held.contexts();
     }
 
-    /** The spans added by linking context ({@link LinkingContexts#byContext}). */
-    public Map<String, List<ForeignSpan>> byContext() {
-        return held.byContext();
-    }
-
-    /** The facts that tell SDK call spans ({@link LinkingContexts#callFacts}). */
-    public List<String[]> callFacts() {
-        return held.callFacts();
-    }
-
-    /** The context an SDK call span leaves ({@link LinkingContexts#callSpan}). */
-    public static String callSpan(Iterable<String> facts) {
-        return LinkingContexts.callSpan(facts);
-    }
-
-    /** Forgets every context but {@code context} ({@link LinkingContexts#keep}). */
-    public void keep(String context) {
-        held.keep(context);
-    }
-
-    /** What an HTTP request is linked within, in words ({@link LinkingContexts#context}). */
-    static String context(ForeignSpan s) {
-        return LinkingContexts.context(s);
-    }
-
-    /** The key of the bucket of the requests sent under {@code call} ({@link LinkingContexts#sendsKey}). */
-    static String sendsKey(ForeignSpan call) {
-        return LinkingContexts.sendsKey(call);
-    }
-
     /**
      * One operation as linked, before its parent is known: the key ({@code trace/span}) of the span its
      * first span was a child of (null for a root span), the attempts its spans became, by the same
@@ -197,11 +165,6 @@ public final class RetryLinker {
         public Operation withParent(ParentRef parent) {
             return ParentOffers.withParent(operation, parent);
         }
-    }
-
-    /** {@code op} with {@code parent} for it ({@link ParentOffers#withParent}). */
-    public static Operation withParent(Operation op, ParentRef parent) {
-        return ParentOffers.withParent(op, parent);
     }
 
     /**

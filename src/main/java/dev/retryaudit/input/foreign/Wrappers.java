@@ -81,7 +81,7 @@ final class Wrappers {
     static void adopt(List<ForeignSpan> tools, Map<String, ForeignSpan> spans, Map<String, List<ForeignSpan>> http) {
         List<ForeignSpan> alone = new ArrayList<>();
         for (ForeignSpan t : tools) {
-            String own = RetryLinker.sendsKey(t);
+            String own = LinkingContexts.sendsKey(t);
             if (http.containsKey(own) || t.hop.endedAt == Times.NONE || t.hop.startedAt == Times.NONE) {
                 continue;
             }
@@ -142,7 +142,7 @@ final class Wrappers {
                 if (roots.isEmpty()) {
                     http.remove("client\0" + Objects.requireNonNullElse(t.client, ""));
                 }
-                http.put(RetryLinker.sendsKey(t), taken);
+                http.put(LinkingContexts.sendsKey(t), taken);
             }
         }
     }
@@ -205,7 +205,7 @@ final class Wrappers {
         String request = null;
         boolean one = true;
         for (ForeignSpan t : tools) {
-            String key = RetryLinker.sendsKey(t);
+            String key = LinkingContexts.sendsKey(t);
             List<ForeignSpan> under = http.get(key);
             if (under == null || callKeys.contains(key)) {
                 one = false;
@@ -222,7 +222,7 @@ final class Wrappers {
         if (one && !keys.isEmpty()) {
             for (ForeignSpan t : tools) {
                 // Each send carries its tool call's arguments, where a tool's key argument is read.
-                for (ForeignSpan s : http.remove(RetryLinker.sendsKey(t))) {
+                for (ForeignSpan s : http.remove(LinkingContexts.sendsKey(t))) {
                     s.hop.toolArguments = t.toolArguments;
                     sends.add(s);
                 }
@@ -253,7 +253,7 @@ final class Wrappers {
     static String method(List<ForeignSpan> tools, Map<String, List<ForeignSpan>> http) {
         String method = null;
         for (ForeignSpan t : tools) {
-            List<ForeignSpan> under = http.get(RetryLinker.sendsKey(t));
+            List<ForeignSpan> under = http.get(LinkingContexts.sendsKey(t));
             for (ForeignSpan s : under == null ? List.<ForeignSpan>of() : under) {
                 if (s.method == null || method != null && !method.equalsIgnoreCase(s.method)) {
                     return null;

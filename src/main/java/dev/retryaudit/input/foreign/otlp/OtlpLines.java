@@ -3,6 +3,7 @@ package dev.retryaudit.input.foreign.otlp;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.NoteParts;
+import dev.retryaudit.input.foreign.LinkingContexts;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.json.JsonCursor;
@@ -76,7 +77,7 @@ public final class OtlpLines {
 
     /**
      * One line read once: its attempt spans, placed at the line, by the keys of their linking contexts
-     * ({@link RetryLinker#byContext}), the facts that tell its SDK call spans ({@link RetryLinker#callFacts}),
+     * ({@link LinkingContexts#byContext}), the facts that tell its SDK call spans ({@link LinkingContexts#callFacts}),
      * and the notes its reading made; to be linked in each of its contexts without reading the line
      * again. Linking a gRPC context ({@code g}) completes its spans in place: its lines are read anew for it.
      */
@@ -99,7 +100,7 @@ public final class OtlpLines {
             return new ArrayList<>(byContext.keySet());
         }
 
-        /** The facts about the line's HTTP requests that tell an SDK call span, as {@link RetryLinker#callFacts} gives them. */
+        /** The facts about the line's HTTP requests that tell an SDK call span, as {@link LinkingContexts#callFacts} gives them. */
         public List<String[]> callFacts() {
             return callFacts;
         }
@@ -117,7 +118,7 @@ public final class OtlpLines {
         if (!read(t, linker, notes)) {
             return null;
         }
-        return new Line(t, linker.byContext(), linker.callFacts(), notes.isEmpty() ? null : notes);
+        return new Line(t, linker.held().byContext(), linker.held().callFacts(), notes.isEmpty() ? null : notes);
     }
 
     /**
@@ -125,14 +126,14 @@ public final class OtlpLines {
      * their parents: {@code lines}, read once ({@link #line}) and in line order, are the lines that hold
      * its spans. {@code single} says whether the source holds one export only, whose locations carry
      * JSON Pointers as the reader gives them. {@code calls} are the {@code trace/span} keys of the SDK call
-     * spans of this context, which are linked with their sends, not here ({@link RetryLinker#callSpan}).
+     * spans of this context, which are linked with their sends, not here ({@link LinkingContexts#callSpan}).
      * The linking's notes go to {@code notes}.
      */
     public List<RetryLinker.Linked> operations(String context, List<Line> lines, String source, int sourceIndex,
             boolean single, Set<String> calls, NoteParts notes) throws InputException {
         RetryLinker linker = new RetryLinker();
         for (Line l : lines) {
-            if (context.equals(RetryLinker.GRPC_CONTEXT)) {
+            if (context.equals(LinkingContexts.GRPC_CONTEXT)) {
                 read(l.text, linker, null);
                 continue;
             }
@@ -140,7 +141,7 @@ public final class OtlpLines {
                 linker.add(s, calls);
             }
         }
-        linker.keep(context);
+        linker.held().keep(context);
         ReadContext ctx = new ReadContext(source, sourceIndex, InputStream.nullInputStream(), json, limits, null);
         return linker.link(ctx, single, true, notes);
     }

@@ -146,7 +146,7 @@ public final class OtlpRecords {
         for (Record r : records) {
             read(r, linker, null);
         }
-        linker.keep(context);
+        linker.held().keep(context);
         return linker.link(notes, false, true);
     }
 }

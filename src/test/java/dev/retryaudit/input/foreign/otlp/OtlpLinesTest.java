@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.retryaudit.input.InputSet;
+import dev.retryaudit.input.foreign.LinkingContexts;
 import dev.retryaudit.input.foreign.NoteParts;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.operations.SpanLines;
@@ -62,7 +63,7 @@ class OtlpLinesTest {
         }
         Map<String, Set<String>> leftOut = new HashMap<>();
         facts.forEach((span, of) -> {
-            String context = RetryLinker.callSpan(of);
+            String context = LinkingContexts.callSpan(of);
             if (context != null) {
                 leftOut.computeIfAbsent(context, k -> new HashSet<>()).add(span);
             }
