@@ -5,18 +5,29 @@ import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Operation;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Where a window of a busy context is cut: its operations, linked, that closed (their last send started
- * the quiet time before the context's newest span) and started before every operation still open are
- * audited; an operation that straddles that point is kept whole, with every one after it, for a later
- * window.
+ * Where a window of a busy context is cut: at the start of the first operation still open (its last send
+ * started less than the quiet time before the context's newest span). The operations that closed before
+ * that point are audited and their spans let go; an operation that straddles it is kept whole, with its
+ * spans, for a later window, and so is every operation after it. A busy client's operations overlap one
+ * another all the time, so the point is not moved back past the operations that straddle it: only they
+ * are kept.
  */
 final class ContextWindow {
-    /** The operations of the window to audit, and the start (nanoseconds since the epoch) before which their spans are let go. */
-    record Cut(List<RetryLinker.Linked> closed, long before) {
+    /**
+     * The operations of the window to audit; the start (nanoseconds since the epoch) before which the spans
+     * of the window are let go, but for the spans of {@code kept}, the operations that straddle it.
+     */
+    record Cut(List<RetryLinker.Linked> closed, long before, Set<String> kept) {
+        /** Whether the window's span {@code spanId}, which started at {@code startNanos}, is let go. */
+        boolean letsGo(String spanId, long startNanos) {
+            return startNanos < before && !kept.contains(spanId);
+        }
     }
 
     private ContextWindow() {
@@ -32,25 +43,22 @@ final class ContextWindow {
                 cut = Math.min(cut, ranges[i] == null ? Long.MIN_VALUE : ranges[i][0]);
             }
         }
-        // An operation that starts before the cut and ends after it moves the cut back to its start.
-        for (boolean moved = true; moved; ) {
-            moved = false;
-            for (long[] r : ranges) {
-                if (r != null && r[0] < cut && r[1] >= cut) {
-                    cut = r[0];
-                    moved = true;
+        List<RetryLinker.Linked> closed = new ArrayList<>();
+        Set<String> kept = new HashSet<>();
+        for (int i = 0; i < linked.size(); i++) {
+            if (ranges[i] == null) {
+                continue;
+            }
+            if (ranges[i][1] < cut) {
+                closed.add(linked.get(i));
+            } else if (ranges[i][0] < cut) {
+                for (Attempt a : linked.get(i).operation().attempts()) {
+                    kept.add(a.spanId());
                 }
             }
         }
-        List<RetryLinker.Linked> closed = new ArrayList<>();
-        for (int i = 0; i < linked.size(); i++) {
-            if (ranges[i] != null && ranges[i][1] < cut) {
-                closed.add(linked.get(i));
-            }
-        }
-        return new Cut(closed, cut);
+        return new Cut(closed, cut, kept);
     }
-
     /** The start of an operation's first attempt and of its last, in nanoseconds since the epoch; null when one has no time. */
     private static long[] range(Operation op) {
         long first = Long.MAX_VALUE;

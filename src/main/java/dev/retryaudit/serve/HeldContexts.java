@@ -120,17 +120,17 @@ final class HeldContexts {
     }
 
     /**
-     * Lets go of the spans of window {@code w} that started before {@code before}, if its context is still
-     * open: the window's operations that closed were audited. Whether the context was still open.
+     * Lets go of the spans of window {@code w} that {@code cut} lets go, if its context is still open: the
+     * window's operations that closed were audited. Whether the context was still open.
      */
-    boolean letGo(Window w, long before, long now) {
+    boolean letGo(Window w, ContextWindow.Cut cut, long now) {
         Context c = open.get(w.key());
         if (c == null) {
             return false;
         }
         Set<ForeignSpan> let = Collections.newSetFromMap(new IdentityHashMap<>());
         for (ForeignSpan span : w.spans()) {
-            if (span.startNanos() < before) {
+            if (cut.letsGo(span.spanId(), span.startNanos())) {
                 let.add(span);
             }
         }

@@ -265,7 +265,7 @@ final class Receiver {
             return;
         }
         synchronized (this) {
-            if (!held.letGo(w, cut.before(), clock.getAsLong())) {
+            if (!held.letGo(w, cut, clock.getAsLong())) {
                 return;
             }
             metrics.held(heldSpans());

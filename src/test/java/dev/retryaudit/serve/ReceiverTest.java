@@ -49,12 +49,16 @@ class ReceiverTest {
                 "retry_audit_findings_total{rule=\"retry-after/early\",severity=\"error\"} 1");
     }
 
-    /** One export of {@code ops} operations of one client, each a 503 asking for 1 s and a resend 200 ms later, from {@code first}. */
-    private static byte[] busyExport(long epochNanos, int first, int ops) {
+    /**
+     * One second of one client: an export of {@code ops} operations spread evenly over the second, each a 503
+     * asking for 1 s and a resend 200 ms later, from {@code first}. The operations overlap one another without a
+     * break, as a busy client's do.
+     */
+    static byte[] busyExport(long epochNanos, int first, int ops) {
         StringBuilder spans = new StringBuilder();
         for (int i = 0; i < ops; i++) {
             int op = first + i;
-            long start = epochNanos + i * 50_000_000L;
+            long start = epochNanos + i * (SECOND / ops);
             String trace = String.format("%032x", op + 1);
             String url = "{\"key\":\"url.full\",\"value\":{\"stringValue\":\"https://api.example/items/" + op + "\"}}";
             String get = "{\"key\":\"http.request.method\",\"value\":{\"stringValue\":\"GET\"}}";

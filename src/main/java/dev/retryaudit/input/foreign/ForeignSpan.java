@@ -85,6 +85,11 @@ public final class ForeignSpan {
         return traceId;
     }
 
+    /** The span's id (a HAR entry's is null). */
+    public String spanId() {
+        return spanId;
+    }
+
     /** Where the span stands in its source, for ordering. */
     public long order() {
         return order;
