@@ -40,7 +40,6 @@ module dev.retryaudit {
 
     // picocli reads the commands' annotated fields; Jackson writes the SARIF log's records.
     opens dev.retryaudit.cli to info.picocli;
-    opens dev.retryaudit.api to info.picocli;
     opens dev.retryaudit.report.sarif to com.fasterxml.jackson.databind;
 
     provides java.util.spi.ToolProvider with dev.retryaudit.cli.RetryAuditToolProvider;

@@ -296,6 +296,11 @@ public final class AuditSettings implements Serializable {
             return this;
         }
 
+        /** The limits set so far, which a {@link Setting} of one limit changes. */
+        Limits currentLimits() {
+            return limits;
+        }
+
         public Builder limits(Limits value) {
             limits = Objects.requireNonNull(value, "limits");
             return this;

@@ -15,8 +15,6 @@ public final class RetryAuditException extends Exception {
     private static final long serialVersionUID = 2L;
 
     /** What to do when the Java heap is too small for the input, on a command line. */
-    private static final String MORE_MEMORY = "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), "
-            + "lower --limit-bytes, or split the input";
 
     private final InputError error;
 
@@ -83,7 +81,8 @@ public final class RetryAuditException extends Exception {
      * {@link Limit#MEMORY}, to give Java more heap.
      */
     public static String commandLineHint(Limit limit) {
-        return limit == Limit.MEMORY ? MORE_MEMORY : Limits.raiseWith(limit, "--limit-" + limit.id());
+        return limit == Limit.MEMORY ? "give Java more heap (java -Xmx4g -jar retry-audit.jar ...), lower "
+                + Setting.LIMIT_BYTES.option() + ", or split the input" : Limits.raiseWith(limit, Setting.of(limit).option());
     }
 
     /**

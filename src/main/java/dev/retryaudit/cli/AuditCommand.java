@@ -4,16 +4,17 @@ import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.Setting;
 import dev.retryaudit.api.split.InputRejection;
-import dev.retryaudit.model.InputFormat;
+import dev.retryaudit.model.Limits;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,11 +33,6 @@ final class AuditCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Trace files to audit; \"-\" or none reads stdin.")
     List<String> files = new ArrayList<>();
 
-    @Option(names = "--input-format", paramLabel = "FORMAT", defaultValue = "auto",
-            converter = Choice.InputFormats.class, completionCandidates = Choice.InputFormats.class,
-            description = "How to read the input: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    InputFormat inputFormat;
-
     @Mixin
     AuditOptions options;
 
@@ -44,9 +40,6 @@ final class AuditCommand implements Callable<Integer> {
             description = "A previous JSON report (--format json): findings whose fingerprint it holds are left out "
                     + "of the report and do not count towards the exit code; the summary says how many.")
     String baseline;
-
-    @Mixin
-    LimitOptions limitOptions;
 
     @Option(names = "--allow-empty", description = "Pass an input set that holds no attempt (exit 0 with an input note) "
             + "instead of refusing it with exit 65: nothing in it was audited.")
@@ -62,13 +55,27 @@ final class AuditCommand implements Callable<Integer> {
         this.io = io;
     }
 
+    /**
+     * The command line of this subcommand: the settings rows it offers are the shared ones, the input format
+     * before them and the limits after {@code --baseline}.
+     */
+    static CommandLine commandLine(Streams io) {
+        CommandLine cl = new CommandLine(new AuditCommand(io));
+        CommandSpec spec = cl.getCommandSpec();
+        AuditOptions.addSettings(spec);
+        SettingOptions.before(spec, "--format", Setting.INPUT_FORMAT);
+        SettingOptions.after(spec, "--baseline", Setting.LIMIT_BYTES, Setting.LIMIT_OPERATIONS, Setting.LIMIT_ATTEMPTS,
+                Setting.LIMIT_STRING, Setting.LIMIT_DEPTH);
+        return cl;
+    }
+
     @Override
     public Integer call() {
-        AuditSettings.Builder settings = options.settings(limitOptions.limits(), false).inputFormat(inputFormat);
+        AuditSettings.Builder settings = options.settings(Limits.DEFAULTS, false);
         if (store.from != null && !files.isEmpty()) {
             throw usage("--from reads a trace store instead of files: name no FILE with it");
         }
-        if (store.from != null && inputFormat != InputFormat.AUTO) {
+        if (store.from != null && !SettingOptions.given(options.spec, Setting.INPUT_FORMAT).stream().allMatch("auto"::equals)) {
             throw usage("--from reads the format its store answers: --input-format does not apply");
         }
         List<String> names = files.isEmpty() ? List.of("-") : files;

@@ -6,7 +6,7 @@ import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.model.FailOn;
+import dev.retryaudit.api.Setting;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.probe.ProbeCatalogue;
@@ -21,35 +21,16 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
- * The options that {@code audit} and {@code probe} share (report format, output file, policy, fail-on
- * level, colour, rule selection), as a picocli mixin, with their validation as usage errors of the
- * command that mixes them in.
+ * The options that {@code audit}, {@code probe} and {@code serve} share: the settings rows they all offer (report
+ * format, policy, tools, fail-on level, rule selection; see {@link #addSettings}), the output file and the
+ * colour, as a picocli mixin, with their validation as usage errors of the command that mixes them in.
  */
 final class AuditOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "json",
-            converter = Choice.ReportFormats.class, completionCandidates = Choice.ReportFormats.class,
-            description = "Report format on stdout: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ReportFormat format;
-
     @Option(names = "--output", paramLabel = "FILE", description = "Write the report to FILE instead of stdout.")
     Path output;
-
-    @Option(names = "--policy", paramLabel = "FILE",
-            description = "Thresholds, per-tool settings and rule severities (a JSON policy file; default: built-in).")
-    Path policyFile;
-
-    @Option(names = "--tools", paramLabel = "FILE",
-            description = "Which tools write, for tool calls the trace does not tell: an MCP tools/list result "
-                    + "(readOnlyHint, idempotentHint) or a tools file; the policy's per-tool settings come first.")
-    Path toolsFile;
-
-    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
-            converter = Choice.FailOns.class, completionCandidates = Choice.FailOns.class,
-            description = "Lowest severity that makes the exit code 2: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    FailOn failOn;
 
     @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto",
             converter = Choice.ColorModes.class, completionCandidates = Choice.ColorModes.class,
@@ -57,11 +38,19 @@ final class AuditOptions {
                     + "and never when NO_COLOR is set (default: ${DEFAULT-VALUE}).")
     ColorMode color;
 
-    @Option(names = "--enable", paramLabel = "RULE", description = "Enable a rule id or a whole family; repeatable.")
-    List<String> enable = new ArrayList<>();
+    /** The settings {@link #build} made, which name the report format and the policy file. */
+    private AuditSettings built;
 
-    @Option(names = "--disable", paramLabel = "RULE", description = "Disable a rule id or a whole family; repeatable.")
-    List<String> disable = new ArrayList<>();
+    /**
+     * Adds the settings rows these options share to {@code spec}, the command that mixes them in, around the
+     * output and colour options: the report format, the policy and tools files, the fail-on level and the rule
+     * selection.
+     */
+    static void addSettings(CommandSpec spec) {
+        SettingOptions.before(spec, "--output", Setting.FORMAT);
+        SettingOptions.before(spec, "--color", Setting.POLICY, Setting.TOOLS, Setting.FAIL_ON);
+        SettingOptions.after(spec, "--color", Setting.ENABLE, Setting.DISABLE);
+    }
 
     /** Whether the report goes to a terminal that --color lets it mark in colour. */
     boolean colour(Streams io) {
@@ -69,33 +58,39 @@ final class AuditOptions {
     }
 
     /**
-     * The audit settings of these options, the report's timelines included, over {@code limits}: the
-     * {@code --policy} file (read when an auditor is made) or the built-in policy, the rule selection,
-     * {@code --format} and {@code --fail-on}. The probe's verdicts are refused in {@code --enable} and
-     * {@code --disable}, except in {@code --enable} on a probe run ({@code probeRun}), where they change nothing
-     * since a probe run always reports them. Call {@link #build} to check the settings.
+     * The audit settings the command line gives over {@code base} (the command's limits): every settings row its
+     * command offers (see {@link SettingOptions}), the report's timelines included when it is built. The probe's
+     * verdicts are refused in {@code --enable} and {@code --disable}, except in {@code --enable} on a probe run
+     * ({@code probeRun}), where they change nothing since a probe run always reports them. Call {@link #build} to
+     * check the settings.
      */
-    AuditSettings.Builder settings(Limits limits, boolean probeRun) {
-        String probe = ProbeCatalogue.problem(enable, "option '--enable'", disable, "option '--disable'", probeRun);
+    AuditSettings.Builder settings(Limits base, boolean probeRun) {
+        String probe = ProbeCatalogue.problem(SettingOptions.given(spec, Setting.ENABLE), "option '--enable'",
+                SettingOptions.given(spec, Setting.DISABLE), "option '--disable'", probeRun);
         if (probe != null) {
             throw usage(probe);
         }
-        AuditSettings.Builder b = AuditSettings.builder().limits(limits).reportFormat(format).failOn(failOn)
-                .timelines(RetryAudit.timelines(format))
-                .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable);
-        if (toolsFile != null) {
-            b.tools(toolsFile);
-        }
-        return policyFile == null ? b : b.policy(policyFile);
+        return SettingOptions.apply(spec, AuditSettings.builder().limits(base),
+                (row, value) -> row != Setting.ENABLE || !ProbeCatalogue.names(value));
     }
 
-    /** The settings {@code b} holds, or a usage error (exit 64) saying which rule name or value is wrong. */
+    /**
+     * The settings {@code b} holds, with the timelines their report format draws, or a usage error (exit 64)
+     * saying which rule name or value is wrong.
+     */
     AuditSettings build(AuditSettings.Builder b) {
         try {
-            return b.build();
+            AuditSettings s = b.build();
+            built = s.toBuilder().timelines(RetryAudit.timelines(s.reportFormat())).build();
+            return built;
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /** The report format of the settings built. */
+    ReportFormat format() {
+        return built.reportFormat();
     }
 
     /**
@@ -121,9 +116,7 @@ final class AuditOptions {
             return;
         }
         List<Path> all = new ArrayList<>(read);
-        if (policyFile != null) {
-            all.add(policyFile);
-        }
+        built.policyFile().ifPresent(all::add);
         for (Path p : all) {
             if (p != null && sameFile(target, p)) {
                 throw usage(invalid + name + " is the same file as the input " + Escaping.controls(p.toString())
@@ -151,13 +144,13 @@ final class AuditOptions {
     int inputError(Streams io, RetryAuditException e) {
         io.err().println(e.commandLineDiagnostic());
         boolean colour = colour(io);
-        return output(io).write(o -> RetryAudit.writeError(e, format, colour, o), ExitCode.of(e).code());
+        return output(io).write(o -> RetryAudit.writeError(e, format(), colour, o), ExitCode.of(e).code());
     }
 
     /** Writes the report of {@code result} by {@code auditor} in {@code --format}; returns {@code verdict}, or 74. */
     int report(Streams io, RetryAudit auditor, AuditResult result, int verdict) {
         boolean colour = colour(io);
-        return output(io).write(o -> auditor.writeReport(result, format, colour, o), verdict);
+        return output(io).write(o -> auditor.writeReport(result, format(), colour, o), verdict);
     }
 
     /** A usage error (exit 64) of the command these options belong to. */

@@ -1,9 +1,5 @@
 package dev.retryaudit.cli;
 
-import dev.retryaudit.api.AuditInput;
-import dev.retryaudit.model.FailOn;
-import dev.retryaudit.model.InputFormat;
-import dev.retryaudit.model.ReportFormat;
 import dev.retryaudit.probe.HeaderFormat;
 import dev.retryaudit.text.Wire;
 import java.util.Iterator;
@@ -40,31 +36,10 @@ abstract class Choice<E extends Enum<E>> implements CommandLine.ITypeConverter<E
         return ids.iterator();
     }
 
-    /** The --format values. */
-    static final class ReportFormats extends Choice<ReportFormat> {
-        ReportFormats() {
-            super(ReportFormat.class, ReportFormat.ids());
-        }
-    }
-
-    /** The --input-format values: the formats this build reads, and auto. */
-    static final class InputFormats extends Choice<InputFormat> {
-        InputFormats() {
-            super(InputFormat.class, AuditInput.formats());
-        }
-    }
-
     /** The --color values. */
     static final class ColorModes extends Choice<ColorMode> {
         ColorModes() {
             super(ColorMode.class, ColorMode.ids());
-        }
-    }
-
-    /** The --fail-on values. */
-    static final class FailOns extends Choice<FailOn> {
-        FailOns() {
-            super(FailOn.class, FailOn.ids());
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.retryaudit.cli;
 
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.api.LimitOptions;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limit;
 import dev.retryaudit.text.Escaping;
 import java.io.PrintWriter;
@@ -46,7 +46,7 @@ final class Failures {
      */
     static int outOfMemory(PrintWriter err, OutOfMemoryError ex, String[] args) {
         err.println(VersionInfo.NAME + ": error: out of memory: the Java heap is too small for this input; "
-                + LimitOptions.hint(Limit.MEMORY));
+                + RetryAuditException.commandLineHint(Limit.MEMORY));
         if (java.util.Arrays.asList(args).contains("--debug")) {
             writeTrace(err, ex);
         }

@@ -67,7 +67,7 @@ public final class Main {
 
     private static Object subcommand(String name, Streams io) {
         return switch (name) {
-            case "audit" -> new AuditCommand(io);
+            case "audit" -> AuditCommand.commandLine(io);
             case "rules" -> new RulesCommand(io);
             case "explain" -> new ExplainCommand(io);
             case "schema" -> new SchemaCommand(io);

@@ -156,7 +156,9 @@ final class ProbeCommand implements Callable<Integer> {
 
     /** The command line of this subcommand: options end at COMMAND, whose own options are its business. */
     static CommandLine commandLine(Streams io) {
-        return new CommandLine(new ProbeCommand(io)).setStopAtPositional(true);
+        CommandLine cl = new CommandLine(new ProbeCommand(io)).setStopAtPositional(true);
+        AuditOptions.addSettings(cl.getCommandSpec());
+        return cl;
     }
 
     @Override
@@ -193,7 +195,7 @@ final class ProbeCommand implements Callable<Integer> {
         Report judged = run.audit(settings, source, traceOut == null ? null : traceOut.toString());
         say(run.client(), judged.probe());
         int code = judged.passed() ? ExitCode.CLEAN.code() : ExitCode.FINDINGS.code();
-        ReportWriter writer = ReportWriter.of(options.format, options.colour(io));
+        ReportWriter writer = ReportWriter.of(options.format(), options.colour(io));
         return options.output(io).write(o -> writer.write(judged, o), code);
     }
 

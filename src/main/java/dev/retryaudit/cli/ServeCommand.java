@@ -3,9 +3,9 @@ package dev.retryaudit.cli;
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.api.RetryAuditException;
+import dev.retryaudit.api.Setting;
 import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.serve.FindingLines;
@@ -102,9 +102,6 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     AuditOptions options;
 
-    @Mixin
-    LimitOptions limitOptions;
-
     ServeCommand(Streams io) {
         this.io = io;
     }
@@ -116,6 +113,9 @@ final class ServeCommand implements Callable<Integer> {
     static CommandLine commandLine(Streams io) {
         CommandLine cl = new CommandLine(new ServeCommand(io)).setStopAtPositional(true);
         CommandSpec spec = cl.getCommandSpec();
+        AuditOptions.addSettings(spec);
+        SettingOptions.after(spec, "--disable", Setting.LIMIT_BYTES, Setting.LIMIT_OPERATIONS, Setting.LIMIT_ATTEMPTS,
+                Setting.LIMIT_STRING, Setting.LIMIT_DEPTH);
         describe(spec, "--output", "Append each finding, as it is made, as one JSON line to FILE (default: stdout; "
                 + "none with --format, whose report goes to stdout). A write that fails ends the run with 74.");
         describe(spec, "--limit-bytes", "Most bytes of one request's body, as sent and after decompression "
@@ -131,11 +131,11 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Limits given = limitOptions.limits();
-        Limits limits = options.spec.commandLine().getParseResult().hasMatchedOption("--limit-bytes") ? given
-                : new Limits(Serve.REQUEST_BYTES, given.operations(), given.attemptsPerOperation(), given.stringLength(),
-                        given.depth());
-        AuditSettings checked = options.build(options.settings(limits, false));
+        Limits d = Limits.DEFAULTS;
+        Limits requests = new Limits(Serve.REQUEST_BYTES, d.operations(), d.attemptsPerOperation(), d.stringLength(),
+                d.depth());
+        AuditSettings checked = options.build(options.settings(requests, false));
+        Limits limits = checked.limits();
         boolean report = options.spec.commandLine().getParseResult().hasMatchedOption("--format");
         if (maxHeldSpans < 1) {
             throw options.usage("invalid value for option '--max-held-spans': must be 1 or more");

@@ -1,7 +1,5 @@
 package dev.retryaudit.mcp;
 
-import dev.retryaudit.model.Limit;
-import dev.retryaudit.model.Limits;
 import dev.retryaudit.text.Escaping;
 import dev.retryaudit.text.Suggestions;
 import java.math.BigDecimal;
@@ -42,6 +40,11 @@ final class Args {
     /** How messages name the argument {@code name}: with the object it is a member of. */
     private String label(String name) {
         return prefix + name;
+    }
+
+    /** The argument {@code name} as the call gives it (a string, number, list or map), or null when absent. */
+    Object value(String name) {
+        return map.get(name);
     }
 
     /** A string argument, or null when absent. */
@@ -98,27 +101,6 @@ final class Args {
             throw new ToolError("invalid value for '" + label(name) + "': must be between " + min + " and " + max);
         }
         return ((Number) v).longValue();
-    }
-
-    /**
-     * The value of the input limit {@code name}, {@code absent} when absent: a whole number from 1 to the limit's
-     * largest, refused out of that range with the command line's words; a number beyond any long (1e300) is out of
-     * range, not rounded.
-     */
-    long limit(String name, Limit limit, long absent) throws ToolError {
-        Object v = map.get(name);
-        if (v == null) {
-            return absent;
-        }
-        if (!whole(v)) {
-            throw new ToolError("invalid value for '" + label(name) + "': expected a whole number");
-        }
-        BigDecimal n = new BigDecimal(v.toString());
-        boolean belowOne = n.compareTo(BigDecimal.ONE) < 0;
-        if (belowOne || n.compareTo(BigDecimal.valueOf(Limits.max(limit))) > 0) {
-            throw new ToolError("invalid value for '" + label(name) + "': " + Limits.outOfRange(limit, belowOne));
-        }
-        return n.longValueExact();
     }
 
     /** A list of whole numbers, each in {@code min..max}; {@code absent} when absent. */

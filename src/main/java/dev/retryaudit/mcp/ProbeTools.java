@@ -1,7 +1,10 @@
 package dev.retryaudit.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.retryaudit.api.AuditSettings;
+import dev.retryaudit.api.Setting;
 import dev.retryaudit.model.FailOn;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Policy;
@@ -16,6 +19,7 @@ import dev.retryaudit.report.Report;
 import dev.retryaudit.text.Times;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,14 +49,9 @@ final class ProbeTools {
     static final String RUN_SCHEMA = """
             {"type": "object", "additionalProperties": false, "required": ["run_id"],
              "properties": {"run_id": {"type": "string", "description": "The id create_probe_run returned."}}}""";
-    static final String FINISH_SCHEMA = """
-            {"type": "object", "additionalProperties": false, "required": ["run_id"],
-             "properties": {
-              "run_id": {"type": "string", "description": "The id create_probe_run returned."},
-              "enable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to enable."},
-              "disable": {"type": "array", "items": {"type": "string"}, "description": "Rule ids or families to disable."},
-              "fail_on": {"type": "string", "description": "Lowest severity that fails the audit (default error)."}
-             }}""";
+    /** The settings finish_probe_run takes: the rule selection and the fail-on level. */
+    private static final SettingArgs FINISH_SETTINGS = new SettingArgs(List.of(Setting.ENABLE, Setting.DISABLE,
+            Setting.FAIL_ON));
 
     private static final int TEXT_LINES = 20;
 
@@ -64,6 +63,16 @@ final class ProbeTools {
         this.runs = runs;
         this.audit = audit;
         this.json = json;
+    }
+
+    /** The input schema of finish_probe_run: the run's id and the settings rows it takes. */
+    static String finishSchema() {
+        ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object").put("additionalProperties", false);
+        schema.putArray("required").add("run_id");
+        ObjectNode properties = schema.putObject("properties");
+        properties.putObject("run_id").put("type", "string").put("description", "The id create_probe_run returned.");
+        FINISH_SETTINGS.schema(properties);
+        return schema.toString();
     }
 
     static String createSchema() {
@@ -134,18 +143,16 @@ final class ProbeTools {
     }
 
     AuditTool.Result finish(Map<String, Object> arguments) throws ToolError {
-        Args a = new Args(arguments, Set.of("run_id", "enable", "disable", "fail_on"));
+        Set<String> known = new HashSet<>(FINISH_SETTINGS.names());
+        known.add("run_id");
+        Args a = new Args(arguments, known);
         String id = a.required("run_id");
-        List<String> enable = a.strings("enable");
-        List<String> disable = a.strings("disable");
-        String probe = ProbeCatalogue.problem(enable, "'enable'", disable, "'disable'", true);
+        String probe = ProbeCatalogue.problem(a.strings("enable"), "'enable'", a.strings("disable"), "'disable'", true);
         if (probe != null) {
             throw new ToolError(probe);
         }
-        AuditSettings.Builder settings = AuditTool.settings(AuditSettings.builder()
-                .enable(ProbeCatalogue.withoutVerdicts(enable)).disable(disable));
-        String failOnId = a.string("fail_on", "error");
-        settings.failOn(Args.choice("fail_on", failOnId, FailOn.parse(failOnId), FailOn.ids()));
+        AuditSettings.Builder settings = AuditTool.settings(FINISH_SETTINGS.apply(a, AuditSettings.builder(), json,
+                (row, name) -> row != Setting.ENABLE || !ProbeCatalogue.names(name)));
         ProbeRuns.Run open = runs.finish(id);
         long served = open.servedSeconds();
         ProbeRun run = new ProbeRun(open.server().url(), open.server().trace(), List.of(), null, served);

@@ -123,7 +123,7 @@ public final class RetryAuditMcp {
                             tool(mapper, "read_probe_trace", "The GETs a probe run has seen so far, as the server "
                                     + "observed them (retry-trace format).", ProbeTools.RUN_SCHEMA, probe::read),
                             tool(mapper, "finish_probe_run", "Stop a probe run and audit what it saw: did the client "
-                                    + "honour Retry-After?", ProbeTools.FINISH_SCHEMA, probe::finish))
+                                    + "honour Retry-After?", ProbeTools.finishSchema(), probe::finish))
                     .build();
             closed.await();
             // The session is over either way; a close that does not finish in time keeps no one waiting.

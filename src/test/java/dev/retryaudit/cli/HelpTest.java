@@ -3,6 +3,7 @@ package dev.retryaudit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.retryaudit.api.ExitCode;
+import dev.retryaudit.api.Setting;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,14 @@ class HelpTest {
         assertThat(help).contains("--input-format", "--format", "--output", "--fail-on", "--enable", "--disable",
                 "--limit-bytes", "--limit-operations", "--limit-attempts", "--limit-string", "--limit-depth", "--debug",
                 "auto, operations, spans");
+        // audit offers every row of the settings table, probe all but the input format and limits.
+        String probeHelp = CliRunner.run("probe", "--help").out();
+        for (Setting s : Setting.values()) {
+            assertThat(help).as(s.option()).contains(" " + s.option() + "=" + s.label());
+            boolean probe = s != Setting.INPUT_FORMAT && s.limit().isEmpty();
+            assertThat(probeHelp.contains(" " + s.option() + "=" + s.label()))
+                    .as("probe " + s.option()).isEqualTo(probe);
+        }
     }
 
     @Test

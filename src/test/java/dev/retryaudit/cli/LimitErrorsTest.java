@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.retryaudit.api.LimitOptions;
+import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.model.Limit;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,8 +84,8 @@ class LimitErrorsTest {
     @Test
     void everyLimitHasAHint() {
         for (Limit limit : Limit.values()) {
-            assertThat(LimitOptions.hint(limit)).isNotBlank();
+            assertThat(RetryAuditException.commandLineHint(limit)).isNotBlank();
         }
-        assertThat(LimitOptions.hint(Limit.MEMORY)).startsWith("give Java more heap").contains("-Xmx", "--limit-bytes");
+        assertThat(RetryAuditException.commandLineHint(Limit.MEMORY)).startsWith("give Java more heap").contains("-Xmx", "--limit-bytes");
     }
 }

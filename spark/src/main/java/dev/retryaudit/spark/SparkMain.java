@@ -1,12 +1,10 @@
 package dev.retryaudit.spark;
 
 import dev.retryaudit.api.ExitCode;
-import dev.retryaudit.api.LimitOptions;
 import dev.retryaudit.api.RetryAuditException;
-import dev.retryaudit.model.FailOn;
+import dev.retryaudit.api.Setting;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -14,7 +12,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -53,10 +52,9 @@ public final class SparkMain implements Runnable {
     /** Runs the command line against {@code spark}; returns the exit code. */
     public static int run(SparkSession spark, String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new SparkMain(), new Factory(spark));
+        Audit.offerSettings(cl.getSubcommands().get("audit").getCommandSpec());
         cl.setOut(out);
         cl.setErr(err);
-        // --fail-on takes the ids (error, never), which are the constants' names in lower case.
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println(ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
@@ -112,6 +110,11 @@ public final class SparkMain implements Runnable {
                 + "JSON report's finding object, in report order; or Parquet) and DIR/summary.json (the JSON report "
                 + "without its findings)."})
     static final class Audit implements Callable<Integer> {
+        /** The settings rows the job offers, in the order help lists them: not the input format, report format or tools. */
+        private static final List<Setting> SETTINGS = List.of(Setting.POLICY, Setting.FAIL_ON, Setting.ENABLE,
+                Setting.DISABLE, Setting.LIMIT_BYTES, Setting.LIMIT_OPERATIONS, Setting.LIMIT_ATTEMPTS,
+                Setting.LIMIT_STRING, Setting.LIMIT_DEPTH);
+
         private final SparkSession spark;
 
         @CommandLine.Spec
@@ -133,22 +136,6 @@ public final class SparkMain implements Runnable {
                 description = "json (JSON Lines) or parquet; default ${DEFAULT-VALUE}")
         String outputFormat;
 
-        @Option(names = "--policy", paramLabel = "FILE", description = "thresholds, per-tool settings, rule severities")
-        Path policy;
-
-        @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
-                description = "lowest severity that makes the exit code 2: error, warning, note, never; default ${DEFAULT-VALUE}")
-        FailOn failOn;
-
-        @Option(names = "--enable", paramLabel = "RULE", description = "a rule id or family; repeatable")
-        List<String> enable = new ArrayList<>();
-
-        @Option(names = "--disable", paramLabel = "RULE", description = "a rule id or family; repeatable")
-        List<String> disable = new ArrayList<>();
-
-        @Mixin
-        LimitOptions limitOptions;
-
         @Option(names = "--debug", description = "stack traces on internal errors")
         boolean debug;
 
@@ -156,15 +143,27 @@ public final class SparkMain implements Runnable {
             this.spark = spark;
         }
 
+        /** Adds the settings rows the job offers to {@code spec} as options, listed in help before --debug. */
+        static void offerSettings(CommandSpec spec) {
+            List<OptionSpec> last = List.of(spec.findOption("--debug"), spec.findOption("--help"), spec.findOption("--version"));
+            last.forEach(spec::remove);
+            for (Setting s : SETTINGS) {
+                spec.addOption(OptionSpec.builder(s.option()).paramLabel(s.label()).description(s.description())
+                        .type(s.repeatable() ? List.class : String.class).auxiliaryTypes(String.class).build());
+            }
+            last.forEach(spec::addOption);
+        }
+
         @Override
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
             SparkAuditResult.OutputFormat format = outputFormat();
             String inputFormat = inputFormat();
+            dev.retryaudit.api.AuditSettings settings = settings();
             refuseWrittenOutput();
             SparkAudit audit;
             try {
-                audit = SparkAudit.of(spark, settings());
+                audit = SparkAudit.of(spark, settings);
             } catch (RetryAuditException e) {
                 return fail(err, e);
             }
@@ -214,14 +213,16 @@ public final class SparkMain implements Runnable {
             return ExitCode.of(e).code();
         }
 
-        /** The audit settings of the options, or a usage error naming the rule or value that is wrong. */
+        /** The audit settings of the options, or a usage error naming the option, rule or value that is wrong. */
         private dev.retryaudit.api.AuditSettings settings() {
-            dev.retryaudit.api.AuditSettings.Builder b = dev.retryaudit.api.AuditSettings.builder().enable(enable)
-                    .disable(disable).limits(limitOptions.limits()).failOn(failOn);
-            if (policy != null) {
-                b.policy(policy);
-            }
+            dev.retryaudit.api.AuditSettings.Builder b = dev.retryaudit.api.AuditSettings.builder();
             try {
+                for (Setting s : SETTINGS) {
+                    OptionSpec o = spec.findOption(s.option());
+                    if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                        o.stringValues().forEach(v -> s.apply(b, v));
+                    }
+                }
                 return b.build();
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

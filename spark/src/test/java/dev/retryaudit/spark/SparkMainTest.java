@@ -3,6 +3,7 @@ package dev.retryaudit.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.retryaudit.api.Setting;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -141,8 +142,11 @@ class SparkMainTest {
                 .contains("Try 'retry-audit-spark audit --help'");
         assertThat(run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
                 "--enable", "no/such-rule").exit()).isEqualTo(64);
-        assertThat(run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
-                "--fail-on", "sometimes").exit()).isEqualTo(64);
+        Run failOn = run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
+                "--fail-on", "sometimes");
+        assertThat(failOn.exit()).isEqualTo(64);
+        assertThat(failOn.err()).startsWith("invalid value for option '--fail-on': expected one of error, warning, note, "
+                + "never\n");
         Run depth = run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output", dir.toString(),
                 "--limit-depth", "1001");
         assertThat(depth.exit()).isEqualTo(64);
@@ -160,6 +164,13 @@ class SparkMainTest {
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("--input=PATH", "--input-format=FORMAT", "--output=DIR", "--policy=FILE",
                 "--fail-on=SEVERITY", "--enable=RULE", "--disable=RULE", "--output-format=FORMAT");
+        // The settings rows the job offers, from the library's table; its --input-format is its own (spans, otlp, parquet).
+        for (Setting s : Setting.values()) {
+            boolean offered = s != Setting.INPUT_FORMAT && s != Setting.FORMAT && s != Setting.TOOLS;
+            if (s != Setting.INPUT_FORMAT) {
+                assertThat(help.out().contains(" " + s.option() + "=" + s.label())).as(s.option()).isEqualTo(offered);
+            }
+        }
         assertThat(run("--help").out()).contains("Exit codes:", " 65", " 66", "audit");
     }
 }
