@@ -21,7 +21,8 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -57,7 +58,12 @@ final class Receiver {
     private final List<AuditPart> parts = new ArrayList<>();
     /** Held while linking and auditing, which the receiver's own lock is not: exports are taken meanwhile. */
     private final Object auditing = new Object();
-    private final Set<Finding> emitted = new HashSet<>();
+    /**
+     * The findings handed on, by identity: the merge at the end gives those of the parts again, the same
+     * instances, beside the cross-operation rules' new ones. Equal findings of two parts both come out, as
+     * the report holds both; no finding's message or fingerprint is built to tell them apart.
+     */
+    private final Set<Finding> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean finished;
 
     /** The longest Retry-After that holds a context, in seconds: a longer one is taken as this long. */
