@@ -26,14 +26,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The serve case of bench/run: OPERATIONS operations (a parent span and two HTTP sends, the second a
- * resend after a 503 with Retry-After: 1 sent too early) posted as OTLP protobuf in batches of 512
- * spans by 8 connections (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve --idle 1s
- * --until-idle 2s} (-Dserve.jvm="OPTIONS" adds JVM options, such as a flight recording). Prints the spans
- * per second received (first post to last answer), the spans per second audited (first post to the end
- * of the run, less the until-idle wait), both per core, and per CPU-second the receiver took (the figure
- * that holds on a machine shared with other work), the receiver's peak RSS and exit code, the machine's
- * load average, and beside them the spans per CPU-second of a bare protobuf decode of the same requests.
+ * The serve case of bench/run: two rounds of OPERATIONS operations each (a parent span and two HTTP sends,
+ * the second a resend after a 503 with Retry-After: 1 sent too early), posted as OTLP protobuf in batches
+ * of 512 spans by 8 connections (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve
+ * --idle 1s} (-Dserve.jvm="OPTIONS" adds JVM options, such as a flight recording). The first round warms
+ * the receiver up (class loading, the JIT compilers); the second, of other traces, is measured from its
+ * first post: received (to its last answer) and received and audited (until {@code /metrics} counts
+ * every operation of both rounds audited), as spans per CPU-second the receiver took (the figure that
+ * holds on a machine shared with other work) and per core of wall time. Then the receiver is stopped
+ * with SIGTERM (it audits nothing more, judges the cross-operation rules and writes its report) and the
+ * whole run is given too, start-up, warm-up and report included, with the receiver's peak RSS and exit
+ * code, the machine's load average, and the spans per CPU-second of a bare protobuf decode of the same
+ * requests. -Dserve.profile=FILE records the measured round with async-profiler (-Dserve.agent=the path
+ * of libasyncProfiler.so), in cpu mode (-Dserve.event=alloc for allocations) with threads, as collapsed stacks; -Dserve.histogram=FILE writes the
+ * receiver's heap histogram after the warm-up round (jcmd GC.class_histogram) into FILE.
  *
  * <pre>
  * java -cp target/retry-audit.jar:bench-data/classes ServeBench target/retry-audit.jar 100000
@@ -45,25 +51,29 @@ public final class ServeBench {
     private ServeBench() {
     }
 
+    /** One round measured: spans sent, wall seconds and receiver CPU seconds to the last answer and to the last audit. */
+    private record Round(long spans, double receivedWall, double receivedCpu, double auditedWall, double auditedCpu) {
+    }
+
     public static void main(String[] args) throws Exception {
         String jar = args[0];
         int operations = Integer.parseInt(args[1]);
-        List<byte[]> bodies = bodies(operations);
-        long spans = 3L * operations;
+        int senderCount = Integer.getInteger("senders", 8);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
         String jvm = System.getProperty("serve.jvm", "");
         if (!jvm.isBlank()) {
             command.addAll(List.of(jvm.strip().split("\\s+")));
         }
         command.addAll(List.of("-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
-                "--until-idle", "2s", "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000"));
+                "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000"));
+        long runStart = System.nanoTime();
         Process serve = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
         String line = err.readLine();
         while (line != null && !line.contains("listening on")) {
             line = err.readLine();
         }
-        String url = line.substring(line.indexOf("http://"), line.indexOf(" (")) + "/v1/traces";
+        String base = line.substring(line.indexOf("http://"), line.indexOf(" ("));
         Thread errors = new Thread(() -> err.lines().forEach(System.err::println));
         errors.setDaemon(true);
         errors.start();
@@ -83,11 +93,57 @@ public final class ServeBench {
         rss.setDaemon(true);
         rss.start();
         HttpClient http = HttpClient.newHttpClient();
-        ExecutorService senders = Executors.newFixedThreadPool(Integer.getInteger("senders", 8));
+        ExecutorService senders = Executors.newFixedThreadPool(senderCount);
+        List<byte[]> warm = bodies(operations, 0);
+        // Each operation of the benchmark is one operation audited (its parent span is no attempt).
+        round(http, senders, base, serve.pid(), warm, 3L * operations, operations);
+        String histogram = System.getProperty("serve.histogram");
+        if (histogram != null) {
+            jcmd(serve.pid(), Path.of(histogram), "GC.class_histogram");
+        }
+        List<byte[]> bodies = bodies(operations, operations);
+        String profile = System.getProperty("serve.profile");
+        if (profile != null) {
+            jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"start,event=" + System.getProperty("serve.event", "cpu") + ",interval=1ms,threads\"");
+        }
+        Round measured = round(http, senders, base, serve.pid(), bodies, 3L * operations, 2L * operations);
+        if (profile != null) {
+            jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"stop,collapsed,file=" + profile + "\"");
+        }
+        senders.shutdown();
+        serve.destroy();
+        int exit = serve.waitFor(600, TimeUnit.SECONDS) ? serve.exitValue() : -1;
+        double runWall = (System.nanoTime() - runStart) / 1e9;
+        rss.join(1000);
+        int cores = Runtime.getRuntime().availableProcessors();
+        long spans = measured.spans();
+        double decode = decodeSpansPerSecond(bodies, spans);
+        System.out.printf(Locale.ROOT, "load average %s at the end%n", loadAverage());
+        System.out.printf(Locale.ROOT, "bare protobuf decode of the same %d requests (ExportTraceServiceRequest.parseFrom,"
+                + " one thread, warmed up): %.0f spans per CPU-second%n", bodies.size(), decode);
+        System.out.printf(Locale.ROOT, "whole run (start-up, warm-up round, measured round, report at SIGTERM): %d spans,"
+                + " receiver CPU %.2f s, %.0f spans per CPU-second; wall %.1f s; peak RSS %.0f MiB, exit %d%n",
+                2 * spans, cpu[0], 2 * spans / cpu[0], runWall, peak[0], exit);
+        System.out.printf(Locale.ROOT, "measured round, %d operations, %d spans in %d requests of %d by %d connections: receiver"
+                + " CPU %.2f s to the last answer, %.2f s to the last audit; wall %.2f s, %.2f s%n", operations, spans,
+                bodies.size(), BATCH, senderCount, measured.receivedCpu(), measured.auditedCpu(), measured.receivedWall(),
+                measured.auditedWall());
+        System.out.printf(Locale.ROOT, "serve spans/s per receiver CPU-second: received %.0f, received and audited %.0f;"
+                + " per core of %d (wall, audited includes the 1 s idle and Retry-After wait): received %.0f, received"
+                + " and audited %.0f; bare decode %.0f; peak RSS %.0f MiB, exit %d%n", spans / measured.receivedCpu(),
+                spans / measured.auditedCpu(), cores, spans / measured.receivedWall() / cores,
+                spans / measured.auditedWall() / cores, decode, peak[0], exit);
+    }
+
+    /** Posts {@code bodies} and waits for their answers, then until the receiver has audited {@code audited} operations in all. */
+    private static Round round(HttpClient http, ExecutorService senders, String base, long pid, List<byte[]> bodies,
+            long spans, long audited) throws Exception {
+        URI url = URI.create(base + "/v1/traces");
+        double cpu0 = cpuSeconds(pid);
         long start = System.nanoTime();
         List<Future<Integer>> sent = new ArrayList<>();
         for (byte[] body : bodies) {
-            sent.add(senders.submit(() -> http.send(HttpRequest.newBuilder(URI.create(url))
+            sent.add(senders.submit(() -> http.send(HttpRequest.newBuilder(url)
                     .header("Content-Type", "application/x-protobuf")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode()));
@@ -97,32 +153,47 @@ public final class ServeBench {
                 f.get();
             } catch (Exception e) {
                 System.err.println("request " + sent.indexOf(f) + " of " + sent.size() + " failed: " + e.getCause());
-                Thread.sleep(2000);
                 throw e;
             }
             if (f.get() != 200) {
                 throw new IllegalStateException("the receiver answered " + f.get());
             }
         }
-        double received = (System.nanoTime() - start) / 1e9;
-        double receivedCpu = cpuSeconds(serve.pid());
-        senders.shutdown();
-        int exit = serve.waitFor(600, TimeUnit.SECONDS) ? serve.exitValue() : -1;
-        double audited = (System.nanoTime() - start) / 1e9 - 2.0;
-        rss.join(1000);
-        int cores = Runtime.getRuntime().availableProcessors();
-        double decode = decodeSpansPerSecond(bodies, spans);
-        System.out.printf(Locale.ROOT, "load average %s at the end%n", loadAverage());
-        System.out.printf(Locale.ROOT, "bare protobuf decode of the same %d requests (ExportTraceServiceRequest.parseFrom, one"
-                + " thread): %.0f spans per CPU-second%n", bodies.size(), decode);
-        System.out.printf(Locale.ROOT, "receiver CPU: %.2f s when the last answer came, %.2f s in all; per CPU-second:"
-                + " received %.0f, received and audited %.0f spans%n", receivedCpu, cpu[0], spans / receivedCpu,
-                spans / cpu[0]);
-        System.out.printf(Locale.ROOT, "serve %d operations, %d spans in %d requests of %d by %d connections: received %.0f"
-                + " spans/s (%.2f s), audited %.0f spans/s (%.2f s); per core of %d: received %.0f, audited %.0f spans/s;"
-                + " peak RSS %.0f MiB, exit %d%n", operations, spans, bodies.size(), BATCH,
-                Integer.getInteger("senders", 8), spans / received, received, spans / audited, audited, cores,
-                spans / received / cores, spans / audited / cores, peak[0], exit);
+        double receivedWall = (System.nanoTime() - start) / 1e9;
+        double receivedCpu = cpuSeconds(pid) - cpu0;
+        long deadline = System.nanoTime() + 600_000_000_000L;
+        for (long now = audited(http, base); now < audited; now = audited(http, base)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the receiver audited " + now + " operations, not " + audited);
+            }
+            Thread.sleep(20);
+        }
+        return new Round(spans, receivedWall, receivedCpu, (System.nanoTime() - start) / 1e9, cpuSeconds(pid) - cpu0);
+    }
+
+    private static long audited(HttpClient http, String base) throws Exception {
+        return metric(http, base, "retry_audit_operations_audited_total");
+    }
+
+    /** The value of metric {@code name} on the receiver's {@code /metrics}. */
+    private static long metric(HttpClient http, String base, String name) throws Exception {
+        String text = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String l : text.split("\n")) {
+            if (l.startsWith(name + " ")) {
+                return Long.parseLong(l.substring(name.length() + 1).strip());
+            }
+        }
+        throw new IllegalStateException("no " + name + " on /metrics");
+    }
+
+    /** Runs jcmd on {@code pid}, its output to {@code out} (null: nowhere). */
+    private static void jcmd(long pid, Path out, String... args) throws Exception {
+        List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid)));
+        c.addAll(List.of(args));
+        new ProcessBuilder(c).redirectOutput(out == null ? ProcessBuilder.Redirect.DISCARD
+                : ProcessBuilder.Redirect.to(out.toFile())).start().waitFor();
     }
 
     /**
@@ -172,11 +243,11 @@ public final class ServeBench {
         }
     }
 
-    /** The spans of every operation, cut into exports of 512 spans. */
-    private static List<byte[]> bodies(int operations) {
+    /** The spans of operations {@code first} to {@code first + operations - 1}, cut into exports of 512 spans. */
+    private static List<byte[]> bodies(int operations, int first) {
         List<Span> spans = new ArrayList<>(3 * operations);
         long t0 = 1_790_000_000_000_000_000L;
-        for (int i = 0; i < operations; i++) {
+        for (int i = first; i < first + operations; i++) {
             ByteString trace = id(16, i);
             ByteString parent = id(8, 3L * i);
             long start = t0 + i * 10_000_000L;

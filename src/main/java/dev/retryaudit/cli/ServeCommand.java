@@ -172,7 +172,8 @@ final class ServeCommand implements Callable<Integer> {
                     + " to append findings: " + Escaping.controls(String.valueOf(e.getMessage())));
             return ExitCode.CANT_WRITE.code();
         }
-        FindingLines findings = new FindingLines(lines);
+        // With --format and no --output the findings come out in the report alone: no line is made.
+        FindingLines findings = options.output == null && report ? FindingLines.none() : new FindingLines(lines);
         Serve serve;
         try {
             serve = Serve.start(auditor, settings, findings, line -> {

@@ -22,9 +22,14 @@ public final class FindingLines implements Consumer<Finding> {
         this.out = out;
     }
 
+    /** Findings written nowhere: none is rendered (the report at the end of the run holds them). */
+    public static FindingLines none() {
+        return new FindingLines(null);
+    }
+
     @Override
     public synchronized void accept(Finding f) {
-        if (failure != null) {
+        if (failure != null || out == null) {
             return;
         }
         try {

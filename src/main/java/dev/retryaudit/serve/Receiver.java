@@ -1,10 +1,7 @@
 package dev.retryaudit.serve;
 
-import dev.retryaudit.api.AuditInput;
 import dev.retryaudit.api.AuditResult;
-import dev.retryaudit.api.AuditSettings;
 import dev.retryaudit.api.RetryAudit;
-import dev.retryaudit.api.RetryAuditException;
 import dev.retryaudit.api.split.AuditPart;
 import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.http.RetryAfterValue;
@@ -13,6 +10,7 @@ import dev.retryaudit.input.foreign.LinkingContexts;
 import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpRecords;
+import dev.retryaudit.input.foreign.zipkin.ZipkinRecords;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.InputFormat;
@@ -22,21 +20,22 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * What {@code serve} has received and not yet judged: each OTLP export a numbered record whose attempt
- * spans, as its reader made them, are held by the linking context they belong to ({@link HeldContexts})
- * until the context closes; then the context's spans are linked by the protocol {@code audit} uses
- * ({@link LinkingContexts}), given their parents among the operations audited before
- * ({@link ParentOffers}), audited, and their findings handed on at once. A busy context is audited in
- * windows ({@link ContextWindow}). Zipkin bodies are one context of their own ({@link ZipkinBodies}).
+ * What {@code serve} has received and not yet judged, by source (OTLP exports, Zipkin bodies): each
+ * export or body a numbered record of its source, read once, straight into attempt spans, which are held
+ * by the linking context they belong to ({@link HeldContexts}) until the context closes; then the
+ * context's spans are linked by the protocol {@code audit} uses ({@link LinkingContexts}), given their
+ * parents among the operations of the source audited before ({@link ParentOffers}), audited, and their
+ * findings handed on at once. A busy context is audited in windows ({@link ContextWindow}).
  * Cross-operation rules are judged at {@link #finish} over every part audited. Thread-safe: records are
  * read outside the lock, their spans held and audited under it.
  */
@@ -46,29 +45,25 @@ final class Receiver {
     /** The source name of Zipkin spans. */
     static final String ZIPKIN_SOURCE = "/api/v2/spans";
 
-    private final RetryAudit auditor;
     private final SplitAudit parted;
     private final long maxHeldSpans;
     private final LongSupplier clock;
     private final Consumer<Finding> findings;
     private final Metrics metrics;
-    private final OtlpRecords otlp;
-    private final RetryAudit zipkinReader;
-    private final ReadContext otlpNotes;
-    private final ReadContext zipkinNotes;
+    private final OtlpRecords otlpRecords;
+    private final ZipkinRecords zipkinRecords;
+    private final Source otlp;
+    private final Source zipkin;
 
-    private final HeldContexts held;
-    private final ZipkinBodies zipkin = new ZipkinBodies();
     private final List<AuditPart> parts = new ArrayList<>();
-    /** The attempts of operations audited so far, for the children that come later: those of the latest spans. */
-    private final ParentOffers offers;
     /** Held while linking and auditing, which the receiver's own lock is not: exports are taken meanwhile. */
     private final Object auditing = new Object();
-    private final Set<Finding> emitted = new HashSet<>();
-    private final long idleNanos;
-    private long records;
-    private final long[] otlpCounts = new long[2];
-    private final long[] zipkinCounts = new long[2];
+    /**
+     * The findings handed on, by identity: the merge at the end gives those of the parts again, the same
+     * instances, beside the cross-operation rules' new ones. Equal findings of two parts both come out, as
+     * the report holds both; no finding's message or fingerprint is built to tell them apart.
+     */
+    private final Set<Finding> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean finished;
 
     /** The longest Retry-After that holds a context, in seconds: a longer one is taken as this long. */
@@ -78,7 +73,7 @@ final class Receiver {
     record Receipt(long accepted, long rejected, String message) {
     }
 
-    /** An OTLP/JSON body that is no export: the receiver answers 400 with the message. */
+    /** A body that is no export (OTLP/JSON) or no array of spans (Zipkin): the receiver answers 400 with the message. */
     static final class BadExportException extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -96,25 +91,48 @@ final class Receiver {
         }
     }
 
+    /**
+     * One source of the run and what the receiver holds of it: its records numbered, its spans by context,
+     * the offers of its operations audited for their children, its notes, and the operations and attempts
+     * audited.
+     */
+    private static final class Source {
+        final String name;
+        final InputFormat format;
+        final HeldContexts held;
+        final ParentOffers offers;
+        /** Makes a context to link this source's spans in. */
+        final Supplier<ReadContext> linking;
+        final ReadContext notes;
+        final long[] counts = new long[2];
+        long records;
+
+        Source(String name, InputFormat format, long idleNanos, int offers, Supplier<ReadContext> linking) {
+            this.name = name;
+            this.format = format;
+            this.held = new HeldContexts(idleNanos);
+            this.offers = ParentOffers.latest(offers);
+            this.linking = linking;
+            this.notes = linking.get();
+        }
+    }
+
     Receiver(RetryAudit auditor, Limits limits, long idleNanos, long maxHeldSpans, LongSupplier clock,
             Consumer<Finding> findings, Metrics metrics) {
-        this.auditor = auditor;
         this.parted = SplitAudit.of(auditor);
-        this.idleNanos = idleNanos;
         this.maxHeldSpans = maxHeldSpans;
         this.clock = clock;
         this.findings = findings;
         this.metrics = metrics;
-        this.otlp = new OtlpRecords(OTLP_SOURCE, 0, limits);
-        this.zipkinReader = zipkinReader(limits);
-        this.otlpNotes = otlp.context();
-        this.zipkinNotes = new OtlpRecords(ZIPKIN_SOURCE, 1, limits).context();
-        this.held = new HeldContexts(idleNanos);
-        this.offers = ParentOffers.latest((int) Math.min(Integer.MAX_VALUE, Math.max(1024, maxHeldSpans)));
+        this.otlpRecords = new OtlpRecords(OTLP_SOURCE, 0, limits);
+        this.zipkinRecords = new ZipkinRecords(ZIPKIN_SOURCE, 1, limits);
+        int offers = (int) Math.min(Integer.MAX_VALUE, Math.max(1024, maxHeldSpans));
+        this.otlp = new Source(OTLP_SOURCE, InputFormat.OTLP, idleNanos, offers, otlpRecords::context);
+        this.zipkin = new Source(ZIPKIN_SOURCE, InputFormat.ZIPKIN, idleNanos, offers, zipkinRecords::context);
     }
 
-    /** Numbers the next record; refuses when the spans held and {@code spans} more would pass the bound. */
-    private synchronized long admit(long spans) throws FullException {
+    /** Numbers the next record of {@code source}; refuses when the spans held and {@code spans} more would pass the bound. */
+    private synchronized long admit(Source source, long spans) throws FullException {
         if (finished) {
             throw new IllegalStateException("the receiver has finished");
         }
@@ -123,7 +141,7 @@ final class Receiver {
             metrics.full();
             throw new FullException();
         }
-        return ++records;
+        return ++source.records;
     }
 
     /**
@@ -133,11 +151,11 @@ final class Receiver {
      * at all is a {@link BadExportException}.
      */
     Receipt otlp(byte[] json, ExportTraceServiceRequest decoded, long spans) throws FullException, BadExportException {
-        long number = admit(spans);
+        long number = admit(otlp, spans);
         RetryLinker read = new RetryLinker();
-        ReadContext notes = otlp.context();
+        ReadContext notes = otlpRecords.context();
         try {
-            otlp.read(new OtlpRecords.Record(number, json, decoded), read, notes);
+            otlpRecords.read(new OtlpRecords.Record(number, json, decoded), read, notes);
         } catch (InputException e) {
             if (decoded == null && !inSpanValue(e.path())) {
                 throw new BadExportException(e.diagnostic());
@@ -145,15 +163,38 @@ final class Receiver {
             metrics.rejected(spans);
             return new Receipt(0, spans, e.diagnostic());
         }
-        hold(read.held(), notes.notes(), spans);
+        hold(otlp, read.held(), notes.notes(), spans);
         return new Receipt(spans, 0, null);
     }
 
     /**
-     * Holds the attempt spans of one export of {@code spans} spans, read (and placed at its record) into
-     * {@code read}, with the notes reading made, each span in its linking context.
+     * Takes one Zipkin v2 JSON body, read once into its attempt spans; one that is not an array of spans,
+     * or holds a span the Zipkin reader rejects, is a {@link BadExportException}, taken not at all.
      */
-    private void hold(LinkingContexts read, List<InputNote> notes, long spans) {
+    Receipt zipkin(byte[] body) throws FullException, BadExportException {
+        ZipkinRecords.Body read;
+        try {
+            read = zipkinRecords.read(body, nextRecord(zipkin));
+        } catch (InputException e) {
+            throw new BadExportException(e.diagnostic());
+        }
+        RetryLinker placed = new RetryLinker();
+        ReadContext notes = zipkinRecords.context();
+        ZipkinRecords.place(admit(zipkin, read.spans()), read, placed, notes);
+        hold(zipkin, placed.held(), notes.notes(), read.spans());
+        return new Receipt(read.spans(), 0, null);
+    }
+
+    /** The number the next record of {@code source} would take, for a message about it before it is taken. */
+    private synchronized long nextRecord(Source source) {
+        return source.records + 1;
+    }
+
+    /**
+     * Holds the attempt spans of one record of {@code source}, {@code spans} spans in all, read (and placed
+     * at its record) into {@code read}, with the notes reading made, each span in its linking context.
+     */
+    private void hold(Source source, LinkingContexts read, List<InputNote> notes, long spans) {
         List<ForeignSpan> attemptSpans = read.spans();
         String[] keys = new String[attemptSpans.size()];
         long[] retryAfter = new long[attemptSpans.size()];
@@ -163,12 +204,12 @@ final class Receiver {
         }
         synchronized (this) {
             for (InputNote n : notes) {
-                otlpNotes.note(n.line(), n.column(), n.message());
+                source.notes.note(n.line(), n.column(), n.message());
             }
             metrics.received(spans);
             long now = clock.getAsLong();
             for (int i = 0; i < keys.length; i++) {
-                held.hold(attemptSpans.get(i), keys[i], retryAfter[i], now);
+                source.held.hold(attemptSpans.get(i), keys[i], retryAfter[i], now);
             }
             metrics.held(heldSpans());
         }
@@ -177,32 +218,6 @@ final class Receiver {
     /** Whether an error stands in a value that OTLP leaves free (an attribute's, an event's, a status's): valid OTLP, unusable spans. */
     private static boolean inSpanValue(String path) {
         return path != null && (path.contains(".attributes") || path.contains(".events") || path.contains(".status"));
-    }
-
-    /** Takes a Zipkin v2 JSON body of {@code spans} spans; one the Zipkin reader rejects is rejected whole. */
-    Receipt zipkin(byte[] body, long spans) throws FullException {
-        admit(spans);
-        try {
-            zipkinReader.read(AuditInput.stream(new ByteArrayInputStream(body), ZIPKIN_SOURCE));
-        } catch (RetryAuditException e) {
-            metrics.rejected(spans);
-            return new Receipt(0, spans, e.getMessage());
-        }
-        synchronized (this) {
-            zipkin.hold(body, spans, clock.getAsLong());
-            metrics.received(spans);
-            metrics.held(heldSpans());
-        }
-        return new Receipt(spans, 0, null);
-    }
-
-    /** A reader of Zipkin v2 JSON within the receiver's limits (its rules are not used: it only reads). */
-    private static RetryAudit zipkinReader(Limits limits) {
-        try {
-            return RetryAudit.of(AuditSettings.builder().limits(limits).inputFormat(InputFormat.ZIPKIN).build());
-        } catch (RetryAuditException e) {
-            throw new IllegalStateException("an auditor with no file to read failed", e);
-        }
     }
 
     /**
@@ -219,35 +234,35 @@ final class Receiver {
     }
 
     /**
-     * Audits the contexts that closed (and Zipkin's spans, when they went idle), and cuts windows of the
-     * busy ones: taken from the held spans under the receiver's lock, linked and audited outside it, so
-     * that exports go on being taken meanwhile.
+     * Audits the contexts that closed, and cuts windows of the busy ones: taken from the held spans under
+     * the receiver's lock, linked and audited outside it, so that exports go on being taken meanwhile.
      */
     void sweep() {
         synchronized (auditing) {
-            List<ForeignSpan> spans;
-            byte[] zipkinSpans = null;
-            List<HeldContexts.Window> windows;
+            List<ForeignSpan> otlpSpans;
+            List<ForeignSpan> zipkinSpans;
+            List<HeldContexts.Window> otlpWindows;
+            List<HeldContexts.Window> zipkinWindows;
             synchronized (this) {
                 if (finished) {
                     return;
                 }
                 long now = clock.getAsLong();
-                spans = held.takeClosed(now);
-                if (zipkin.idle(now, idleNanos)) {
-                    zipkinSpans = zipkin.take();
-                }
-                windows = held.windowsDue(now);
+                otlpSpans = otlp.held.takeClosed(now);
+                zipkinSpans = zipkin.held.takeClosed(now);
+                otlpWindows = otlp.held.windowsDue(now);
+                zipkinWindows = zipkin.held.windowsDue(now);
                 metrics.held(heldSpans());
             }
-            link(spans);
-            auditZipkin(zipkinSpans);
-            windows.forEach(this::window);
+            link(otlp, otlpSpans);
+            link(zipkin, zipkinSpans);
+            otlpWindows.forEach(w -> window(otlp, w));
+            zipkinWindows.forEach(w -> window(zipkin, w));
         }
     }
 
-    /** Audits the operations of window {@code w} of a busy context that closed, and lets go of their spans. */
-    private void window(HeldContexts.Window w) {
+    /** Audits the operations of window {@code w} of a busy context of {@code source} that closed, and lets go of their spans. */
+    private void window(Source source, HeldContexts.Window w) {
         long newest = Long.MIN_VALUE;
         LinkingContexts linking = new LinkingContexts();
         for (ForeignSpan span : w.spans()) {
@@ -256,7 +271,7 @@ final class Receiver {
         }
         List<RetryLinker.Linked> linked;
         try {
-            linked = linking.link(otlp.context(), false, null);
+            linked = linking.link(source.linking.get(), false, null);
         } catch (InputException e) {
             return;
         }
@@ -265,12 +280,12 @@ final class Receiver {
             return;
         }
         synchronized (this) {
-            if (!held.letGo(w, cut, clock.getAsLong())) {
+            if (!source.held.letGo(w, cut, clock.getAsLong())) {
                 return;
             }
             metrics.held(heldSpans());
         }
-        auditOperations(offers.parented(cut.closed()), otlpCounts);
+        auditOperations(source.offers.parented(cut.closed()), source.counts);
     }
 
     /**
@@ -279,18 +294,16 @@ final class Receiver {
      */
     AuditResult finish() {
         synchronized (auditing) {
-            List<ForeignSpan> spans;
-            byte[] zipkinSpans = null;
+            List<ForeignSpan> otlpSpans;
+            List<ForeignSpan> zipkinSpans;
             synchronized (this) {
-                spans = held.takeAll();
-                if (!zipkin.isEmpty()) {
-                    zipkinSpans = zipkin.take();
-                }
+                otlpSpans = otlp.held.takeAll();
+                zipkinSpans = zipkin.held.takeAll();
                 finished = true;
                 metrics.held(heldSpans());
             }
-            link(spans);
-            auditZipkin(zipkinSpans);
+            link(otlp, otlpSpans);
+            link(zipkin, zipkinSpans);
             AuditResult merged = parted.merge(parts);
             for (Finding f : merged.findings()) {
                 if (emitted.add(f)) {
@@ -300,25 +313,30 @@ final class Receiver {
             }
             List<InputSummary> inputs = new ArrayList<>();
             synchronized (this) {
-                inputs.add(new InputSummary(OTLP_SOURCE, InputFormat.OTLP.id(), otlpCounts[0], otlpCounts[1],
-                        otlpNotes.notes()));
-                if (zipkinCounts[0] > 0 || !zipkinNotes.notes().isEmpty()) {
-                    inputs.add(new InputSummary(ZIPKIN_SOURCE, InputFormat.ZIPKIN.id(), zipkinCounts[0],
-                            zipkinCounts[1], zipkinNotes.notes()));
+                inputs.add(summary(otlp));
+                if (zipkin.counts[0] > 0 || !zipkin.notes.notes().isEmpty()) {
+                    inputs.add(summary(zipkin));
                 }
             }
             return new AuditResult(inputs, merged.findings());
         }
     }
 
-    /** Links {@code spans} into operations, with their parents among these and those audited before, and audits them. */
-    private void link(List<ForeignSpan> spans) {
+    private static InputSummary summary(Source s) {
+        return new InputSummary(s.name, s.format.id(), s.counts[0], s.counts[1], s.notes.notes());
+    }
+
+    /**
+     * Links {@code spans} of {@code source} into operations, with their parents among these and those of the
+     * source audited before, and audits them.
+     */
+    private void link(Source source, List<ForeignSpan> spans) {
         if (spans.isEmpty()) {
             return;
         }
         LinkingContexts linking = new LinkingContexts();
         spans.forEach(linking::add);
-        ReadContext notes = otlp.context();
+        ReadContext notes = source.linking.get();
         List<RetryLinker.Linked> linked;
         try {
             linked = linking.link(notes, false, null);
@@ -329,23 +347,10 @@ final class Receiver {
         }
         synchronized (this) {
             for (InputNote n : notes.notes()) {
-                otlpNotes.note(n.line(), n.column(), n.message());
+                source.notes.note(n.line(), n.column(), n.message());
             }
         }
-        auditOperations(offers.parented(linked), otlpCounts);
-    }
-
-    private void auditZipkin(byte[] spans) {
-        if (spans == null) {
-            return;
-        }
-        try {
-            auditOperations(zipkinReader.read(AuditInput.stream(new ByteArrayInputStream(spans), ZIPKIN_SOURCE)), zipkinCounts);
-        } catch (RetryAuditException e) {
-            synchronized (this) {
-                zipkinNotes.note(0, 0, "spans left out: " + e.getMessage());
-            }
-        }
+        auditOperations(source.offers.parented(linked), source.counts);
     }
 
     /** Audits {@code ops}, counting them and their attempts in {@code counts}, and hands their findings on. */
@@ -368,6 +373,6 @@ final class Receiver {
 
     /** Spans held now. */
     synchronized long heldSpans() {
-        return held.spans() + zipkin.spans();
+        return otlp.held.spans() + zipkin.held.spans();
     }
 }

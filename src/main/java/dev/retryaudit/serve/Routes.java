@@ -235,20 +235,12 @@ final class Routes {
     }
 
     private Reply zipkin(byte[] body) throws Refused {
-        long spans;
         try {
-            spans = zipkinSpans(body);
-        } catch (IOException e) {
-            throw new Refused(400, Exchanges.INVALID_ARGUMENT, "malformed JSON: expected a JSON array of Zipkin v2 spans");
-        }
-        Receiver.Receipt receipt;
-        try {
-            receipt = receiver.zipkin(body, spans);
+            receiver.zipkin(body);
         } catch (Receiver.FullException e) {
             throw unavailable();
-        }
-        if (receipt.rejected() > 0) {
-            throw new Refused(400, Exchanges.INVALID_ARGUMENT, receipt.message());
+        } catch (Receiver.BadExportException e) {
+            throw new Refused(400, Exchanges.INVALID_ARGUMENT, e.getMessage());
         }
         return new Reply(202, null, new byte[0]);
     }
@@ -369,20 +361,5 @@ final class Routes {
             return n;
         }
         return n;
-    }
-
-    /** The spans of a Zipkin v2 body: the elements of its top-level array. */
-    private static long zipkinSpans(byte[] body) throws IOException {
-        try (JsonParser p = JSON.createParser(body)) {
-            if (p.nextToken() != JsonToken.START_ARRAY) {
-                throw new IOException("not an array");
-            }
-            long n = 0;
-            while (p.nextToken() != JsonToken.END_ARRAY) {
-                n++;
-                p.skipChildren();
-            }
-            return n;
-        }
     }
 }

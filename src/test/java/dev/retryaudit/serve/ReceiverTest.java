@@ -49,6 +49,48 @@ class ReceiverTest {
                 "retry_audit_findings_total{rule=\"retry-after/early\",severity=\"error\"} 1");
     }
 
+    @Test
+    void zipkinBodiesAreHeldByContextAndEachAuditedWhenItCloses() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+                new Metrics(1_000_000));
+        byte[] early = Files.readAllBytes(Path.of("src/test/resources/input/zipkin/retry-429-early.json"));
+        // The same calls honouring the Retry-After: 2, in a trace of their own.
+        byte[] honoured = Files.readString(Path.of("src/test/resources/input/zipkin/retry-429-honoured.json"))
+                .replace("7d1c4e9a2b3f4a5c", "00000000000000aa").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(r.zipkin(early).accepted()).isEqualTo(4);
+        now.set(SECOND + SECOND / 2);
+        assertThat(r.zipkin(honoured).accepted()).isEqualTo(4);
+        long both = r.heldSpans();
+
+        // The first body's contexts closed (idle plus their Retry-After: 2) while the second's are still open.
+        now.set(3 * SECOND + SECOND / 5);
+        r.sweep();
+        assertThat(findings).extracting(Finding::rule).containsExactly("retry-after/early");
+        assertThat(r.heldSpans()).isBetween(1L, both - 1);
+
+        now.set(5 * SECOND);
+        r.sweep();
+        assertThat(r.heldSpans()).isZero();
+        dev.retryaudit.api.AuditResult got = r.finish();
+        assertThat(got.findings()).extracting(Finding::rule).containsExactly("retry-after/early");
+        assertThat(got.inputs()).extracting(dev.retryaudit.model.InputSummary::source)
+                .containsExactly(Receiver.OTLP_SOURCE, Receiver.ZIPKIN_SOURCE);
+    }
+
+    @Test
+    void aZipkinBodyThatIsNoArrayOfSpansIsRefusedWhole() throws Exception {
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, () -> 0L, f -> { },
+                new Metrics(1_000_000));
+        for (String body : List.of("{}", "[{\"traceId\":5}]", "[] []", "[")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.zipkin(body.getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8))).isInstanceOf(Receiver.BadExportException.class)
+                    .hasMessageStartingWith(Receiver.ZIPKIN_SOURCE + ":1:1: error:");
+        }
+        assertThat(r.heldSpans()).isZero();
+    }
+
     /**
      * One second of one client: an export of {@code ops} operations spread evenly over the second, each a 503
      * asking for 1 s and a resend 200 ms later, from {@code first}. The operations overlap one another without a

@@ -22,9 +22,37 @@ public final class ParentOffers {
     private record Held(ParentRef attempt, long order) {
     }
 
-    private final Map<String, Held> offers;
+    /**
+     * A span key as held: {@code trace/span} of 32 and 16 lower-case hex digits, as OTLP's ids are written, as
+     * the three numbers they spell (40 bytes against about 100 for the string); any other key is held as its string.
+     */
+    private record Ids(long traceHigh, long traceLow, long span) {
+        private static final int TRACE = 32;
+        private static final int SPAN = 16;
 
-    private ParentOffers(Map<String, Held> offers) {
+        static Object of(String key) {
+            if (key.length() != TRACE + 1 + SPAN || key.charAt(TRACE) != '/' || !hex(key, 0, TRACE)
+                    || !hex(key, TRACE + 1, key.length())) {
+                return key;
+            }
+            return new Ids(Long.parseUnsignedLong(key, 0, SPAN, SPAN), Long.parseUnsignedLong(key, SPAN, TRACE, SPAN),
+                    Long.parseUnsignedLong(key, TRACE + 1, key.length(), SPAN));
+        }
+
+        private static boolean hex(String s, int from, int to) {
+            for (int i = from; i < to; i++) {
+                char c = s.charAt(i);
+                if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private final Map<Object, Held> offers;
+
+    private ParentOffers(Map<Object, Held> offers) {
         this.offers = offers;
     }
 
@@ -39,7 +67,7 @@ public final class ParentOffers {
             private static final long serialVersionUID = 1L;
 
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Held> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<Object, Held> eldest) {
                 return size() > most;
             }
         });
@@ -61,16 +89,17 @@ public final class ParentOffers {
     /** Takes {@code attempts}, by span key, offered by an operation whose first span stands at {@code order}. */
     void offer(Map<String, ParentRef> attempts, long order) {
         attempts.forEach((span, attempt) -> {
-            Held held = offers.get(span);
+            Object key = Ids.of(span);
+            Held held = offers.get(key);
             if (held == null || wins(order, held.order())) {
-                offers.put(span, new Held(attempt, order));
+                offers.put(key, new Held(attempt, order));
             }
         });
     }
 
     /** The attempt offered for the span of key {@code spanKey}, or null. */
     public ParentRef get(String spanKey) {
-        Held held = spanKey == null ? null : offers.get(spanKey);
+        Held held = spanKey == null ? null : offers.get(Ids.of(spanKey));
         return held == null ? null : held.attempt();
     }
 

@@ -5,10 +5,12 @@ import dev.retryaudit.http.HttpDate;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.model.Attempt;
 import dev.retryaudit.model.Evidence;
+import dev.retryaudit.model.LazyText;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.Policy;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.text.Times;
+import dev.retryaudit.rules.shared.LazyReports;
 import dev.retryaudit.rules.shared.PairRule;
 import dev.retryaudit.rules.RuleContext;
 import dev.retryaudit.rules.RuleInfo;
@@ -104,18 +106,33 @@ public final class Early extends PairRule {
         if (corrected) {
             evidence.put("response_date", prev.responseDate()).put("date_resolution_ms", DATE_RESOLUTION_MS);
         }
-        evidence.put("retry_after_until", forever ? null : Times.format(until))
-                .put("tolerance_ms", policy.retryAfterToleranceMs());
+        time(evidence, "retry_after_until", forever, until).put("tolerance_ms", policy.retryAfterToleranceMs());
         if (skewed) {
             evidence.put("http_date_skew_ms", policy.httpDateSkewMs());
         }
-        evidence.put("allowed_at", forever ? null : Times.format(allowed))
-                .put("started_at", Times.format(started))
-                .put("early_ms", early);
-        String header = "Retry-After: " + Escaping.shortened(HttpDate.stripOws(prev.retryAfter()), 40) + " on attempt "
-                + prev.attemptId();
-        ctx.report(op, next, "attempt " + next.attemptId() + " of " + op.id() + (forever
-                ? " came back although the server asked for a wait too long to count (" + header + ")"
-                : " came back " + early + " ms before Retry-After allowed (" + header + ")"), evidence);
+        time(evidence, "allowed_at", forever, allowed).putTime("started_at", started).put("early_ms", early);
+        LazyReports.report(ctx, op, next, new Message(next.attemptId(), op.id(), early, prev.retryAfter(),
+                prev.attemptId()), evidence);
+    }
+
+    /** Puts the time {@code millis} under {@code key}, or null when the wait was too long to count. */
+    private static Evidence time(Evidence evidence, String key, boolean forever, long millis) {
+        return forever ? evidence.put(key, null) : evidence.putTime(key, millis);
+    }
+
+    /**
+     * The message of an early resend, held as its values: a large input may resend early on most of its
+     * operations. {@code early} is null when the wait asked for was too long to count.
+     */
+    private record Message(int attempt, String operation, Long early, String retryAfter, int previous)
+            implements LazyText {
+        @Override
+        public String text() {
+            String header = "Retry-After: " + Escaping.shortened(HttpDate.stripOws(retryAfter), 40) + " on attempt "
+                    + previous;
+            return "attempt " + attempt + " of " + operation + (early == null
+                    ? " came back although the server asked for a wait too long to count (" + header + ")"
+                    : " came back " + early + " ms before Retry-After allowed (" + header + ")");
+        }
     }
 }

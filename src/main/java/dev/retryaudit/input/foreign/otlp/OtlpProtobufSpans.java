@@ -16,9 +16,9 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -33,7 +33,7 @@ import java.util.function.Consumer;
 final class OtlpProtobufSpans {
     private static final int SPAN_KINDS = 6;
     private static final int STATUS_CODES = 3;
-    private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private final ReadContext ctx;
     private final SpanScratch scratch;
@@ -148,9 +148,20 @@ final class OtlpProtobufSpans {
         if (id.isEmpty()) {
             return null;
         }
-        String hex = string(HEX.formatHex(id.toByteArray()), scratch.pointer(), "/" + field);
+        String hex = string(hex(id), scratch.pointer(), "/" + field);
         // Trace and parent ids come again in the spans of one trace; a span's own id does not.
         return shared ? scratch.strings.share(hex) : hex;
+    }
+
+    /** {@code id} in lower-case hex, read from the message's bytes in place. */
+    private static String hex(ByteString id) {
+        byte[] digits = new byte[2 * id.size()];
+        for (int i = 0; i < id.size(); i++) {
+            int b = id.byteAt(i) & 0xFF;
+            digits[2 * i] = HEX_DIGITS[b >>> 4];
+            digits[2 * i + 1] = HEX_DIGITS[b & 0xF];
+        }
+        return new String(digits, StandardCharsets.ISO_8859_1);
     }
 
     /** An enum's number, which must be one of the {@code count} the reader knows, as OTLP/JSON's integer is. */

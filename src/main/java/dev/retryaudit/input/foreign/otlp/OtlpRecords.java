@@ -1,7 +1,7 @@
 package dev.retryaudit.input.foreign.otlp;
 
 import com.fasterxml.jackson.core.JsonToken;
-import dev.retryaudit.input.foreign.ForeignSpan;
+import dev.retryaudit.input.foreign.RecordPlaces;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.SpanScratch;
 import dev.retryaudit.json.JsonCursor;
@@ -9,7 +9,6 @@ import dev.retryaudit.json.ParseFailures;
 import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.internal.InputException;
-import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.Limits;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
@@ -27,10 +26,8 @@ import java.util.List;
  * records linked together are linked as one file of them would be. Not thread-safe.
  */
 public final class OtlpRecords {
-    /** Spans of one record are ordered after every span of the records before it: a record's number, then the span's. */
-    private static final int ORDER_BITS = 32;
     /** The most records of a source that can be ordered so. */
-    public static final long MAX_RECORD = (1L << (63 - ORDER_BITS)) - 1;
+    public static final long MAX_RECORD = RecordPlaces.MAX_RECORD;
 
     private final String source;
     private final int sourceIndex;
@@ -75,9 +72,7 @@ public final class OtlpRecords {
      * record's place, or nowhere when it is null. Rejects a record as the reader would, at the record.
      */
     public void read(Record r, RetryLinker into, ReadContext notes) throws InputException {
-        if (r.number() < 1 || r.number() > MAX_RECORD) {
-            throw new IllegalArgumentException("record " + r.number() + " is not in 1.." + MAX_RECORD);
-        }
+        RecordPlaces.check(r.number());
         RetryLinker one = new RetryLinker();
         ReadContext ctx = r.json() == null ? context()
                 : new ReadContext(source, sourceIndex, new ByteArrayInputStream(r.json()), json, limits, null);
@@ -95,17 +90,8 @@ public final class OtlpRecords {
         } catch (IOException e) {
             throw new UncheckedIOException("reading bytes held in memory", e);
         }
-        for (ForeignSpan s : one.spans()) {
-            s.line = r.number();
-            s.column = 1;
-            s.order = (r.number() << ORDER_BITS) + s.order;
-            into.add(s);
-        }
-        if (notes != null) {
-            for (InputNote n : ctx.notes()) {
-                notes.note(r.number(), 1, n.message());
-            }
-        }
+        RecordPlaces.place(r.number(), one.spans(), into::add);
+        RecordPlaces.notes(r.number(), ctx, notes);
     }
 
     /** Reads the one OTLP/JSON export that {@code ctx} holds, and nothing after it. */

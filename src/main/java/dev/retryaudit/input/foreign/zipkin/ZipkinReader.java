@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Reads Zipkin v2 JSON: one array of spans (as the API's {@code /api/v2/trace} and the UI's
@@ -50,8 +51,7 @@ public final class ZipkinReader implements TraceReader {
     public void read(ReadContext ctx) throws IOException, InputException {
         JsonCursor c = ctx.open();
         RetryLinker linker = new RetryLinker();
-        SpanScratch scratch = new SpanScratch();
-        scratch.idNames = new String[] {"traceId", "id", "parentId"};
+        SpanScratch scratch = scratch();
         LineDiscipline lines = new LineDiscipline(ctx.source(), "a Zipkin file holds one array of spans, or one "
                 + "span (or array) a line", "JSON Lines hold one span (or array of spans) a line",
                 "a record in JSON Lines must fit on one line; this one spans several", false);
@@ -63,14 +63,14 @@ public final class ZipkinReader implements TraceReader {
                     if (c.token() == JsonToken.START_ARRAY) {
                         // A list of traces, as the query API's /api/v2/traces answers: each an array of spans.
                         for (int j = 0; c.next() != JsonToken.END_ARRAY; j++) {
-                            readSpan(c, ctx, linker, scratch, "/" + i + "/" + j);
+                            readSpan(c, ctx, linker::add, scratch, "/" + i + "/" + j);
                         }
                     } else {
-                        readSpan(c, ctx, linker, scratch, "/" + i);
+                        readSpan(c, ctx, linker::add, scratch, "/" + i);
                     }
                 }
             } else if (t == JsonToken.START_OBJECT) {
-                readSpan(c, ctx, linker, scratch, "");
+                readSpan(c, ctx, linker::add, scratch, "");
             } else {
                 throw c.error("$", "expected Zipkin v2 spans (an array of span objects, or a span), found "
                         + JsonCursor.describe(t));
@@ -84,7 +84,15 @@ public final class ZipkinReader implements TraceReader {
         linker.emit(ctx, lines.records() == 1);
     }
 
-    private static void readSpan(JsonCursor c, ReadContext ctx, RetryLinker linker, SpanScratch s,
+    /** A scratch for Zipkin spans: it names their ids as Zipkin does. */
+    static SpanScratch scratch() {
+        SpanScratch scratch = new SpanScratch();
+        scratch.idNames = new String[] {"traceId", "id", "parentId"};
+        return scratch;
+    }
+
+    /** Reads the span at the cursor into {@code s} and, when it is an attempt, hands it to {@code linker}. */
+    static void readSpan(JsonCursor c, ReadContext ctx, Consumer<ForeignSpan> linker, SpanScratch s,
             String pointer) throws IOException, InputException {
         c.expectObject("a Zipkin span");
         s.reset(c, pointer, -1);
@@ -125,7 +133,7 @@ public final class ZipkinReader implements TraceReader {
         ForeignSpan span = SpanAttempts.attempt(s, ctx);
         if (span != null) {
             span.client = s.strings.share(service);
-            linker.add(span);
+            linker.accept(span);
         }
     }
 
