@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A large audit of a bare {@code java -jar} runs in a JVM with the launcher's settings: the same bytes
- * on stdout and stderr and the same exit code as in one JVM, and stopping the command stops it.
+ * on stdout and stderr and the same exit code as in one JVM, and stopping the command stops it. So does
+ * {@code serve}, whose SIGTERM ends the run it started with the audit's exit code, and which ends its run
+ * itself if the command that started it is killed.
  */
 class TunedJvmIT {
     private static final Path JAR = Path.of("target/retry-audit.jar");
@@ -126,6 +128,65 @@ class TunedJvmIT {
         } finally {
             parent.destroyForcibly();
             child.ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** Starts a bare {@code serve} writing findings to {@code findings}; returns it once it listens, with its traces URL. */
+    private static Process serve(Path findings, String[] url) throws IOException {
+        Process parent = java(Map.of(), List.of(), "serve", "--listen", "127.0.0.1:0", "--output", findings.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        String first = new java.io.BufferedReader(new java.io.InputStreamReader(parent.getErrorStream(),
+                java.nio.charset.StandardCharsets.UTF_8)).readLine();
+        assertThat(first).startsWith("retry-audit: listening on http://127.0.0.1:");
+        url[0] = first.replaceFirst("^retry-audit: listening on (http://[^ ]+) .*$", "$1") + "/v1/traces";
+        return parent;
+    }
+
+    /** Posts the agent's checkout export, whose audit finds a keyless write sent again after a timeout. */
+    private static void postCheckout(String url) throws Exception {
+        java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofFile(
+                                Path.of("src/test/resources/input/otlp/agent-checkout.json"))).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    @DisabledOnOs(OS.WINDOWS)
+    void serveRunsInAJvmOfItsOwnThatTheSignalEndsWithTheAuditsExitCode() throws Exception {
+        Path findings = dir.resolve("serve-findings.jsonl");
+        String[] url = new String[1];
+        Process parent = serve(findings, url);
+        try {
+            ProcessHandle child = parent.toHandle().children().findFirst().orElseThrow();
+            assertThat(child.info().arguments().orElse(new String[0])).contains("-XX:+UseSerialGC", "-Xms48m");
+            postCheckout(url[0]);
+            parent.destroy();
+            assertThat(parent.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(parent.exitValue()).as("the audit's exit code, not the signal's").isEqualTo(2);
+            assertThat(Files.readString(findings)).contains("\"rule\":\"timeout-replay/unreconciled\"");
+            assertThat(child.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+        } finally {
+            parent.destroyForcibly();
+        }
+    }
+
+    @Test
+    @DisabledOnOs(OS.WINDOWS)
+    void serveEndsItsRunWhenTheCommandThatStartedItIsKilled() throws Exception {
+        Path findings = dir.resolve("orphan-findings.jsonl");
+        String[] url = new String[1];
+        Process parent = serve(findings, url);
+        ProcessHandle child = parent.toHandle().children().findFirst().orElseThrow();
+        try {
+            postCheckout(url[0]);
+            parent.destroyForcibly();
+            // No one reads its exit code any more: it audits what it holds, writes the findings and ends.
+            assertThat(child.onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
+            assertThat(Files.readString(findings)).contains("\"rule\":\"timeout-replay/unreconciled\"");
+        } finally {
+            child.destroyForcibly();
         }
     }
 }

@@ -31,6 +31,7 @@ public final class Main {
         if (tuned.isPresent()) {
             System.exit(tuned.getAsInt());
         }
+        TunedJvm.endWithStarter(System.getenv());
         // picocli's converters for java.time, java.sql and Path are found by reflection, which loads and
         // initializes those classes on every start (a tenth of a short audit's CPU): no option needs them,
         // and Path has a converter of its own here. Set in the process's entry alone, never for a library caller.

@@ -18,24 +18,32 @@ import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
- * Runs a large {@code audit} started as a bare {@code java -jar retry-audit.jar} in a JVM of its own
- * with the settings the launcher gives it: the serial collector and, for input files of less than
+ * Runs a large {@code audit}, and {@code serve}, started as a bare {@code java -jar retry-audit.jar} in a JVM of
+ * its own with the settings the launcher gives it: the serial collector and, for input files of less than
  * 256 MiB, the quick compiler alone. Java 17 takes no JVM option from a jar's manifest, and with its
  * defaults an audit of a few hundred MB spends a third of its CPU compiling with C2 and holds about
- * twice the memory (docs/benchmark.md). The JVM it starts inherits the working directory, the
+ * twice the memory (docs/benchmark.md). {@code serve} also starts with a small heap ({@value #SERVE_HEAP}),
+ * grown as the spans held need it: the default initial heap is a 64th of the machine's memory, and the
+ * collector touches all of it under a steady stream of exports, so a sidecar's resident memory would follow
+ * the machine, not the spans it holds (docs/serve.md). The JVM it starts inherits the working directory, the
  * environment and the standard streams and gets the same arguments, so it prints the same bytes; its
- * exit code is this process's.
+ * exit code is this process's. A {@code serve} run's SIGTERM and SIGINT are passed on to it, which ends
+ * its run as it ends one of its own; the JVM started ends its run the same way if this one is gone.
  *
  * <p>Only when nothing else chose the JVM's settings: the process's command line is {@code -jar JAR}
  * and the arguments (no JVM option), none of {@code JAVA_TOOL_OPTIONS}, {@code JDK_JAVA_OPTIONS} and
- * {@code _JAVA_OPTIONS} is set, {@code RETRY_AUDIT_RELAUNCH} is not {@code off}, the first argument is
- * {@code audit}, and the arguments that name regular files come to at least 4 MiB (a {@code .gz} or
+ * {@code _JAVA_OPTIONS} is set, {@code RETRY_AUDIT_RELAUNCH} is not {@code off}, and the first argument is
+ * {@code serve}, or {@code audit} with arguments that name regular files of at least 4 MiB (a {@code .gz} or
  * {@code .zst} file counted at eight times its size, as the launcher counts them; standard input and the
  * {@code --output} file are not counted). Below that a second start costs more than the settings save.
  */
 final class TunedJvm {
     /** The environment variable that turns the relaunch off ({@code off}). */
     static final String SWITCH = "RETRY_AUDIT_RELAUNCH";
+    /** The environment variable that tells the JVM started which process started it, to end with it. */
+    static final String STARTED_BY = "RETRY_AUDIT_STARTED_BY";
+    /** The initial heap of {@code serve}'s JVM. */
+    static final String SERVE_HEAP = "48m";
     /** The least input, in bytes, worth a JVM of its own. */
     static final long FROM_BYTES = 4L << 20;
     /** Inputs below this many bytes run with the quick compiler alone, as the launcher runs them. */
@@ -64,14 +72,19 @@ final class TunedJvm {
             return OptionalInt.empty();
         }
         if (List.of(args).contains("--debug")) {
-            stderr.println(VersionInfo.NAME + ": debug: the audit runs in a JVM of its own: "
+            stderr.println(VersionInfo.NAME + ": debug: the " + args[0] + " runs in a JVM of its own: "
                     + String.join(" ", command.get().subList(0, command.get().indexOf("-jar"))));
         }
         Process child;
         try {
-            child = new ProcessBuilder(command.get()).inheritIO().start();
+            ProcessBuilder builder = new ProcessBuilder(command.get()).inheritIO();
+            builder.environment().put(STARTED_BY, Long.toString(ProcessHandle.current().pid()));
+            child = builder.start();
         } catch (IOException | RuntimeException e) {
             return OptionalInt.empty();
+        }
+        if (args[0].equals("serve")) {
+            passOn(child);
         }
         Thread stop = new Thread(() -> stop(child), "retry-audit-relaunch-stop");
         Runtime.getRuntime().addShutdownHook(stop);
@@ -81,6 +94,46 @@ final class TunedJvm {
             Thread.currentThread().interrupt();
             stop(child);
             return OptionalInt.of(130);
+        }
+    }
+
+    /**
+     * Passes this process's SIGTERM and SIGINT on to {@code child} (as a SIGTERM, which ends a {@code serve} run as
+     * SIGINT does), instead of ending this JVM: its exit code stays the child's.
+     */
+    private static void passOn(Process child) {
+        for (String name : new String[] {"TERM", "INT"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> child.destroy());
+            } catch (IllegalArgumentException e) {
+                // A signal this platform or JVM does not let a program handle: it ends this JVM, whose hook stops the child.
+            }
+        }
+    }
+
+    /**
+     * In a JVM started by another ({@value #STARTED_BY} names it), ends this process as a SIGTERM would once that
+     * one is gone, whatever ended it: a run is not left going with no one to read its exit code.
+     */
+    static void endWithStarter(Map<String, String> env) {
+        String starter = env.get(STARTED_BY);
+        if (starter == null) {
+            return;
+        }
+        try {
+            ProcessHandle.of(Long.parseLong(starter)).ifPresentOrElse(
+                    p -> p.onExit().thenRun(TunedJvm::terminate), TunedJvm::terminate);
+        } catch (NumberFormatException | UnsupportedOperationException | SecurityException e) {
+            // Not a process id this system can watch: the run goes on as one started by hand.
+        }
+    }
+
+    /** Raises SIGTERM in this process, which ends it as the signal would. */
+    private static void terminate() {
+        try {
+            sun.misc.Signal.raise(new sun.misc.Signal("TERM"));
+        } catch (IllegalArgumentException e) {
+            Runtime.getRuntime().exit(143);
         }
     }
 
@@ -111,12 +164,13 @@ final class TunedJvm {
      */
     static Optional<List<String>> command(Supplier<List<String>> processArgs, Map<String, String> env, List<String> args,
             Supplier<Path> java, Supplier<Path> jar, ToLongFunction<String> sizeOf) {
-        if (args.isEmpty() || !args.get(0).equals("audit") || "off".equals(env.get(SWITCH))
+        if (args.isEmpty() || !(args.get(0).equals("audit") || args.get(0).equals("serve")) || "off".equals(env.get(SWITCH))
                 || JVM_OPTIONS_VARIABLES.stream().anyMatch(v -> env.get(v) != null && !env.get(v).isBlank())) {
             return Optional.empty();
         }
-        long bytes = inputBytes(args, sizeOf);
-        if (bytes < FROM_BYTES || !passesIntact(args)) {
+        boolean serve = args.get(0).equals("serve");
+        long bytes = serve ? 0 : inputBytes(args, sizeOf);
+        if (!serve && bytes < FROM_BYTES || !passesIntact(args)) {
             return Optional.empty();
         }
         List<String> process = processArgs.get();
@@ -132,7 +186,9 @@ final class TunedJvm {
         List<String> command = new ArrayList<>();
         command.add(javaPath.toString());
         command.add("-XX:+UseSerialGC");
-        if (bytes < QUICK_COMPILER_BELOW) {
+        if (serve) {
+            command.add("-Xms" + SERVE_HEAP);
+        } else if (bytes < QUICK_COMPILER_BELOW) {
             command.add("-XX:TieredStopAtLevel=1");
         }
         command.add("-jar");

@@ -38,6 +38,16 @@ class TunedJvmTest {
     }
 
     @Test
+    void aBareServeRunsWithTheSerialCollectorAndASmallInitialHeap() {
+        List<String> args = List.of("serve", "--idle", "5s", "--", "./run-tests");
+        assertThat(command(args, Map.of(), 0)).containsExactly("/jdk/bin/java", "-XX:+UseSerialGC", "-Xms48m",
+                "-jar", "/opt/retry-audit.jar", "serve", "--idle", "5s", "--", "./run-tests");
+        assertThat(command(args, Map.of("JAVA_TOOL_OPTIONS", "-Xmx1g"), 0)).isNull();
+        assertThat(command(args, Map.of("RETRY_AUDIT_RELAUNCH", "off"), 0)).isNull();
+        assertThat(command(List.of("serve", "--listen", "sp\uFFFDn"), Map.of(), 0)).isNull();
+    }
+
+    @Test
     void fromTwoHundredFiftySixMebibytesBothCompilersStay() {
         List<String> args = List.of("audit", "a.jsonl", "b.jsonl");
         assertThat(command(args, Map.of(), 128 * MIB)).containsExactly("/jdk/bin/java", "-XX:+UseSerialGC",
@@ -79,9 +89,10 @@ class TunedJvmTest {
     }
 
     @Test
-    void onlyTheAuditCommandIsRelaunched() {
+    void onlyTheAuditAndServeCommandsAreRelaunched() {
         assertThat(command(List.of("rules", "spans.jsonl"), Map.of(), 40 * MIB)).isNull();
-        assertThat(command(List.of("serve", "--until-idle", "5"), Map.of(), 40 * MIB)).isNull();
+        assertThat(command(List.of("mcp", "--allow-dir", "."), Map.of(), 40 * MIB)).isNull();
+        assertThat(command(List.of("probe", "--", "curl", "URL"), Map.of(), 40 * MIB)).isNull();
         assertThat(command(List.of(), Map.of(), 40 * MIB)).isNull();
     }
 
