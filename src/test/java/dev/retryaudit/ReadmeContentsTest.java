@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The README's table of contents lists its sections in order, and every relative link of the docs leads to a file (and its anchor to a heading of it). */
+/**
+ * The README's table of contents lists its sections in order, every relative link of the docs leads to a file (and its
+ * anchor to a heading of it), and no page is over 40 KiB.
+ */
 class ReadmeContentsTest {
     private static final Pattern ENTRY = Pattern.compile("^- \\[([^]]+)]\\(#([^)]+)\\)$", Pattern.MULTILINE);
     private static final Pattern ANCHORED = Pattern.compile("]\\((?!https?:)([^)#]*)#([^)]+)\\)");
@@ -48,6 +51,17 @@ class ReadmeContentsTest {
         }
         assertThat(docs).hasSizeGreaterThan(2);
         assertThat(broken).isEmpty();
+    }
+
+    @Test
+    void everyPageIsAReferenceOfAtMostFortyKilobytes() throws IOException {
+        List<String> over = new ArrayList<>();
+        for (Path doc : docs()) {
+            if (Files.size(doc) > 40 * 1024) {
+                over.add(doc + " (" + Files.size(doc) + " bytes)");
+            }
+        }
+        assertThat(over).as("pages over 40 KiB: give current figures only, split a page by topic").isEmpty();
     }
 
     @Test
