@@ -40,11 +40,12 @@ final class AuditJob {
     /**
      * Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow, and
      * what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
-     * gets the keys that cross partitions.
+     * gets the keys that cross partitions. A partition in {@code whole} holds whole files: the first pass
+     * does not read it, and it builds its operations at its end.
      */
-    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, AuditSettings settings,
-            List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
-        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits());
+    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Set<Integer> whole, Broadcast<List<String>> sources,
+            AuditSettings settings, List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
+        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits(), whole);
         kept.add(counts);
         CrossingKeys.Found crossing = CrossingKeys.of(counts);
         found.add(crossing);
@@ -119,7 +120,7 @@ final class AuditJob {
                         continue;
                     }
                     long hash = CrossingKeys.hash(l.sourceIndex(), read.key());
-                    if (crossing.contains(hash)) {
+                    if (!crossing.isEmpty() && crossing.contains(hash)) {
                         out.add(Item.of(new Item.Crossing(l.sourceIndex() + "\u0000" + read.key(), l)));
                         continue;
                     }
