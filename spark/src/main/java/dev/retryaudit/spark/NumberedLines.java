@@ -137,6 +137,10 @@ final class NumberedLines {
             FileInputFormat.setInputPaths(job, new ArrayList<>(files).toArray(Path[]::new));
             FileInputFormat.setInputDirRecursive(job, false);
             FileInputFormat.setMaxInputSplitSize(job, split);
+            if (jsc.hadoopConfiguration().getLong(FileInputFormat.SPLIT_MINSIZE, 0) <= 0) {
+                // Not cut at the file system's block size (32 MiB on a local disk) when the splits may be larger.
+                FileInputFormat.setMinInputSplitSize(job, split);
+            }
             return (JavaNewHadoopRDD<LongWritable, Text>) jsc.newAPIHadoopRDD(job.getConfiguration(),
                     TextInputFormat.class, LongWritable.class, Text.class);
         } catch (IOException e) {

@@ -118,9 +118,11 @@ public final class LineReader {
     public Line read(String source, int sourceIndex, long line, byte[] bytes) throws RetryAuditException {
         SpanLines.Text t = new SpanLines.Text(Objects.requireNonNull(source, "source"), sourceIndex, line, bytes);
         try {
+            // A line read keeps its place, not its bytes: an engine may hold many lines read until they are built.
+            SpanLines.Text at = new SpanLines.Text(source, sourceIndex, line, null);
             if (spans != null) {
                 SpanLines.Read read = spans.read(t);
-                return read == null ? null : new Line(t, read, null);
+                return read == null ? null : new Line(at, read, null);
             }
             OtlpLines.Line read = otlp.line(t);
             if (read == null) {
@@ -129,7 +131,7 @@ public final class LineReader {
             if (read.notes() != null) {
                 notes.merge(read.notes());
             }
-            return new Line(t, null, read);
+            return new Line(at, null, read);
         } catch (InputException e) {
             throw Lent.error(e);
         }
