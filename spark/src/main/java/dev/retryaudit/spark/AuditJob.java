@@ -11,12 +11,14 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.spark.HashPartitioner;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -51,8 +53,10 @@ final class AuditJob {
         found.add(crossing);
         Broadcast<Set<Long>> hashes = JavaSparkContext.fromSparkContext(lines.context()).broadcast(crossing.hashes());
         // The counts of a partition and its lines, partition by partition: the same splits of the same files.
-        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> auditLocal(it, c.next(), sources.value(), settings,
-                hashes.value())).persist(StorageLevel.MEMORY_AND_DISK());
+        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> whole.contains(TaskContext.getPartitionId())
+                ? auditWhole(it, sources.value(), settings)
+                : auditLocal(it, c.next(), sources.value(), settings, hashes.value()))
+                .persist(StorageLevel.MEMORY_AND_DISK());
         kept.add(read);
         int partitions = Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
         JavaRDD<Item> crossed = read.filter(i -> i.crossing() != null)
@@ -151,6 +155,39 @@ final class AuditJob {
             }
         };
         return audit(() -> built, reader, settings, out);
+    }
+
+    /**
+     * The lines of a partition that holds whole files, each read once and merged into its operation at once
+     * ({@link LineReader#hold}: no line is kept), the operations built at the end, in the order of their
+     * first lines, and audited here.
+     */
+    private static Iterator<Item> auditWhole(Iterator<SpanLine> lines, List<String> sources, AuditSettings settings) {
+        LineReader reader = LineReader.spans(settings.limits());
+        List<Item> out = new ArrayList<>();
+        Set<Integer> held = new LinkedHashSet<>();
+        while (lines.hasNext()) {
+            SpanLine l = lines.next();
+            LineReader.Line read = read(reader, sources, l, out);
+            if (read != null) {
+                held.add(l.sourceIndex());
+                try {
+                    reader.hold(read);
+                } catch (RetryAuditException e) {
+                    out.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
+                }
+            }
+        }
+        List<Operation> built = new ArrayList<>();
+        for (int source : held) {
+            for (int g = 0; g < reader.held(source); g++) {
+                Operation op = SpanOperation.build(reader, source, g, out);
+                if (op != null) {
+                    built.add(op);
+                }
+            }
+        }
+        return audit(built, reader, settings, out);
     }
 
     /** The lines of the operations that cross partitions, by key: each read, built and audited here. */
