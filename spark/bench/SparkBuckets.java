@@ -62,7 +62,7 @@ public final class SparkBuckets {
         "event log (listener thread and JSON)",
         "tasks: retry-audit's code, counting lines",
         "tasks: retry-audit's code, keying lines",
-        "tasks: retry-audit's code, reading lines and per-operation rules (spans)",
+        "tasks: retry-audit's code, reading lines, building operations, per-operation rules (spans)",
         "tasks: retry-audit's code, OTLP linking (each partition's contexts)",
         "tasks: retry-audit's code, OTLP audit of the linked operations",
         "tasks: retry-audit's code, OTLP reading, routing, exports counted, call spans, parents",
@@ -246,10 +246,15 @@ public final class SparkBuckets {
         {"spark/SparkAudit.lambda$otlp", "tasks: retry-audit's code, OTLP reading"},
         {"spark/FindingRows", "tasks: retry-audit's code, finding rows"},
         {"rules/engine/FindingOrder.key", "tasks: retry-audit's code, finding rows"},
-        {"spark/AuditJob.auditPartition", "tasks: retry-audit's code, reading"},
-        {"spark/AuditJob$Built", "tasks: retry-audit's code, reading"},
-        {"spark/AuditJob.lambda$items", "tasks: retry-audit's code, keying"},
         {"spark/AuditJob.lambda$merged", "tasks: retry-audit's code, cross-operation"},
+        {"spark/OtlpWholeFiles.link", "tasks: retry-audit's code, OTLP linking"},
+        {"spark/OtlpWholeFiles", "tasks: retry-audit's code, OTLP reading"},
+        {"spark/CrossingKeys", "tasks: retry-audit's code, keying"},
+        {"spark/AuditJob.auditWhole", "tasks: retry-audit's code, reading"},
+        {"spark/AuditJob.auditLocal", "tasks: retry-audit's code, reading"},
+        {"spark/AuditJob.auditCrossing", "tasks: retry-audit's code, reading"},
+        {"spark/AuditJob$1", "tasks: retry-audit's code, reading"},
+        {"spark/SpanOperation", "tasks: retry-audit's code, reading"},
     };
 
     private static int stepRow(String[] stack, String[] decided) {
