@@ -40,8 +40,8 @@ final class AuditJob {
     }
 
     /**
-     * Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow, and
-     * what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
+     * Audits {@code lines}; the result's items are kept (serialized, in memory, else on disk) for the actions
+     * that follow, and what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
      * gets the keys that cross partitions. A partition in {@code whole} holds whole files: the first pass
      * does not read it, and it builds its operations at its end.
      */
@@ -56,14 +56,18 @@ final class AuditJob {
         JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> whole.contains(TaskContext.getPartitionId())
                 ? auditWhole(it, sources.value(), settings)
                 : auditLocal(it, c.next(), sources.value(), settings, hashes.value()))
-                .persist(StorageLevel.MEMORY_AND_DISK());
+                .persist(StorageLevel.MEMORY_AND_DISK_SER());
+        if (crossing.hashes().isEmpty()) {
+            // No line crosses: what each partition read is the result.
+            return read;
+        }
         kept.add(read);
         int partitions = Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
         JavaRDD<Item> crossed = read.filter(i -> i.crossing() != null)
                 .mapToPair(i -> new Tuple2<>(i.crossing().key(), i.crossing().line()))
                 .partitionBy(new HashPartitioner(partitions))
                 .mapPartitions(it -> auditCrossing(it, sources.value(), settings));
-        return read.filter(i -> i.crossing() == null).union(crossed).persist(StorageLevel.MEMORY_AND_DISK());
+        return read.filter(i -> i.crossing() == null).union(crossed).persist(StorageLevel.MEMORY_AND_DISK_SER());
     }
 
     /**
