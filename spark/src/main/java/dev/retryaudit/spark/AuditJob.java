@@ -11,12 +11,14 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.spark.HashPartitioner;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -38,27 +40,34 @@ final class AuditJob {
     }
 
     /**
-     * Audits {@code lines}; the result's items are kept (memory, else disk) for the actions that follow, and
-     * what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
-     * gets the keys that cross partitions.
+     * Audits {@code lines}; the result's items are kept (serialized, in memory, else on disk) for the actions
+     * that follow, and what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
+     * gets the keys that cross partitions. A partition in {@code whole} holds whole files: the first pass
+     * does not read it, and it builds its operations at its end.
      */
-    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, AuditSettings settings,
-            List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
-        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits());
+    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Set<Integer> whole, Broadcast<List<String>> sources,
+            AuditSettings settings, List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
+        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits(), whole);
         kept.add(counts);
         CrossingKeys.Found crossing = CrossingKeys.of(counts);
         found.add(crossing);
         Broadcast<Set<Long>> hashes = JavaSparkContext.fromSparkContext(lines.context()).broadcast(crossing.hashes());
         // The counts of a partition and its lines, partition by partition: the same splits of the same files.
-        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> auditLocal(it, c.next(), sources.value(), settings,
-                hashes.value())).persist(StorageLevel.MEMORY_AND_DISK());
+        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> whole.contains(TaskContext.getPartitionId())
+                ? auditWhole(it, sources.value(), settings)
+                : auditLocal(it, c.next(), sources.value(), settings, hashes.value()))
+                .persist(StorageLevel.MEMORY_AND_DISK_SER());
+        if (crossing.hashes().isEmpty()) {
+            // No line crosses: what each partition read is the result.
+            return read;
+        }
         kept.add(read);
         int partitions = Math.max(lines.getNumPartitions(), lines.context().defaultParallelism());
         JavaRDD<Item> crossed = read.filter(i -> i.crossing() != null)
                 .mapToPair(i -> new Tuple2<>(i.crossing().key(), i.crossing().line()))
                 .partitionBy(new HashPartitioner(partitions))
                 .mapPartitions(it -> auditCrossing(it, sources.value(), settings));
-        return read.filter(i -> i.crossing() == null).union(crossed).persist(StorageLevel.MEMORY_AND_DISK());
+        return read.filter(i -> i.crossing() == null).union(crossed).persist(StorageLevel.MEMORY_AND_DISK_SER());
     }
 
     /**
@@ -119,7 +128,7 @@ final class AuditJob {
                         continue;
                     }
                     long hash = CrossingKeys.hash(l.sourceIndex(), read.key());
-                    if (crossing.contains(hash)) {
+                    if (!crossing.isEmpty() && crossing.contains(hash)) {
                         out.add(Item.of(new Item.Crossing(l.sourceIndex() + "\u0000" + read.key(), l)));
                         continue;
                     }
@@ -150,6 +159,39 @@ final class AuditJob {
             }
         };
         return audit(() -> built, reader, settings, out);
+    }
+
+    /**
+     * The lines of a partition that holds whole files, each read once and merged into its operation at once
+     * ({@link LineReader#hold}: no line is kept), the operations built at the end, in the order of their
+     * first lines, and audited here.
+     */
+    private static Iterator<Item> auditWhole(Iterator<SpanLine> lines, List<String> sources, AuditSettings settings) {
+        LineReader reader = LineReader.spans(settings.limits());
+        List<Item> out = new ArrayList<>();
+        Set<Integer> held = new LinkedHashSet<>();
+        while (lines.hasNext()) {
+            SpanLine l = lines.next();
+            LineReader.Line read = read(reader, sources, l, out);
+            if (read != null) {
+                held.add(l.sourceIndex());
+                try {
+                    reader.hold(read);
+                } catch (RetryAuditException e) {
+                    out.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
+                }
+            }
+        }
+        List<Operation> built = new ArrayList<>();
+        for (int source : held) {
+            for (int g = 0; g < reader.held(source); g++) {
+                Operation op = SpanOperation.build(reader, source, g, out);
+                if (op != null) {
+                    built.add(op);
+                }
+            }
+        }
+        return audit(built, reader, settings, out);
     }
 
     /** The lines of the operations that cross partitions, by key: each read, built and audited here. */

@@ -47,10 +47,16 @@ final class CrossingKeys {
 
     /**
      * The lines of each key in each partition of {@code lines}, one {@link Counts} a partition, kept (in memory)
-     * beside the partitions for the pass that reads them; the caller lets them go.
+     * beside the partitions for the pass that reads them; the caller lets them go. A partition in
+     * {@code whole} holds whole files: its counts are empty, and its lines are not read.
      */
-    static JavaRDD<Counts> counts(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, Limits limits) {
-        return lines.mapPartitions(it -> {
+    static JavaRDD<Counts> counts(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, Limits limits,
+            Set<Integer> whole) {
+        return lines.mapPartitionsWithIndex((partition, it) -> {
+            if (whole.contains(partition)) {
+                // A whole file: none of its keys can be in another partition, and its lines are not read here.
+                return List.of(new Counts(new long[0], new int[0])).iterator();
+            }
             LineReader reader = LineReader.spans(limits);
             long[] hashes = new long[1024];
             int n = 0;
@@ -78,7 +84,7 @@ final class CrossingKeys {
                 }
             }
             return List.of(new Counts(Arrays.copyOf(sorted, distinct), Arrays.copyOf(counts, distinct))).iterator();
-        }).persist(StorageLevel.MEMORY_AND_DISK());
+        }, true).persist(StorageLevel.MEMORY_AND_DISK());
     }
 
     /** The keys of the partitions whose {@code counts} these are that occur in more than one of them. */

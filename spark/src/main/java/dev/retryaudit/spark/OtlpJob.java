@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.HashPartitioner;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
@@ -76,17 +75,35 @@ final class OtlpJob {
     }
 
     /**
-     * Audits {@code lines}, read as {@code kinds} says. The result's items are kept (memory, else disk)
-     * for the actions that follow; the routed lines and the linked contexts they are made from are kept
-     * too, and added to {@code kept}, to be let go once the items are.
+     * Audits {@code lines}, read as {@code kinds} says: a partition in {@code whole} holds whole files and
+     * is audited where it is ({@link OtlpWholeFiles}); the lines of the others are routed to their contexts.
+     * The result's items are kept (memory, else disk) for the actions that follow; the routed lines and the
+     * linked contexts they are made from are kept too, and added to {@code kept}, to be let go once the
+     * items are.
      */
-    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Broadcast<List<String>> sources, Broadcast<OtlpSources> kinds,
-            AuditSettings settings, List<JavaRDD<?>> kept) {
+    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Set<Integer> whole, Broadcast<List<String>> sources,
+            Broadcast<OtlpSources> kinds, AuditSettings settings, List<JavaRDD<?>> kept) {
+        // A partition of whole files links and audits them where they are.
+        JavaRDD<Item> local = lines.mapPartitionsWithIndex((p, it) -> whole.contains(p)
+                ? OtlpWholeFiles.audit(it, sources.value(), kinds.value(), settings)
+                : List.<Item>of().iterator(), true);
+        if (whole.size() == lines.getNumPartitions()) {
+            return local.persist(StorageLevel.MEMORY_AND_DISK());
+        }
+        return local.union(routed(lines, whole, sources, kinds, settings, kept)).persist(StorageLevel.MEMORY_AND_DISK());
+    }
+
+    /** The items of the partitions of {@code lines} not in {@code whole}, through the shuffles of their contexts. */
+    private static JavaRDD<Item> routed(JavaRDD<SpanLine> lines, Set<Integer> whole, Broadcast<List<String>> sources,
+            Broadcast<OtlpSources> kinds, AuditSettings settings, List<JavaRDD<?>> kept) {
         HashPartitioner partitioner = new HashPartitioner(
                 Math.max(lines.getNumPartitions(), lines.context().defaultParallelism()));
         // A line goes once to each partition that links one of its contexts (a context's partition is its
         // key's), not once to each context: a line of an export feeds as many contexts as it has operations.
-        JavaRDD<Routed> routed = lines.mapPartitionsToPair(it -> {
+        JavaRDD<Routed> routed = lines.mapPartitionsWithIndex((index, it) -> {
+            if (whole.contains(index)) {
+                return List.<Tuple2<Integer, Routed>>of().iterator();
+            }
             LineReader reader = LineReader.otlp(settings.limits(), kinds.value().logs());
             List<Tuple2<Integer, Routed>> out = new ArrayList<>();
             while (it.hasNext()) {
@@ -113,10 +130,9 @@ final class OtlpJob {
                 }
             }
             AuditPart notes = settings.split().auditPart(List.of(), reader);
-            out.add(new Tuple2<>(TaskContext.getPartitionId() % partitioner.numPartitions(),
-                    new Routed(null, null, null, notes)));
+            out.add(new Tuple2<>(index % partitioner.numPartitions(), new Routed(null, null, null, notes)));
             return out.iterator();
-        }).partitionBy(partitioner).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
+        }, true).mapToPair(t -> t).partitionBy(partitioner).values().persist(StorageLevel.MEMORY_AND_DISK_SER());
         // The SDK call spans, told to the context each stands in: that context leaves it out.
         JavaPairRDD<String, Told> calls = routed.mapPartitionsToPair(it -> {
             Map<String, List<String>> facts = new HashMap<>();
@@ -180,9 +196,7 @@ final class OtlpJob {
             return out.iterator();
         });
         // The answers to a context's requests are in the partition of its key, as its linked operations are.
-        JavaRDD<Item> items = linked.zipPartitions(answers.groupByKey(partitioner),
-                (it, told) -> auditPartition(it, told, settings));
-        return items.persist(StorageLevel.MEMORY_AND_DISK());
+        return linked.zipPartitions(answers.groupByKey(partitioner), (it, told) -> auditPartition(it, told, settings));
     }
 
     private static int source(String key) {
@@ -289,7 +303,7 @@ final class OtlpJob {
      * A partition's linked contexts audited, in the order they were linked, each operation given the
      * parent its context was told; with the facts of each operation, the contexts' errors and the notes.
      */
-    private static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
+    static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
             AuditSettings settings) {
         Map<String, Map<String, Offer>> parents = new HashMap<>();
         told.forEachRemaining(t -> t._2().forEach(c -> parents.computeIfAbsent(t._1(), k -> new HashMap<>())

@@ -30,19 +30,39 @@ final class SpanOperation {
     /** The operation, or null when its lines do not make one; its fact, or its error, goes to {@code side}. */
     Operation build(LineReader reader, List<Item> side) {
         try {
-            Operation op = reader.operation(lines);
-            side.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(), first, op.id(),
-                    op.location(), op.attempts().size())));
-            return op;
+            return built(reader.operation(lines), source, first, side);
         } catch (RetryAuditException e) {
-            // An error on a later line of the operation is met while reading; one at its first line (no
-            // attempt, no tool) at the end of the source.
-            side.add(Item.of(e.line() == first ? InputRejection.atEnd(source, e.line(), e.column(), e)
-                    : InputRejection.reading(source, e)));
-            side.add(Item.of(new Item.Stat(source, first, 1, first, null, null, 0)));
-            return null;
+            return failed(e, source, first, side);
         } finally {
             lines.clear();
         }
+    }
+
+    /**
+     * Held operation {@code g} of source {@code source} of {@code reader} ({@link LineReader#hold}), or null when
+     * its lines do not make one; its fact, or its error, goes to {@code side}.
+     */
+    static Operation build(LineReader reader, int source, int g, List<Item> side) {
+        long first = reader.heldFirstLine(source, g);
+        try {
+            return built(reader.heldOperation(source, g), source, first, side);
+        } catch (RetryAuditException e) {
+            return failed(e, source, first, side);
+        }
+    }
+
+    private static Operation built(Operation op, int source, long first, List<Item> side) {
+        side.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(), first, op.id(),
+                op.location(), op.attempts().size())));
+        return op;
+    }
+
+    private static Operation failed(RetryAuditException e, int source, long first, List<Item> side) {
+        // An error on a later line of the operation is met while reading; one at its first line (no
+        // attempt, no tool) at the end of the source.
+        side.add(Item.of(e.line() == first ? InputRejection.atEnd(source, e.line(), e.column(), e)
+                : InputRejection.reading(source, e)));
+        side.add(Item.of(new Item.Stat(source, first, 1, first, null, null, 0)));
+        return null;
     }
 }

@@ -69,8 +69,8 @@ public final class SparkAudit {
     /** Audits spans JSON Lines files (any path Spark reads; a directory or glob gives its files in path order). */
     public SparkAuditResult spans(List<String> paths) throws RetryAuditException {
         Sources sources = sources(paths);
-        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files(), sources.bytes());
-        return audit(lines, sources, SPANS);
+        NumberedLines.Numbered lines = NumberedLines.read(jsc(), sources.files(), sources.bytes());
+        return audit(lines.lines(), lines.whole(), sources, SPANS);
     }
 
     /**
@@ -85,7 +85,8 @@ public final class SparkAudit {
                 logs.add(s);
             }
         }
-        JavaRDD<SpanLine> lines = NumberedLines.read(jsc(), sources.files(), sources.bytes());
+        NumberedLines.Numbered numbered = NumberedLines.read(jsc(), sources.files(), sources.bytes());
+        JavaRDD<SpanLine> lines = numbered.lines();
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         Limits limits = settings.limits();
         Map<Integer, Long> records = lines.mapPartitions(it -> {
@@ -110,8 +111,9 @@ public final class SparkAudit {
             }
         }
         List<JavaRDD<?>> kept = new ArrayList<>();
-        JavaRDD<Item> items = OtlpJob.items(lines, names, jsc().broadcast(new OtlpSources(single, logs)), settings,
-                kept);
+        logWhole(numbered.whole(), lines.getNumPartitions());
+        JavaRDD<Item> items = OtlpJob.items(lines, numbered.whole(), names,
+                jsc().broadcast(new OtlpSources(single, logs)), settings, kept);
         long[][] counts;
         try {
             counts = InputChecks.counts(items, sources.names().size());
@@ -143,7 +145,7 @@ public final class SparkAudit {
                 .javaRDD()
                 .map(r -> new SpanLine(sourceOf(files.value(), r.getString(1)), r.getLong(2) + 1,
                         r.getString(0).getBytes(StandardCharsets.UTF_8)));
-        return audit(lines, sources, PARQUET);
+        return audit(lines, Set.of(), sources, PARQUET);
     }
 
     /**
@@ -153,7 +155,7 @@ public final class SparkAudit {
     public SparkAuditResult spans(Dataset<Row> rows, String source) throws RetryAuditException {
         JavaRDD<SpanLine> lines = rows.toJSON().javaRDD().zipWithIndex()
                 .map(t -> new SpanLine(0, t._2() + 1, t._1().getBytes(StandardCharsets.UTF_8)));
-        return audit(lines, new Sources(List.of(source), List.of(), 0), SPANS);
+        return audit(lines, Set.of(), new Sources(List.of(source), List.of(), 0), SPANS);
     }
 
     private static int sourceOf(Map<String, Integer> files, String path) {
@@ -167,12 +169,13 @@ public final class SparkAudit {
         return i;
     }
 
-    private SparkAuditResult audit(JavaRDD<SpanLine> lines, Sources sources, String format)
+    /** Audits spans {@code lines}; the partitions in {@code whole} each hold whole files. */
+    private SparkAuditResult audit(JavaRDD<SpanLine> lines, Set<Integer> whole, Sources sources, String format)
             throws RetryAuditException {
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         List<JavaRDD<?>> kept = new ArrayList<>();
         List<CrossingKeys.Found> found = new ArrayList<>();
-        JavaRDD<Item> items = AuditJob.items(lines, names, settings, kept, found);
+        JavaRDD<Item> items = AuditJob.items(lines, whole, names, settings, kept, found);
         long[][] counts;
         try {
             counts = InputChecks.counts(items, sources.names().size());
@@ -181,7 +184,9 @@ public final class SparkAudit {
             kept.forEach(r -> r.unpersist(false));
         }
         CrossingKeys.Found crossing = found.get(0);
-        LoggerFactory.getLogger(SparkAudit.class).info("operations in more than one partition: {} of {} keys ({}%)",
+        logWhole(whole, lines.getNumPartitions());
+        LoggerFactory.getLogger(SparkAudit.class).info(
+                "operations in more than one partition: {} of {} keys of the other partitions ({}%)",
                 crossing.hashes().size(), crossing.keys(), String.format(java.util.Locale.ROOT, "%.3f",
                         100 * crossing.share()));
         List<InputRejection> empty = new ArrayList<>();
@@ -192,6 +197,13 @@ public final class SparkAudit {
             }
         }
         return audit(items, sources, format, counts, empty);
+    }
+
+    /** Says in the job's log how many of the {@code partitions} hold whole files ({@code whole}). */
+    private static void logWhole(Set<Integer> whole, int partitions) {
+        LoggerFactory.getLogger(SparkAudit.class).info(
+                "partitions that hold whole files, read once and audited where they are: {} of {}", whole.size(),
+                partitions);
     }
 
     /** The input-wide checks over audited {@code items} and, when they pass, the result. */

@@ -12,7 +12,9 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.values.ParentRef;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -31,6 +33,8 @@ public final class LineReader {
     private final OtlpLines otlp;
     private final Set<Integer> logs;
     private NoteParts notes = new NoteParts();
+    private final Map<Integer, SpanLines.Held> held = new HashMap<>();
+    private final Map<Integer, String> heldNames = new HashMap<>();
 
     private LineReader(SpanLines spans, OtlpLines otlp, Set<Integer> logs) {
         this.spans = spans;
@@ -120,9 +124,11 @@ public final class LineReader {
     public Line read(String source, int sourceIndex, long line, byte[] bytes) throws RetryAuditException {
         SpanLines.Text t = new SpanLines.Text(Objects.requireNonNull(source, "source"), sourceIndex, line, bytes);
         try {
+            // A line read keeps its place, not its bytes: an engine may hold many lines read until they are built.
+            SpanLines.Text at = new SpanLines.Text(source, sourceIndex, line, null);
             if (spans != null) {
                 SpanLines.Read read = spans.read(t);
-                return read == null ? null : new Line(t, read, null);
+                return read == null ? null : new Line(at, read, null);
             }
             OtlpLines.Line read = otlp.line(t);
             if (read == null) {
@@ -131,7 +137,7 @@ public final class LineReader {
             if (read.notes() != null) {
                 notes.merge(read.notes());
             }
-            return new Line(t, null, read);
+            return new Line(at, null, read);
         } catch (InputException e) {
             throw Lent.error(e);
         }
@@ -164,6 +170,49 @@ public final class LineReader {
         lines.forEach(l -> read.add(l.spans));
         try {
             return spans.operation(read);
+        } catch (InputException e) {
+            throw Lent.error(e);
+        }
+    }
+
+    /**
+     * Merges spans line {@code line} into its operation among those this reader holds of its source, as
+     * {@link #operation} merges the lines of one key, for an engine that holds every line of its
+     * operations (a whole file): the line is not kept, and no object is made per operation until
+     * {@link #heldOperation} builds it. The operations of a source are numbered from 0 in the order of
+     * their first lines.
+     */
+    public void hold(Line line) throws RetryAuditException {
+        if (spans == null) {
+            throw new IllegalStateException("an OTLP reader links operations by context: operations(...)");
+        }
+        int source = line.text.sourceIndex();
+        heldNames.putIfAbsent(source, line.text.source());
+        try {
+            held.computeIfAbsent(source, s -> spans.new Held()).add(line.spans);
+        } catch (InputException e) {
+            throw Lent.error(e);
+        }
+    }
+
+    /** How many operations this reader holds of source {@code sourceIndex} ({@link #hold}). */
+    public int held(int sourceIndex) {
+        SpanLines.Held h = held.get(sourceIndex);
+        return h == null ? 0 : h.size();
+    }
+
+    /** The number of the first line of held operation {@code g} of source {@code sourceIndex}. */
+    public long heldFirstLine(int sourceIndex, int g) {
+        return held.get(sourceIndex).firstLine(g);
+    }
+
+    /**
+     * Held operation {@code g} of source {@code sourceIndex}: merged and checked as {@link #operation} merges
+     * and checks the same lines, with the same error.
+     */
+    public Operation heldOperation(int sourceIndex, int g) throws RetryAuditException {
+        try {
+            return held.get(sourceIndex).build(g, heldNames.get(sourceIndex), sourceIndex);
         } catch (InputException e) {
             throw Lent.error(e);
         }

@@ -87,6 +87,11 @@ final class HeldOperations {
         return size;
     }
 
+    /** The line of operation {@code g}'s first line. */
+    long firstLine(int g) {
+        return pages[g >>> PAGE_BITS].firstLine[g & MASK];
+    }
+
     /**
      * The number of the operation of operation_id {@code id}; when there is none yet, {@code -(entry + 1)}
      * of the id's new entry, for {@link #add}.

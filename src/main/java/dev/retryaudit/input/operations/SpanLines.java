@@ -12,7 +12,9 @@ import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code spans} JSON Lines read one line at a time, for an engine that splits an input over
@@ -146,6 +148,55 @@ public final class SpanLines {
             throw new IllegalArgumentException("an operation needs at least one non-blank line");
         }
         return groups.build(0, first.source(), first.sourceIndex());
+    }
+
+    /**
+     * The operations of lines of one source read by this reader, each line merged into its operation as it
+     * is added, in the compact table the whole-source reader holds (no object kept per line), numbered in
+     * the order of their first lines: for an engine that holds every line of its operations. An operation
+     * one of whose lines did not merge keeps that error, its later lines are not merged, and building it
+     * throws the error, as {@link #operation} throws it.
+     */
+    public final class Held {
+        private final HeldOperations groups = new HeldOperations();
+        private final Map<Integer, InputException> failed = new HashMap<>();
+
+        /** Merges line {@code r} into its operation, as {@link #operation} merges it. */
+        public void add(Read r) throws InputException {
+            Parsed p = r.parsed;
+            boolean byOperationId = SpansReader.byOperationId(p.line, p.at);
+            int g = SpansReader.find(groups, byOperationId, p.line);
+            if (g < 0) {
+                g = groups.add(byOperationId, g, p.at.line(), (int) p.at.column());
+            }
+            if (failed.containsKey(g)) {
+                return;
+            }
+            try {
+                groups.merge(g, p.line, p.at.source(), p.at.sourceIndex(), p.at.line(), p.at.column(), limits);
+            } catch (InputException e) {
+                failed.put(g, e);
+            }
+        }
+
+        /** How many operations there are. */
+        public int size() {
+            return groups.size();
+        }
+
+        /** The line of operation {@code g}'s first line. */
+        public long firstLine(int g) {
+            return groups.firstLine(g);
+        }
+
+        /** Operation {@code g} of source {@code source}, checked as {@link #operation} checks it. */
+        public Operation build(int g, String source, int sourceIndex) throws InputException {
+            InputException e = failed.get(g);
+            if (e != null) {
+                throw e;
+            }
+            return groups.build(g, source, sourceIndex);
+        }
     }
 
     /** The rejection of a source with no span line (blank lines only, or none). */

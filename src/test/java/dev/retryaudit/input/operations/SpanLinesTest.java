@@ -79,4 +79,48 @@ class SpanLinesTest {
         assertThatThrownBy(() -> read(new SpanLines(Limits.DEFAULTS), texts)).isInstanceOf(InputException.class)
                 .hasMessageContaining("disagrees with line 3 of the same operation");
     }
+
+    @Test
+    void linesHeldAsTheyAreReadBuildTheOperationsOfTheirKeys() throws InputException {
+        String other = "{\"operation_id\":\"b\",\"tool\":\"u\",\"attempt_id\":1,\"span_id\":\"s9\"}";
+        String[] lines = {LINES[0], other, LINES[1], LINES[2], LINES[3]};
+        SpanLines reader = new SpanLines(Limits.DEFAULTS);
+        SpanLines.Held held = reader.new Held();
+        for (int i = 0; i < lines.length; i++) {
+            byte[] bytes = lines[i].getBytes(StandardCharsets.UTF_8);
+            SpanLines.Read r = reader.read(new SpanLines.Text("s.jsonl", 0, i + 1, bytes));
+            if (r != null) {
+                held.add(r);
+            }
+        }
+        List<Operation> whole = Inputs.read("s.jsonl", String.join("\n", lines) + "\n");
+        assertThat(held.size()).isEqualTo(2);
+        assertThat(held.firstLine(0)).isEqualTo(1);
+        assertThat(held.firstLine(1)).isEqualTo(2);
+        assertThat(List.of(held.build(0, "s.jsonl", 0), held.build(1, "s.jsonl", 0))).isEqualTo(whole);
+    }
+
+    @Test
+    void aHeldOperationWhoseLinesDisagreeThrowsWhatBuildingTheLinesThrows() throws InputException {
+        String[] lines = {LINES[2],
+            LINES[2].replace("\"tool\":\"t\"", "\"tool\":\"other\"").replace("\"attempt_id\":1", "\"attempt_id\":3")};
+        SpanLines reader = new SpanLines(Limits.DEFAULTS);
+        SpanLines.Held held = reader.new Held();
+        List<SpanLines.Read> read = new ArrayList<>();
+        for (int i = 0; i < lines.length; i++) {
+            byte[] bytes = lines[i].getBytes(StandardCharsets.UTF_8);
+            SpanLines.Read r = reader.read(new SpanLines.Text("s.jsonl", 0, i + 1, bytes));
+            held.add(r);
+            read.add(r);
+        }
+        InputException expected = null;
+        try {
+            reader.operation(read);
+        } catch (InputException e) {
+            expected = e;
+        }
+        assertThat(expected).as("the lines disagree").isNotNull();
+        String message = expected.getMessage();
+        assertThatThrownBy(() -> held.build(0, "s.jsonl", 0)).isInstanceOf(InputException.class).hasMessage(message);
+    }
 }
