@@ -121,12 +121,13 @@ final class HeldContexts {
 
     /**
      * Lets go of the spans of window {@code w} that {@code cut} lets go, if its context is still open: the
-     * window's operations that closed were audited. Whether the context was still open.
+     * window's operations that closed were audited. The spans let go, in the order they came; null when the
+     * context was no longer open.
      */
-    boolean letGo(Window w, ContextWindow.Cut cut, long now) {
+    List<ForeignSpan> letGo(Window w, ContextWindow.Cut cut, long now) {
         Context c = open.get(w.key());
         if (c == null) {
-            return false;
+            return null;
         }
         Set<ForeignSpan> let = Collections.newSetFromMap(new IdentityHashMap<>());
         for (ForeignSpan span : w.spans()) {
@@ -134,10 +135,11 @@ final class HeldContexts {
                 let.add(span);
             }
         }
-        c.spans.removeIf(let::contains);
+        List<ForeignSpan> gone = new ArrayList<>(let.size());
+        c.spans.removeIf(span -> let.contains(span) && gone.add(span));
         c.first = now;
         spans -= let.size();
-        return true;
+        return gone;
     }
 
     /**

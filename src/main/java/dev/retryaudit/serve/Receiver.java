@@ -279,12 +279,17 @@ final class Receiver {
         if (cut.closed().isEmpty()) {
             return;
         }
+        List<ForeignSpan> gone;
         synchronized (this) {
-            if (!source.held.letGo(w, cut, clock.getAsLong())) {
+            gone = source.held.letGo(w, cut, clock.getAsLong());
+            if (gone == null) {
                 return;
             }
             metrics.held(heldSpans());
         }
+        // The window was linked whole to find the cut; the spans let go are linked again for their notes alone,
+        // so that each span's notes are made once: now, or with the spans kept when they are let go.
+        linked(source, gone);
         auditOperations(source.offers.parented(cut.closed()), source.counts);
     }
 
@@ -334,6 +339,11 @@ final class Receiver {
         if (spans.isEmpty()) {
             return;
         }
+        auditOperations(source.offers.parented(linked(source, spans)), source.counts);
+    }
+
+    /** The operations {@code spans} of {@code source} link into, without their parents; the linking's notes go to the source's. */
+    private List<RetryLinker.Linked> linked(Source source, List<ForeignSpan> spans) {
         LinkingContexts linking = new LinkingContexts();
         spans.forEach(linking::add);
         ReadContext notes = source.linking.get();
@@ -350,7 +360,7 @@ final class Receiver {
                 source.notes.note(n.line(), n.column(), n.message());
             }
         }
-        auditOperations(source.offers.parented(linked), source.counts);
+        return linked;
     }
 
     /** Audits {@code ops}, counting them and their attempts in {@code counts}, and hands their findings on. */

@@ -155,6 +155,38 @@ class ReceiverTest {
     }
 
     @Test
+    void theNotesOfTheSpansABusyContextsWindowsLetGoAreMadeOnceEach() throws Exception {
+        AtomicLong now = new AtomicLong();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, f -> { },
+                new Metrics(1_000_000));
+        long epoch = 1_788_789_720L * SECOND;
+        int perSecond = 10;
+        int seconds = 120;
+        for (int second = 0; second < seconds; second++) {
+            now.set(second * SECOND);
+            // The exporter captured no response header: each 503 sent again is counted in a note.
+            byte[] export = new String(busyExport(epoch + second * SECOND, second * perSecond, perSecond),
+                    java.nio.charset.StandardCharsets.UTF_8).replace("http.response.header.retry-after", "retry.hint")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            r.otlp(export, null, 2L * perSecond);
+            r.sweep();
+        }
+        long counted = 0;
+        int notes = 0;
+        for (dev.retryaudit.model.InputNote n : r.finish().inputs().get(0).notes()) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+) HTTP spans? answered 429 or 503 and sent again")
+                    .matcher(n.message());
+            if (m.find()) {
+                counted += Long.parseLong(m.group(1));
+                notes++;
+            }
+        }
+        // One note a window and one at the end, which together count every operation's 503 once.
+        assertThat(notes).isGreaterThan(1);
+        assertThat(counted).isEqualTo((long) seconds * perSecond);
+    }
+
+    @Test
     void aHugeRetryAfterHoldsItsContextNoLongerThanTheCap() throws Exception {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
