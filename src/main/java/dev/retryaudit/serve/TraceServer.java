@@ -117,6 +117,9 @@ final class TraceServer implements AutoCloseable {
     }
 
     /** Every request: its body read as it comes, then answered by the routes. */
+    /** How many times {@code --limit-bytes} a body refused by its length may be, to be read on and dropped ({@link Drain}). */
+    private static final long DRAINED_LIMITS = 4;
+
     private final class Handling extends Handler.Abstract {
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
@@ -133,7 +136,8 @@ final class TraceServer implements AutoCloseable {
             if (!Routes.takesBody(method, path)) {
                 reply(request, response, done, bodiless, null);
             } else if (request.getLength() > limitBytes) {
-                send(request, response, done, routes.tooLarge(bodiless));
+                closing(response);
+                send(request, response, new Drain(request, done, request.getLength()), routes.tooLarge(bodiless));
             } else {
                 new Body(request, response, done, bodiless).run();
             }
@@ -164,6 +168,54 @@ final class TraceServer implements AutoCloseable {
         private void end() {
             lastPost.set(clock.getAsLong());
             inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * Once a body refused by its {@code Content-Length} has been answered, reads it on and drops it, chunk by chunk,
+     * before the exchange ends, if it is at most {@value #DRAINED_LIMITS} times the limit: a connection closed with
+     * bytes unread is reset, and a client still sending may lose the answer to the reset and send the body again.
+     */
+    private final class Drain implements Callback, Runnable {
+        private final Request request;
+        private final Callback done;
+        private final long length;
+
+        Drain(Request request, Callback done, long length) {
+            this.request = request;
+            this.done = done;
+            this.length = length;
+        }
+
+        @Override
+        public void succeeded() {
+            if (length > DRAINED_LIMITS * limitBytes) {
+                done.succeeded();
+                return;
+            }
+            run();
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            done.failed(x);
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    request.demand(this);
+                    return;
+                }
+                boolean last = chunk.isLast() || Content.Chunk.isFailure(chunk);
+                chunk.release();
+                if (last) {
+                    done.succeeded();
+                    return;
+                }
+            }
         }
     }
 
