@@ -160,8 +160,9 @@ public final class SparkBuckets {
         }
     }
 
+    /** A task's thread, or one of the threads a task parses a whole file's chunks on. */
     private static boolean task(String thread) {
-        return thread.startsWith("[Executor task");
+        return thread.startsWith("[Executor task") || thread.startsWith("[retry-audit-chunk");
     }
 
     private static int row(String[] stack, String[] decided) {
@@ -255,6 +256,7 @@ public final class SparkBuckets {
         {"spark/AuditJob.auditCrossing", "tasks: retry-audit's code, reading"},
         {"spark/AuditJob$1", "tasks: retry-audit's code, reading"},
         {"spark/SpanOperation", "tasks: retry-audit's code, reading"},
+        {"input/operations/SpansReader", "tasks: retry-audit's code, reading"},
     };
 
     private static int stepRow(String[] stack, String[] decided) {

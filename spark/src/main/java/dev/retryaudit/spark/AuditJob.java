@@ -6,12 +6,14 @@ import dev.retryaudit.api.split.AuditPart;
 import dev.retryaudit.api.split.InputRejection;
 import dev.retryaudit.api.split.LineReader;
 import dev.retryaudit.model.Operation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -45,16 +47,16 @@ final class AuditJob {
      * gets the keys that cross partitions. A partition in {@code whole} holds whole files: the first pass
      * does not read it, and it builds its operations at its end.
      */
-    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Set<Integer> whole, Broadcast<List<String>> sources,
+    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, WholeFiles whole, Broadcast<List<String>> sources,
             AuditSettings settings, List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
-        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits(), whole);
+        JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits(), whole.partitions());
         kept.add(counts);
         CrossingKeys.Found crossing = CrossingKeys.of(counts);
         found.add(crossing);
         Broadcast<Set<Long>> hashes = JavaSparkContext.fromSparkContext(lines.context()).broadcast(crossing.hashes());
         // The counts of a partition and its lines, partition by partition: the same splits of the same files.
-        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> whole.contains(TaskContext.getPartitionId())
-                ? auditWhole(it, sources.value(), settings)
+        JavaRDD<Item> read = counts.zipPartitions(lines, (c, it) -> whole.holds(TaskContext.getPartitionId())
+                ? auditWhole(whole, TaskContext.getPartitionId(), sources.value(), settings)
                 : auditLocal(it, c.next(), sources.value(), settings, hashes.value()))
                 .persist(StorageLevel.MEMORY_AND_DISK_SER());
         if (crossing.hashes().isEmpty()) {
@@ -84,7 +86,7 @@ final class AuditJob {
                     List<AuditPart> pieces = new ArrayList<>();
                     it.forEachRemaining(i -> {
                         if (i.piece() != null) {
-                            pieces.add(i.piece());
+                            pieces.add(i.piece().part());
                         }
                     });
                     List<Tuple2<Integer, AuditPart>> out = new ArrayList<>();
@@ -114,6 +116,7 @@ final class AuditJob {
             List<String> sources, AuditSettings settings, Set<Long> crossing) {
         LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
+        OperationFacts facts = new OperationFacts();
         Map<String, SpanOperation> open = new LinkedHashMap<>();
         Iterator<Operation> built = new Iterator<>() {
             private Operation next;
@@ -136,13 +139,13 @@ final class AuditJob {
                     SpanOperation op = open.computeIfAbsent(key, k -> new SpanOperation(l.sourceIndex(), l.line()));
                     if (op.add(read) == counts.of(hash)) {
                         open.remove(key);
-                        next = op.build(reader, out);
+                        next = op.build(reader, out, facts);
                     }
                 }
                 if (next == null && !lines.hasNext()) {
                     rest = rest != null ? rest : List.copyOf(open.values()).iterator();
                     while (next == null && rest.hasNext()) {
-                        next = rest.next().build(reader, out);
+                        next = rest.next().build(reader, out, facts);
                     }
                 }
                 return next != null;
@@ -158,40 +161,36 @@ final class AuditJob {
                 return op;
             }
         };
-        return audit(() -> built, reader, settings, out);
+        return audit(() -> built, reader, settings, out, facts);
     }
 
     /**
-     * The lines of a partition that holds whole files, each read once and merged into its operation at once
-     * ({@link LineReader#hold}: no line is kept), the operations built at the end, in the order of their
-     * first lines, and audited here.
+     * The file partition {@code partition} holds whole ({@code whole}), read in one pass as the command line
+     * reads it ({@link LineReader#holdSource}: its chunks parsed on several cores, no object kept per line),
+     * its operations built at the end, in the order of their first lines, and audited here. The lines Spark
+     * read for the partition are not used.
      */
-    private static Iterator<Item> auditWhole(Iterator<SpanLine> lines, List<String> sources, AuditSettings settings) {
+    private static Iterator<Item> auditWhole(WholeFiles whole, int partition, List<String> sources,
+            AuditSettings settings) {
         LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
-        Set<Integer> held = new LinkedHashSet<>();
-        while (lines.hasNext()) {
-            SpanLine l = lines.next();
-            LineReader.Line read = read(reader, sources, l, out);
-            if (read != null) {
-                held.add(l.sourceIndex());
-                try {
-                    reader.hold(read);
-                } catch (RetryAuditException e) {
-                    out.add(Item.of(InputRejection.reading(l.sourceIndex(), e)));
-                }
+        OperationFacts facts = new OperationFacts();
+        int source = whole.source(partition);
+        try (InputStream in = whole.open(partition)) {
+            reader.holdSource(sources.get(source), source, in);
+        } catch (RetryAuditException e) {
+            out.add(Item.of(InputRejection.reading(source, e)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Operation> built = new ArrayList<>(reader.held(source));
+        for (int g = 0; g < reader.held(source); g++) {
+            Operation op = SpanOperation.build(reader, source, g, out, facts);
+            if (op != null) {
+                built.add(op);
             }
         }
-        List<Operation> built = new ArrayList<>();
-        for (int source : held) {
-            for (int g = 0; g < reader.held(source); g++) {
-                Operation op = SpanOperation.build(reader, source, g, out);
-                if (op != null) {
-                    built.add(op);
-                }
-            }
-        }
-        return audit(built, reader, settings, out);
+        return audit(built, reader, settings, out, facts);
     }
 
     /** The lines of the operations that cross partitions, by key: each read, built and audited here. */
@@ -201,6 +200,7 @@ final class AuditJob {
         lines.forEachRemaining(t -> byKey.computeIfAbsent(t._1(), k -> new ArrayList<>()).add(t._2()));
         LineReader reader = LineReader.spans(settings.limits());
         List<Item> out = new ArrayList<>();
+        OperationFacts facts = new OperationFacts();
         List<SpanOperation> ops = new ArrayList<>();
         for (List<SpanLine> its : byKey.values()) {
             its.sort(Comparator.comparingLong(SpanLine::line));
@@ -216,8 +216,8 @@ final class AuditJob {
                 ops.add(op);
             }
         }
-        return audit(() -> ops.stream().map(op -> op.build(reader, out)).filter(Objects::nonNull).iterator(), reader,
-                settings, out);
+        return audit(() -> ops.stream().map(op -> op.build(reader, out, facts)).filter(Objects::nonNull).iterator(),
+                reader, settings, out, facts);
     }
 
     /** Line {@code l} read, or null when it is blank or rejected (its error goes to {@code out}). */
@@ -232,12 +232,13 @@ final class AuditJob {
     }
 
     /**
-     * {@code operations} audited as one part: its findings and its one piece to merge go to {@code out}, after
-     * the errors and facts of the operations, which building them puts there.
+     * {@code operations} audited as one part: its findings, the facts of its operations and its one piece to
+     * merge go to {@code out}, after the errors of the operations, which building them puts there.
      */
     private static Iterator<Item> audit(Iterable<Operation> operations, LineReader reader, AuditSettings settings,
-            List<Item> out) {
+            List<Item> out, OperationFacts facts) {
         AuditPart part = settings.split().auditPart(operations, reader);
+        out.add(Item.of(facts));
         part.findings().forEach(f -> out.add(Item.of(f)));
         // What is left to merge, as one piece: the merge sends it on by group.
         part.pieces(1).values().forEach(p -> out.add(Item.of(p)));

@@ -9,11 +9,15 @@ import java.io.InputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import scala.Tuple2;
 
 /**
@@ -25,18 +29,19 @@ final class InputChecks {
     private InputChecks() {
     }
 
-    /** Per source: groups of lines, operations, attempts. */
+    /** Per source: groups of lines, operations, attempts; each part's facts summed where they are. */
     static long[][] counts(JavaRDD<Item> items, int sources) {
-        Map<Integer, long[]> bySource = items.filter(i -> i.stat() != null)
-                .mapToPair(i -> new Tuple2<>(i.stat().source(),
-                        new long[] {1, i.stat().built() ? 1 : 0, i.stat().attempts()}))
-                .reduceByKey((a, b) -> new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2]})
-                .collectAsMap();
-        long[][] out = new long[sources][];
-        for (int s = 0; s < sources; s++) {
-            out[s] = bySource.getOrDefault(s, new long[3]);
+        return items.filter(i -> i.facts() != null)
+                .treeAggregate(new long[sources][3], (sum, i) -> i.facts().add(sum), InputChecks::sum);
+    }
+
+    private static long[][] sum(long[][] a, long[][] b) {
+        for (int s = 0; s < a.length; s++) {
+            for (int k = 0; k < 3; k++) {
+                a[s][k] += b[s][k];
+            }
         }
-        return out;
+        return a;
     }
 
     /**
@@ -56,7 +61,7 @@ final class InputChecks {
                     return min == null ? List.<InputRejection>of().iterator() : List.of(min).iterator();
                 }).collect());
         found.addAll(empty);
-        duplicate(items).ifPresent(found::add);
+        duplicate(items, sources.names()).ifPresent(found::add);
         long total = 0;
         for (int s = 0; s < counts.length; s++) {
             if (counts[s][0] > limits.operations()) {
@@ -73,12 +78,8 @@ final class InputChecks {
         return InputRejection.first(found);
     }
 
-    /** A stat's place in the order the reader hands operations on, as a sort key. */
+    /** A group's place in the order the reader hands operations on, as a sort key. */
     record Place(int source, long order) implements Comparable<Place>, Serializable {
-        static Place of(Item.Stat s) {
-            return new Place(s.source(), s.order());
-        }
-
         @Override
         public int compareTo(Place o) {
             int bySource = Integer.compare(source, o.source);
@@ -88,13 +89,31 @@ final class InputChecks {
 
     /**
      * The second operation (in input order) of an id that two have: the one the command line rejects
-     * first. An aggregation by id, combined on the map side, keeps the places of the first two of each id
-     * ({source, order, source, order}, the second -1 while there is one); a fold, per partition and then on
-     * the driver, gives the first of the second places, and only that operation's facts are then looked up.
+     * first. The ids' hashes (8 bytes an operation, one sorted array per part and bucket) are brought
+     * together by bucket to find the hashes that repeat; only when there are any are the operations of those
+     * hashes looked at by id: an aggregation by id, combined on the map side, keeps the places of the first
+     * two of each id ({source, order, source, order}, the second -1 while there is one); a fold, per
+     * partition and then on the driver, gives the first of the second places, whose facts give its location.
      */
-    private static Optional<InputRejection> duplicate(JavaRDD<Item> items) {
-        long[] second = items.filter(i -> i.stat() != null && i.stat().built())
-                .mapToPair(i -> new Tuple2<>(i.stat().id(), new long[] {i.stat().source(), i.stat().order(), -1, -1}))
+    private static Optional<InputRejection> duplicate(JavaRDD<Item> items, List<String> names) {
+        int buckets = items.getNumPartitions();
+        List<Long> repeated = items.filter(i -> i.facts() != null)
+                .flatMapToPair(i -> i.facts().hashesByBucket(buckets))
+                .partitionBy(new HashPartitioner(buckets))
+                .mapPartitions(it -> {
+                    List<long[]> sorted = new ArrayList<>();
+                    it.forEachRemaining(t -> sorted.add(t._2()));
+                    return OperationFacts.repeated(sorted).iterator();
+                })
+                .collect();
+        if (repeated.isEmpty()) {
+            return Optional.empty();
+        }
+        Broadcast<Set<Long>> hashes = JavaSparkContext.fromSparkContext(items.context())
+                .broadcast(new HashSet<>(repeated));
+        long[] second = items.filter(i -> i.facts() != null)
+                .flatMap(i -> i.facts().rows(k -> i.facts().hashedIn(k, hashes.value())))
+                .mapToPair(r -> new Tuple2<>(r.id(), new long[] {r.source(), r.order(), -1, -1}))
                 .reduceByKey(InputChecks::firstTwo)
                 .values()
                 .filter(two -> two[2] >= 0)
@@ -105,9 +124,11 @@ final class InputChecks {
         }
         int source = (int) second[0];
         long order = second[1];
-        Item.Stat s = items.filter(i -> i.stat() != null && i.stat().built() && i.stat().source() == source
-                && i.stat().order() == order).first().stat();
-        return Optional.of(InputRejection.duplicateId(s.at()));
+        OperationFacts.Row at = items.filter(i -> i.facts() != null)
+                .flatMap(i -> i.facts().rows(k -> i.facts().built(k) && i.facts().of(k, source)
+                        && i.facts().row(k).order() == order))
+                .first();
+        return Optional.of(InputRejection.duplicateId(at.at(names)));
     }
 
     /** A place after every other (source, order): the first of none. */
@@ -147,9 +168,9 @@ final class InputChecks {
     private static InputRejection overOperations(JavaRDD<Item> items, int source, List<String> names, Limits limits,
             boolean inSource, boolean atEnd) {
         long limit = limits.operations();
-        Item.Stat at = items.filter(i -> i.stat() != null && (inSource ? i.stat().source() == source : i.stat().built()))
-                .map(Item::stat)
-                .sortBy(Place::of, true, items.getNumPartitions())
+        OperationFacts.Row at = items.filter(i -> i.facts() != null)
+                .flatMap(i -> i.facts().rows(k -> inSource ? i.facts().of(k, source) : i.facts().built(k)))
+                .sortBy(OperationFacts.Row::place, true, items.getNumPartitions())
                 .zipWithIndex()
                 .filter(t -> t._2() == limit)
                 .first()._1();

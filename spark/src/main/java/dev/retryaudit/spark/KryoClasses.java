@@ -39,7 +39,7 @@ public final class KryoClasses implements KryoRegistrator {
     public void registerClasses(Kryo kryo) {
         // The JDK's containers the job's values and the driver's broadcasts and results are made of.
         for (Class<?> c : List.of(ArrayList.class, HashMap.class, LinkedHashMap.class, HashSet.class,
-                LinkedHashSet.class, String[].class, long[][].class, Object[].class, int[].class)) {
+                LinkedHashSet.class, String[].class, long[][].class, long[].class, Object[].class, int[].class)) {
             kryo.register(c);
         }
         // The immutable ones cannot be filled element by element; Java serializes them as what they stand for.
@@ -77,16 +77,21 @@ public final class KryoClasses implements KryoRegistrator {
             o.writeString(v.key());
             k.writeObject(o, v.line());
         }, (k, i) -> new Item.Crossing(i.readString(), k.readObject(i, SpanLine.class)));
-        fields(kryo, Item.Stat.class, (k, o, v) -> {
+        fields(kryo, Piece.class, (k, o, v) -> {
+            byte[] b = v.bytes();
+            o.writeInt(b.length, true);
+            o.writeBytes(b);
+        }, (k, i) -> Piece.of(i.readBytes(i.readInt(true))));
+        fields(kryo, OperationFacts.class, (k, o, v) -> v.write(o), (k, i) -> OperationFacts.read(i));
+        fields(kryo, OperationFacts.Row.class, (k, o, v) -> {
             o.writeInt(v.source(), true);
             o.writeLong(v.line(), true);
             o.writeLong(v.column(), true);
             o.writeLong(v.order(), true);
             o.writeString(v.id());
-            k.writeObjectOrNull(o, v.at(), Location.class);
-            o.writeLong(v.attempts(), true);
-        }, (k, i) -> new Item.Stat(i.readInt(true), i.readLong(true), i.readLong(true), i.readLong(true), i.readString(),
-                k.readObjectOrNull(i, Location.class), i.readLong(true)));
+            o.writeString(v.pointer());
+        }, (k, i) -> new OperationFacts.Row(i.readInt(true), i.readLong(true), i.readLong(true), i.readLong(true),
+                i.readString(), i.readString()));
         // The library's values keep their fields to themselves: they travel as Java serializes them.
         for (Class<?> c : List.of(Finding.class, Operation.class, AuditPart.class, InputRejection.class,
                 AuditResult.class, AuditSettings.class)) {
@@ -94,12 +99,12 @@ public final class KryoClasses implements KryoRegistrator {
         }
         fields(kryo, Item.class, (k, o, v) -> {
             k.writeObjectOrNull(o, v.finding(), Finding.class);
-            k.writeObjectOrNull(o, v.piece(), AuditPart.class);
+            k.writeObjectOrNull(o, v.piece(), Piece.class);
             k.writeObjectOrNull(o, v.rejection(), InputRejection.class);
-            k.writeObjectOrNull(o, v.stat(), Item.Stat.class);
+            k.writeObjectOrNull(o, v.facts(), OperationFacts.class);
             k.writeObjectOrNull(o, v.crossing(), Item.Crossing.class);
-        }, (k, i) -> new Item(k.readObjectOrNull(i, Finding.class), k.readObjectOrNull(i, AuditPart.class),
-                k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, Item.Stat.class),
+        }, (k, i) -> new Item(k.readObjectOrNull(i, Finding.class), k.readObjectOrNull(i, Piece.class),
+                k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, OperationFacts.class),
                 k.readObjectOrNull(i, Item.Crossing.class)));
         fields(kryo, OtlpJob.Op.class, (k, o, v) -> {
             k.writeObject(o, v.operation());

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.Path;
@@ -21,6 +19,7 @@ import org.apache.spark.api.java.JavaNewHadoopRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 
 /**
@@ -44,7 +43,7 @@ final class NumberedLines {
     }
 
     /** The numbered lines, and the partitions (by index) that each hold a whole file. */
-    record Numbered(JavaRDD<SpanLine> lines, Set<Integer> whole) {
+    record Numbered(JavaRDD<SpanLine> lines, WholeFiles whole) {
     }
 
     /** The least and the most bytes of a split: a file is split so that every core has a part of the input. */
@@ -76,10 +75,10 @@ final class NumberedLines {
         // One count a partition, in partition order.
         List<SplitCount> counts = raw.mapPartitionsWithInputSplit((split, lines) -> count(split, lines,
                 lengths), true).collect();
-        Set<Integer> whole = new HashSet<>();
+        Map<Integer, Integer> whole = new HashMap<>();
         for (int p = 0; p < counts.size(); p++) {
             if (counts.get(p).whole()) {
-                whole.add(p);
+                whole.put(p, index.get(counts.get(p).file()));
             }
         }
         Map<String, TreeMap<Long, Long>> byFile = new HashMap<>();
@@ -112,7 +111,8 @@ final class NumberedLines {
                     return new SpanLine(source, n++, lines.next()._2().copyBytes());
                 }
             };
-        }, true), Set.copyOf(whole));
+        }, true), new WholeFiles(whole, files.stream().map(Path::toString).toList(),
+                SerializableConfiguration.broadcast(jsc.sc(), jsc.hadoopConfiguration())));
     }
 
     /** The lines of {@code split}, or -1 without reading them when it ends its file ({@code lengths}, by path). */

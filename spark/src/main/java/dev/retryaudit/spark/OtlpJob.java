@@ -309,6 +309,7 @@ final class OtlpJob {
         told.forEachRemaining(t -> t._2().forEach(c -> parents.computeIfAbsent(t._1(), k -> new HashMap<>())
                 .put(c.parentKey(), c.offer())));
         List<Item> out = new ArrayList<>();
+        OperationFacts facts = new OperationFacts();
         List<AuditPart> pieces = new ArrayList<>();
         List<Operation> ops = new ArrayList<>();
         linked.forEachRemaining(c -> {
@@ -323,13 +324,13 @@ final class OtlpJob {
                     Offer parent = l.parentKey() == null ? null : asked.get(l.parentKey());
                     Operation op = parent == null ? l.operation()
                             : LineReader.withParent(l.operation(), parent.operation(), parent.attempt());
-                    out.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(),
-                            l.firstOrder(), op.id(), op.location(), op.attempts().size())));
+                    facts.built(source, op, l.firstOrder());
                     ops.add(op);
                 }
             }
         });
         AuditPart part = settings.split().auditPart(ops);
+        out.add(Item.of(facts));
         part.findings().forEach(f -> out.add(Item.of(f)));
         pieces.add(part);
         // What is left to merge, as one piece: the merge sends it on by group.

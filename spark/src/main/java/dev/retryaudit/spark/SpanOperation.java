@@ -27,12 +27,12 @@ final class SpanOperation {
         return lines.size();
     }
 
-    /** The operation, or null when its lines do not make one; its fact, or its error, goes to {@code side}. */
-    Operation build(LineReader reader, List<Item> side) {
+    /** The operation, or null when its lines do not make one; its facts go to {@code facts}, its error to {@code side}. */
+    Operation build(LineReader reader, List<Item> side, OperationFacts facts) {
         try {
-            return built(reader.operation(lines), source, first, side);
+            return built(reader.operation(lines), source, first, facts);
         } catch (RetryAuditException e) {
-            return failed(e, source, first, side);
+            return failed(e, source, first, side, facts);
         } finally {
             lines.clear();
         }
@@ -40,29 +40,29 @@ final class SpanOperation {
 
     /**
      * Held operation {@code g} of source {@code source} of {@code reader} ({@link LineReader#hold}), or null when
-     * its lines do not make one; its fact, or its error, goes to {@code side}.
+     * its lines do not make one; its facts go to {@code facts}, its error to {@code side}.
      */
-    static Operation build(LineReader reader, int source, int g, List<Item> side) {
+    static Operation build(LineReader reader, int source, int g, List<Item> side, OperationFacts facts) {
         long first = reader.heldFirstLine(source, g);
         try {
-            return built(reader.heldOperation(source, g), source, first, side);
+            return built(reader.heldOperation(source, g), source, first, facts);
         } catch (RetryAuditException e) {
-            return failed(e, source, first, side);
+            return failed(e, source, first, side, facts);
         }
     }
 
-    private static Operation built(Operation op, int source, long first, List<Item> side) {
-        side.add(Item.of(new Item.Stat(source, op.location().line(), op.location().column(), first, op.id(),
-                op.location(), op.attempts().size())));
+    private static Operation built(Operation op, int source, long first, OperationFacts facts) {
+        facts.built(source, op, first);
         return op;
     }
 
-    private static Operation failed(RetryAuditException e, int source, long first, List<Item> side) {
+    private static Operation failed(RetryAuditException e, int source, long first, List<Item> side,
+            OperationFacts facts) {
         // An error on a later line of the operation is met while reading; one at its first line (no
         // attempt, no tool) at the end of the source.
         side.add(Item.of(e.line() == first ? InputRejection.atEnd(source, e.line(), e.column(), e)
                 : InputRejection.reading(source, e)));
-        side.add(Item.of(new Item.Stat(source, first, 1, first, null, null, 0)));
+        facts.failed(source, first);
         return null;
     }
 }

@@ -111,8 +111,8 @@ public final class SparkAudit {
             }
         }
         List<JavaRDD<?>> kept = new ArrayList<>();
-        logWhole(numbered.whole(), lines.getNumPartitions());
-        JavaRDD<Item> items = OtlpJob.items(lines, numbered.whole(), names,
+        logWhole(numbered.whole().partitions(), lines.getNumPartitions());
+        JavaRDD<Item> items = OtlpJob.items(lines, numbered.whole().partitions(), names,
                 jsc().broadcast(new OtlpSources(single, logs)), settings, kept);
         long[][] counts;
         try {
@@ -145,7 +145,7 @@ public final class SparkAudit {
                 .javaRDD()
                 .map(r -> new SpanLine(sourceOf(files.value(), r.getString(1)), r.getLong(2) + 1,
                         r.getString(0).getBytes(StandardCharsets.UTF_8)));
-        return audit(lines, Set.of(), sources, PARQUET);
+        return audit(lines, WholeFiles.none(), sources, PARQUET);
     }
 
     /**
@@ -155,7 +155,7 @@ public final class SparkAudit {
     public SparkAuditResult spans(Dataset<Row> rows, String source) throws RetryAuditException {
         JavaRDD<SpanLine> lines = rows.toJSON().javaRDD().zipWithIndex()
                 .map(t -> new SpanLine(0, t._2() + 1, t._1().getBytes(StandardCharsets.UTF_8)));
-        return audit(lines, Set.of(), new Sources(List.of(source), List.of(), 0), SPANS);
+        return audit(lines, WholeFiles.none(), new Sources(List.of(source), List.of(), 0), SPANS);
     }
 
     private static int sourceOf(Map<String, Integer> files, String path) {
@@ -170,7 +170,7 @@ public final class SparkAudit {
     }
 
     /** Audits spans {@code lines}; the partitions in {@code whole} each hold whole files. */
-    private SparkAuditResult audit(JavaRDD<SpanLine> lines, Set<Integer> whole, Sources sources, String format)
+    private SparkAuditResult audit(JavaRDD<SpanLine> lines, WholeFiles whole, Sources sources, String format)
             throws RetryAuditException {
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         List<JavaRDD<?>> kept = new ArrayList<>();
@@ -184,7 +184,7 @@ public final class SparkAudit {
             kept.forEach(r -> r.unpersist(false));
         }
         CrossingKeys.Found crossing = found.get(0);
-        logWhole(whole, lines.getNumPartitions());
+        logWhole(whole.partitions(), lines.getNumPartitions());
         LoggerFactory.getLogger(SparkAudit.class).info(
                 "operations in more than one partition: {} of {} keys of the other partitions ({}%)",
                 crossing.hashes().size(), crossing.keys(), String.format(java.util.Locale.ROOT, "%.3f",

@@ -84,11 +84,25 @@ class KryoClassesTest {
 
     @Test
     void theJobsRowsComeBackAsTheyWent() {
-        Location at = new Location("a.jsonl", 1, 7, 3, null);
-        Item.Stat stat = new Item.Stat(1, 7, 3, 42, "op-1", at, 5);
-        assertThat(roundTrip(Item.of(stat))).isEqualTo(Item.of(stat));
-        Item.Stat failed = new Item.Stat(0, 9, 1, 2, null, null, 0);
-        assertThat(roundTrip(failed)).isEqualTo(failed);
+        Location at = new Location("a.jsonl", 1, 7, 3, "/resourceSpans/0");
+        OperationFacts facts = new OperationFacts();
+        facts.built(1, dev.retryaudit.api.RetryAudit.operation("op-1", "charge").at(at)
+                .attempt(1, a -> { }).attempt(2, a -> { }).build(), 42);
+        facts.failed(0, 9);
+        for (int k = 0; k < 20; k++) {
+            facts.failed(1, 100 + k);
+        }
+        OperationFacts back = roundTrip(Item.of(facts)).facts();
+        assertThat(back.size()).isEqualTo(22);
+        for (int k = 0; k < 22; k++) {
+            assertThat(back.row(k)).isEqualTo(facts.row(k));
+        }
+        assertThat(back.row(0)).isEqualTo(new OperationFacts.Row(1, 7, 3, 42, "op-1", "/resourceSpans/0"));
+        assertThat(back.row(0).at(List.of("b.jsonl", "a.jsonl"))).isEqualTo(at);
+        assertThat(back.row(1)).isEqualTo(new OperationFacts.Row(0, 9, 1, 9, null, null));
+        assertThat(back.counts(2)).isDeepEqualTo(new long[][] {{1, 0, 0}, {21, 1, 2}});
+        assertThat(roundTrip(back.row(1))).isEqualTo(back.row(1));
+        assertThat(roundTrip(new OperationFacts()).size()).isZero();
         OtlpJob.Told told = new OtlpJob.Told("t/s", new OtlpJob.Offer("op-2", 3, 11), null);
         assertThat(roundTrip(told)).isEqualTo(told);
         assertThat(roundTrip(new InputChecks.Place(2, 1L << 40))).isEqualTo(new InputChecks.Place(2, 1L << 40));

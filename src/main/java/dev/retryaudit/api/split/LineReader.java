@@ -11,6 +11,8 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.values.ParentRef;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -190,6 +192,28 @@ public final class LineReader {
         heldNames.putIfAbsent(source, line.text.source());
         try {
             held.computeIfAbsent(source, s -> spans.new Held()).add(line.spans);
+        } catch (InputException e) {
+            throw Lent.error(e);
+        }
+    }
+
+    /**
+     * Reads the whole spans source {@code source}, the {@code sourceIndex}-th input, from {@code in} in one pass
+     * as the command line reads a file, and holds its operations as {@link #hold} holds those of lines read one
+     * at a time (numbered in the order of their first lines, built by {@link #heldOperation}): for an engine
+     * that has a whole file where it audits. Throws the first error the command line meets while reading the
+     * source's lines, which is the source's first error but for those of its operations' building; then none
+     * of its operations is held. Holds none of a source with no span line.
+     */
+    public void holdSource(String source, int sourceIndex, InputStream in) throws RetryAuditException, IOException {
+        if (spans == null) {
+            throw new IllegalStateException("an OTLP reader links operations by context: operations(...)");
+        }
+        Objects.requireNonNull(source, "source");
+        try {
+            SpanLines.Held read = spans.hold(source, sourceIndex, in);
+            heldNames.put(sourceIndex, source);
+            held.put(sourceIndex, read);
         } catch (InputException e) {
             throw Lent.error(e);
         }

@@ -2,6 +2,7 @@ package dev.retryaudit.input.operations;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.json.JsonCursor;
 import dev.retryaudit.json.ParseFailures;
 import dev.retryaudit.json.StrictJson;
@@ -11,6 +12,7 @@ import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Operation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
@@ -158,8 +160,17 @@ public final class SpanLines {
      * throws the error, as {@link #operation} throws it.
      */
     public final class Held {
-        private final HeldOperations groups = new HeldOperations();
+        private final HeldOperations groups;
         private final Map<Integer, InputException> failed = new HashMap<>();
+
+        /** No operation yet: lines are added one at a time. */
+        public Held() {
+            this(new HeldOperations());
+        }
+
+        private Held(HeldOperations groups) {
+            this.groups = groups;
+        }
 
         /** Merges line {@code r} into its operation, as {@link #operation} merges it. */
         public void add(Read r) throws InputException {
@@ -197,6 +208,17 @@ public final class SpanLines {
             }
             return groups.build(g, source, sourceIndex);
         }
+    }
+
+    /**
+     * The operations of a whole source, read from {@code in} in one pass as {@link SpansReader} reads a file
+     * (its chunks parsed on several cores), held as {@link Held} holds lines added one at a time: none when the
+     * source holds no span line. Throws the source's first error of a line, as the reader words it.
+     */
+    public Held hold(String source, int sourceIndex, InputStream in) throws IOException, InputException {
+        ReadContext ctx = new ReadContext(source, sourceIndex, in, json, limits, null);
+        return new Held(ParseFailures.reading(source, () -> ctx.cursor() == null ? null : ctx.cursor().parser(), limits,
+                () -> SpansReader.hold(ctx)));
     }
 
     /** The rejection of a source with no span line (blank lines only, or none). */

@@ -46,6 +46,20 @@ public final class SpansReader implements TraceReader {
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
+        HeldOperations groups = hold(ctx);
+        if (groups.size() == 0) {
+            throw empty(ctx.source());
+        }
+        for (int g = 0; g < groups.size(); g++) {
+            ctx.sink().accept(groups.build(g, ctx.source(), ctx.sourceIndex()));
+        }
+    }
+
+    /**
+     * The lines of the context's source, read in one pass as {@link #read} reads them and grouped into
+     * operations, not yet built: none when the source holds no span line. Throws the first error of a line.
+     */
+    static HeldOperations hold(ReadContext ctx) throws IOException, InputException {
         HeldOperations groups = new HeldOperations();
         LineDiscipline lines = discipline(ctx);
         Queue<Batch> spare = new ConcurrentLinkedQueue<>();
@@ -64,12 +78,8 @@ public final class SpansReader implements TraceReader {
         if (rest != null) {
             readLines(ctx.openCheckingDuplicatesItself(in -> rest), groups, lines, ctx);
         }
-        if (lines.records() == 0) {
-            throw empty(ctx.source());
-        }
-        for (int g = 0; g < groups.size(); g++) {
-            ctx.sink().accept(groups.build(g, ctx.source(), ctx.sourceIndex()));
-        }
+        // Every line read is grouped (or rejected): no group, no line.
+        return groups;
     }
 
     private static LineDiscipline discipline(ReadContext ctx) {
