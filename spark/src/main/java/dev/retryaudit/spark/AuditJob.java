@@ -86,7 +86,7 @@ final class AuditJob {
                     List<AuditPart> pieces = new ArrayList<>();
                     it.forEachRemaining(i -> {
                         if (i.piece() != null) {
-                            pieces.add(i.piece().part());
+                            pieces.add(i.piece().value());
                         }
                     });
                     List<Tuple2<Integer, AuditPart>> out = new ArrayList<>();
@@ -239,7 +239,7 @@ final class AuditJob {
             List<Item> out, OperationFacts facts) {
         AuditPart part = settings.split().auditPart(operations, reader);
         out.add(Item.of(facts));
-        part.findings().forEach(f -> out.add(Item.of(f)));
+        out.add(Item.of(part.findings()));
         // What is left to merge, as one piece: the merge sends it on by group.
         part.pieces(1).values().forEach(p -> out.add(Item.of(p)));
         return out.iterator();

@@ -77,11 +77,11 @@ public final class KryoClasses implements KryoRegistrator {
             o.writeString(v.key());
             k.writeObject(o, v.line());
         }, (k, i) -> new Item.Crossing(i.readString(), k.readObject(i, SpanLine.class)));
-        fields(kryo, Piece.class, (k, o, v) -> {
+        fields(kryo, Packed.class, (k, o, v) -> {
             byte[] b = v.bytes();
             o.writeInt(b.length, true);
             o.writeBytes(b);
-        }, (k, i) -> Piece.of(i.readBytes(i.readInt(true))));
+        }, (k, i) -> Packed.of(i.readBytes(i.readInt(true))));
         fields(kryo, OperationFacts.class, (k, o, v) -> v.write(o), (k, i) -> OperationFacts.read(i));
         fields(kryo, OperationFacts.Row.class, (k, o, v) -> {
             o.writeInt(v.source(), true);
@@ -98,12 +98,12 @@ public final class KryoClasses implements KryoRegistrator {
             kryo.register(c, new JavaSerializer());
         }
         fields(kryo, Item.class, (k, o, v) -> {
-            k.writeObjectOrNull(o, v.finding(), Finding.class);
-            k.writeObjectOrNull(o, v.piece(), Piece.class);
+            k.writeObjectOrNull(o, v.findings(), Packed.class);
+            k.writeObjectOrNull(o, v.piece(), Packed.class);
             k.writeObjectOrNull(o, v.rejection(), InputRejection.class);
             k.writeObjectOrNull(o, v.facts(), OperationFacts.class);
             k.writeObjectOrNull(o, v.crossing(), Item.Crossing.class);
-        }, (k, i) -> new Item(k.readObjectOrNull(i, Finding.class), k.readObjectOrNull(i, Piece.class),
+        }, (k, i) -> new Item(packed(k, i), packed(k, i),
                 k.readObjectOrNull(i, InputRejection.class), k.readObjectOrNull(i, OperationFacts.class),
                 k.readObjectOrNull(i, Item.Crossing.class)));
         fields(kryo, OtlpJob.Op.class, (k, o, v) -> {
@@ -177,6 +177,12 @@ public final class KryoClasses implements KryoRegistrator {
             writeInts(o, v.single());
             writeInts(o, v.logs());
         }, (k, i) -> new OtlpSources(readInts(i), readInts(i)));
+    }
+
+    /** A packed value of the type the reader expects. */
+    @SuppressWarnings("unchecked")
+    private static <T extends java.io.Serializable> Packed<T> packed(Kryo k, Input i) {
+        return k.readObjectOrNull(i, Packed.class);
     }
 
     private static void writeStrings(Output o, String[] s) {

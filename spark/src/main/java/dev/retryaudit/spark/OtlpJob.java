@@ -331,7 +331,7 @@ final class OtlpJob {
         });
         AuditPart part = settings.split().auditPart(ops);
         out.add(Item.of(facts));
-        part.findings().forEach(f -> out.add(Item.of(f)));
+        out.add(Item.of(part.findings()));
         pieces.add(part);
         // What is left to merge, as one piece: the merge sends it on by group.
         settings.split().combine(pieces).pieces(1).values().forEach(p -> out.add(Item.of(p)));

@@ -94,7 +94,8 @@ public final class SparkAuditResult implements AutoCloseable {
 
     /** Every finding: those of the per-operation rules, kept with the items, and those the merge of the cross-operation rules gave. */
     static JavaRDD<Finding> findings(JavaRDD<Item> items, JavaRDD<AuditResult> merged) {
-        return items.filter(i -> i.finding() != null).map(Item::finding).union(merged.flatMap(r -> r.findings().iterator()));
+        return items.filter(i -> i.findings() != null).flatMap(i -> i.findings().value().iterator())
+                .union(merged.flatMap(r -> r.findings().iterator()));
     }
 
     private static Iterator<long[]> count(Iterator<Finding> findings) {

@@ -103,6 +103,9 @@ class KryoClassesTest {
         assertThat(back.counts(2)).isDeepEqualTo(new long[][] {{1, 0, 0}, {21, 1, 2}});
         assertThat(roundTrip(back.row(1))).isEqualTo(back.row(1));
         assertThat(roundTrip(new OperationFacts()).size()).isZero();
+        Packed<java.util.ArrayList<String>> packed = roundTrip(Packed.of(new java.util.ArrayList<>(List.of("a", "b"))));
+        assertThat(packed.value()).containsExactly("a", "b");
+        assertThat(roundTrip(Item.of(List.of())).findings().value()).isEmpty();
         OtlpJob.Told told = new OtlpJob.Told("t/s", new OtlpJob.Offer("op-2", 3, 11), null);
         assertThat(roundTrip(told)).isEqualTo(told);
         assertThat(roundTrip(new InputChecks.Place(2, 1L << 40))).isEqualTo(new InputChecks.Place(2, 1L << 40));

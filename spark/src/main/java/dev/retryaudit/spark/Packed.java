@@ -1,6 +1,5 @@
 package dev.retryaudit.spark;
 
-import dev.retryaudit.api.split.AuditPart;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,37 +9,37 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 
 /**
- * A part's piece to merge (its cross-operation aggregates and notes), kept as the bytes it is serialized to
- * once: the audit's results are cached serialized and read by several actions, of which only the merge needs
- * the piece itself, so the others copy its bytes instead of rebuilding it (about a megabyte of aggregates
- * for a file of a hundred thousand operations).
+ * A value of a part's results kept as the bytes it is serialized to once: a part's piece to merge (its
+ * cross-operation aggregates and notes, about a megabyte for a file of a hundred thousand operations) or its
+ * findings. The audit's results are cached serialized and read by several actions, each of which needs only
+ * some of them: the others copy the bytes instead of rebuilding the value.
  */
-final class Piece implements Serializable {
+final class Packed<T extends Serializable> implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private transient AuditPart part;
+    private transient T value;
     private byte[] bytes;
 
-    private Piece(AuditPart part, byte[] bytes) {
-        this.part = part;
+    private Packed(T value, byte[] bytes) {
+        this.value = value;
         this.bytes = bytes;
     }
 
-    static Piece of(AuditPart part) {
-        return new Piece(part, null);
+    static <T extends Serializable> Packed<T> of(T value) {
+        return new Packed<>(value, null);
     }
 
-    /** The piece that {@link #bytes} gave. */
-    static Piece of(byte[] bytes) {
-        return new Piece(null, bytes);
+    /** The value that {@link #bytes} gave. */
+    static <T extends Serializable> Packed<T> of(byte[] bytes) {
+        return new Packed<>(null, bytes);
     }
 
-    /** The piece's serialized form, made on first use. */
+    /** The value's serialized form, made on first use. */
     byte[] bytes() {
         if (bytes == null) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (ObjectOutputStream o = new ObjectOutputStream(out)) {
-                o.writeObject(part);
+                o.writeObject(value);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -49,18 +48,19 @@ final class Piece implements Serializable {
         return bytes;
     }
 
-    /** The piece, read from its bytes on first use. */
-    AuditPart part() {
-        if (part == null) {
+    /** The value, read from its bytes on first use. */
+    @SuppressWarnings("unchecked")
+    T value() {
+        if (value == null) {
             try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-                part = (AuditPart) in.readObject();
+                value = (T) in.readObject();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);
             }
         }
-        return part;
+        return value;
     }
 
     private void writeObject(java.io.ObjectOutputStream out) throws IOException {
