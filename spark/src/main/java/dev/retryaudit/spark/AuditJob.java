@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
@@ -183,14 +184,10 @@ final class AuditJob {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<Operation> built = new ArrayList<>(reader.held(source));
-        for (int g = 0; g < reader.held(source); g++) {
-            Operation op = SpanOperation.build(reader, source, g, out, facts);
-            if (op != null) {
-                built.add(op);
-            }
-        }
-        return audit(built, reader, settings, out, facts);
+        // Built as the audit takes them, so that no more than one is held at a time.
+        int held = reader.held(source);
+        return audit(() -> IntStream.range(0, held).mapToObj(g -> SpanOperation.build(reader, source, g, out, facts))
+                .filter(Objects::nonNull).iterator(), reader, settings, out, facts);
     }
 
     /** The lines of the operations that cross partitions, by key: each read, built and audited here. */
