@@ -235,7 +235,12 @@ public final class SparkAudit {
             inputs.add(new InputSummary(name, format, counts[s][1], counts[s][2], read));
         }
         JavaRDD<Row> rows = SparkAuditResult.findings(items, merged).map(FindingRows::row);
-        Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA).orderBy(FindingRows.ORDER);
+        // Ordered as orderBy orders, in as many ranges as the input has partitions rather than the session's
+        // default of shuffle partitions (200: as many files a task would write for a few thousand findings).
+        Column order = functions.col(FindingRows.ORDER);
+        Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA)
+                .repartitionByRange(Math.max(1, items.getNumPartitions()), order)
+                .sortWithinPartitions(order);
         return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items, merged);
     }
 
