@@ -199,7 +199,7 @@ public final class LineReader {
 
     /**
      * Reads the whole spans source {@code source}, the {@code sourceIndex}-th input, from {@code in} in one pass
-     * as the command line reads a file, and holds its operations as {@link #hold} holds those of lines read one
+     * on the calling thread (an engine's task has one core) with the command line's reader, and holds its operations as {@link #hold} holds those of lines read one
      * at a time (numbered in the order of their first lines, built by {@link #heldOperation}): for an engine
      * that has a whole file where it audits. Throws the first error the command line meets while reading the
      * source's lines, which is the source's first error but for those of its operations' building; then none
@@ -211,7 +211,7 @@ public final class LineReader {
         }
         Objects.requireNonNull(source, "source");
         try {
-            SpanLines.Held read = spans.hold(source, sourceIndex, in);
+            SpanLines.Held read = spans.hold(source, sourceIndex, in, false);
             heldNames.put(sourceIndex, source);
             held.put(sourceIndex, read);
         } catch (InputException e) {

@@ -211,14 +211,16 @@ public final class SpanLines {
     }
 
     /**
-     * The operations of a whole source, read from {@code in} in one pass as {@link SpansReader} reads a file
-     * (its chunks parsed on several cores), held as {@link Held} holds lines added one at a time: none when the
-     * source holds no span line. Throws the source's first error of a line, as the reader words it.
+     * The operations of a whole source, read from {@code in} as {@link SpansReader} reads a file (its chunks
+     * parsed on several cores when {@code parallel}, else in one pass on the calling thread), held as
+     * {@link Held} holds lines added one at a time: none when the source holds no span line. Throws the
+     * source's first error of a line, as the reader words it.
      */
-    public Held hold(String source, int sourceIndex, InputStream in) throws IOException, InputException {
+    public Held hold(String source, int sourceIndex, InputStream in, boolean parallel)
+            throws IOException, InputException {
         ReadContext ctx = new ReadContext(source, sourceIndex, in, json, limits, null);
         return new Held(ParseFailures.reading(source, () -> ctx.cursor() == null ? null : ctx.cursor().parser(), limits,
-                () -> SpansReader.hold(ctx)));
+                () -> SpansReader.hold(ctx, parallel)));
     }
 
     /** The rejection of a source with no span line (blank lines only, or none). */

@@ -46,7 +46,7 @@ public final class SpansReader implements TraceReader {
 
     @Override
     public void read(ReadContext ctx) throws IOException, InputException {
-        HeldOperations groups = hold(ctx);
+        HeldOperations groups = hold(ctx, true);
         if (groups.size() == 0) {
             throw empty(ctx.source());
         }
@@ -56,12 +56,18 @@ public final class SpansReader implements TraceReader {
     }
 
     /**
-     * The lines of the context's source, read in one pass as {@link #read} reads them and grouped into
-     * operations, not yet built: none when the source holds no span line. Throws the first error of a line.
+     * The lines of the context's source, read as {@link #read} reads them and grouped into operations, not
+     * yet built: none when the source holds no span line. Throws the first error of a line. {@code parallel}:
+     * its chunks are parsed on several cores ({@link ParallelChunks}), else it is read in one pass on the
+     * calling thread (for an engine that gives each task one core).
      */
-    static HeldOperations hold(ReadContext ctx) throws IOException, InputException {
+    static HeldOperations hold(ReadContext ctx, boolean parallel) throws IOException, InputException {
         HeldOperations groups = new HeldOperations();
         LineDiscipline lines = discipline(ctx);
+        if (!parallel) {
+            readLines(ctx.openCheckingDuplicatesItself(), groups, lines, ctx);
+            return groups;
+        }
         Queue<Batch> spare = new ConcurrentLinkedQueue<>();
         InputStream rest = ParallelChunks.run(ctx.lineChunks(ParallelChunks.chunkBytes()), chunk -> parse(ctx, chunk, spare),
                 (chunk, batch) -> {
