@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * requests. -Dserve.profile=FILE records the measured round with async-profiler (-Dserve.agent=the path
  * of libasyncProfiler.so), in cpu mode (-Dserve.event=alloc for allocations) with threads, as collapsed stacks; -Dserve.histogram=FILE writes the
  * receiver's heap histogram after the warm-up round (jcmd GC.class_histogram) into FILE, and of the objects live
- * or not once the measured round's spans are all answered, before they are audited, into FILE.held.
+ * once the measured round's spans are all answered, before they are audited, into FILE.held.
  *
  * <pre>
  * java -cp target/retry-audit.jar:bench-data/classes ServeBench target/retry-audit.jar 100000
@@ -168,7 +168,7 @@ public final class ServeBench {
         double receivedCpu = cpuSeconds(pid) - cpu0;
         if (held != null) {
             double before = cpuSeconds(pid);
-            jcmd(pid, held, "GC.class_histogram", "-all");
+            jcmd(pid, held, "GC.class_histogram");
             cpu0 += cpuSeconds(pid) - before;
         }
         long deadline = System.nanoTime() + 600_000_000_000L;

@@ -3,12 +3,6 @@ package dev.retryaudit.serve;
 import dev.retryaudit.api.split.RunningAudit;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Severity;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -17,8 +11,9 @@ import java.util.Map;
 /**
  * The findings of the per-operation rules that {@code serve} handed on as it audited, as much of them as the
  * end of the run needs again. For the report at the end, every one: the findings of each audited part are
- * serialized together into one block of bytes as they are handed on (a few hundred bytes a finding, against
- * about a kilobyte as objects, and nothing for the collector to trace), and read back once, at the end. For
+ * written together into one block of bytes as they are handed on ({@link FindingBytes}: a few hundred bytes a
+ * finding, against about a kilobyte as objects, and nothing for the collector to trace), and read back once, at
+ * the end. For
  * the verdict alone, of the findings the baseline does not hold, the first of each severity, as the exit
  * code depends on no more; the others are not kept. Not thread-safe.
  */
@@ -46,13 +41,7 @@ final class HandedFindings {
             }
             return;
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 * findings.size());
-        try (ObjectOutputStream o = new ObjectOutputStream(out)) {
-            o.writeObject(findings.toArray(new Finding[0]));
-        } catch (IOException e) {
-            throw new UncheckedIOException("a finding is serializable", e);
-        }
-        byte[] block = out.toByteArray();
+        byte[] block = FindingBytes.write(findings);
         blocks.add(block);
         bytes += block.length;
     }
@@ -64,11 +53,7 @@ final class HandedFindings {
         }
         List<Finding> all = new ArrayList<>();
         for (byte[] block : blocks) {
-            try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(block))) {
-                all.addAll(List.of((Finding[]) in.readObject()));
-            } catch (IOException | ClassNotFoundException e) {
-                throw new IllegalStateException("findings serialized in this process read back", e);
-            }
+            all.addAll(FindingBytes.read(block));
         }
         return all;
     }
