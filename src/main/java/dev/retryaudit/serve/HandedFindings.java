@@ -11,13 +11,19 @@ import java.util.Map;
 /**
  * The findings of the per-operation rules that {@code serve} handed on as it audited, as much of them as the
  * end of the run needs again. For the report at the end, every one: the findings of each audited part are
- * written together into one block of bytes as they are handed on ({@link FindingBytes}: a few hundred bytes a
+ * written together into blocks of bytes as they are handed on ({@link FindingBytes}: a few hundred bytes a
  * finding, against about a kilobyte as objects, and nothing for the collector to trace), and read back once, at
  * the end. For
  * the verdict alone, of the findings the baseline does not hold, the first of each severity, as the exit
  * code depends on no more; the others are not kept. Not thread-safe.
  */
 final class HandedFindings {
+    /**
+     * The most findings a block: blocks of tens of kilobytes, each an ordinary object for the collector, where one
+     * of megabytes would take whole regions of G1's heap and start its concurrent cycles.
+     */
+    private static final int BLOCK = 256;
+
     private final RunningAudit audit;
     private final boolean whole;
     private final List<byte[]> blocks = new ArrayList<>();
@@ -41,9 +47,11 @@ final class HandedFindings {
             }
             return;
         }
-        byte[] block = FindingBytes.write(findings);
-        blocks.add(block);
-        bytes += block.length;
+        for (int from = 0; from < findings.size(); from += BLOCK) {
+            byte[] block = FindingBytes.write(findings.subList(from, Math.min(findings.size(), from + BLOCK)));
+            blocks.add(block);
+            bytes += block.length;
+        }
     }
 
     /** The findings kept, in the order they were handed on. */
