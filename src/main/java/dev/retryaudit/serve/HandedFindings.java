@@ -1,6 +1,5 @@
 package dev.retryaudit.serve;
 
-import dev.retryaudit.api.split.RunningAudit;
 import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Severity;
 import java.util.ArrayList;

@@ -2,7 +2,6 @@ package dev.retryaudit.serve;
 
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
-import dev.retryaudit.api.split.RunningAudit;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.LinkingContexts;
