@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  * code, the machine's load average, and the spans per CPU-second of a bare protobuf decode of the same
  * requests. -Dserve.profile=FILE records the measured round with async-profiler (-Dserve.agent=the path
  * of libasyncProfiler.so), in cpu mode (-Dserve.event=alloc for allocations) with threads, as collapsed stacks; -Dserve.histogram=FILE writes the
- * receiver's heap histogram after the warm-up round (jcmd GC.class_histogram) into FILE.
+ * receiver's heap histogram after the warm-up round (jcmd GC.class_histogram) into FILE, and of the objects live
+ * once the measured round's spans are all answered, before they are audited, into FILE.held.
  *
  * <pre>
  * java -cp target/retry-audit.jar:bench-data/classes ServeBench target/retry-audit.jar 100000
@@ -96,7 +97,7 @@ public final class ServeBench {
         ExecutorService senders = Executors.newFixedThreadPool(senderCount);
         List<byte[]> warm = bodies(operations, 0);
         // Each operation of the benchmark is one operation audited (its parent span is no attempt).
-        round(http, senders, base, serve.pid(), warm, 3L * operations, operations);
+        round(http, senders, base, serve.pid(), warm, 3L * operations, operations, null);
         String histogram = System.getProperty("serve.histogram");
         if (histogram != null) {
             jcmd(serve.pid(), Path.of(histogram), "GC.class_histogram");
@@ -106,7 +107,8 @@ public final class ServeBench {
         if (profile != null) {
             jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"start,event=" + System.getProperty("serve.event", "cpu") + ",interval=1ms,threads\"");
         }
-        Round measured = round(http, senders, base, serve.pid(), bodies, 3L * operations, 2L * operations);
+        Path held = histogram == null ? null : Path.of(histogram + ".held");
+        Round measured = round(http, senders, base, serve.pid(), bodies, 3L * operations, 2L * operations, held);
         if (profile != null) {
             jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"stop,collapsed,file=" + profile + "\"");
         }
@@ -135,9 +137,12 @@ public final class ServeBench {
                 spans / measured.auditedWall() / cores, decode, peak[0], exit);
     }
 
-    /** Posts {@code bodies} and waits for their answers, then until the receiver has audited {@code audited} operations in all. */
+    /**
+     * Posts {@code bodies} and waits for their answers (then writes the receiver's heap histogram into {@code held},
+     * unless null, outside the figures), then until the receiver has audited {@code audited} operations in all.
+     */
     private static Round round(HttpClient http, ExecutorService senders, String base, long pid, List<byte[]> bodies,
-            long spans, long audited) throws Exception {
+            long spans, long audited, Path held) throws Exception {
         URI url = URI.create(base + "/v1/traces");
         double cpu0 = cpuSeconds(pid);
         long start = System.nanoTime();
@@ -161,6 +166,11 @@ public final class ServeBench {
         }
         double receivedWall = (System.nanoTime() - start) / 1e9;
         double receivedCpu = cpuSeconds(pid) - cpu0;
+        if (held != null) {
+            double before = cpuSeconds(pid);
+            jcmd(pid, held, "GC.class_histogram");
+            cpu0 += cpuSeconds(pid) - before;
+        }
         long deadline = System.nanoTime() + 600_000_000_000L;
         for (long now = audited(http, base); now < audited; now = audited(http, base)) {
             if (System.nanoTime() - deadline > 0) {

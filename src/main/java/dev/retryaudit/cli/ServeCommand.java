@@ -148,7 +148,7 @@ final class ServeCommand implements Callable<Integer> {
             throw options.usage("invalid value for option '--read-timeout': must be more than 0");
         }
         Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits,
-                new Serve.Connections(read, maxConnections));
+                new Serve.Connections(read, maxConnections), report);
         if (!command.isEmpty() && untilIdle != null) {
             throw options.usage("--until-idle cannot be used with COMMAND: the run ends when COMMAND has exited");
         }

@@ -3,6 +3,7 @@ package dev.retryaudit.serve;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.LinkingContexts;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,8 +29,8 @@ final class HeldContexts {
 
     private final long idleNanos;
     private final Map<String, Context> open = new LinkedHashMap<>();
-    /** The open contexts by the traces of their spans. */
-    private final Map<String, Set<String>> byTrace = new HashMap<>();
+    /** The open contexts by the traces of their spans: one key, or a set of them ({@link #plus}). */
+    private final Map<String, Object> byTrace = new HashMap<>();
     private long spans;
 
     /**
@@ -38,7 +39,8 @@ final class HeldContexts {
      */
     private static final class Context {
         final List<ForeignSpan> spans = new ArrayList<>(2);
-        final Set<String> traces = new HashSet<>(2);
+        /** One trace, or a set of them ({@link #plus}). */
+        Object traces;
         long first;
         long last;
         long retryAfterNanos;
@@ -74,8 +76,10 @@ final class HeldContexts {
         c.spans.add(span);
         c.last = now;
         c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfterNanos);
-        if (c.traces.add(span.traceId())) {
-            byTrace.computeIfAbsent(span.traceId(), t -> new HashSet<>(2)).add(key);
+        String trace = span.traceId();
+        if (!(c.traces instanceof String one ? one.equals(trace) : all(c.traces).contains(trace))) {
+            c.traces = plus(c.traces, trace);
+            byTrace.put(trace, plus(byTrace.get(trace), key));
         }
         spans++;
     }
@@ -151,10 +155,15 @@ final class HeldContexts {
         for (String key : component(keys)) {
             Context c = open.remove(key);
             out.addAll(c.spans);
-            for (String trace : c.traces) {
-                Set<String> in = byTrace.get(trace);
-                if (in != null && in.remove(key) && in.isEmpty()) {
-                    byTrace.remove(trace);
+            for (String trace : all(c.traces)) {
+                Object in = byTrace.get(trace);
+                if (in != null) {
+                    Object rest = minus(in, key);
+                    if (rest == null) {
+                        byTrace.remove(trace);
+                    } else if (rest != in) {
+                        byTrace.put(trace, rest);
+                    }
                 }
             }
         }
@@ -168,6 +177,42 @@ final class HeldContexts {
         return now - c.last >= idleNanos + c.retryAfterNanos;
     }
 
+    /**
+     * {@code few}, one string, a set of two or more, or null for none, with {@code s} added, absent from it: most
+     * contexts have one trace and most traces one context, so neither needs a set of its own.
+     */
+    @SuppressWarnings("unchecked")
+    private static Object plus(Object few, String s) {
+        if (few == null) {
+            return s;
+        }
+        if (few instanceof String one) {
+            Set<String> two = new HashSet<>(4);
+            two.add(one);
+            two.add(s);
+            return two;
+        }
+        ((Set<String>) few).add(s);
+        return few;
+    }
+
+    /** {@code few} without {@code s}: one string, a set of two or more, or null for none. */
+    @SuppressWarnings("unchecked")
+    private static Object minus(Object few, String s) {
+        if (few instanceof String one) {
+            return one.equals(s) ? null : one;
+        }
+        Set<String> set = (Set<String>) few;
+        set.remove(s);
+        return set.size() > 1 ? set : set.isEmpty() ? null : set.iterator().next();
+    }
+
+    /** The strings of {@code few}. */
+    @SuppressWarnings("unchecked")
+    private static Collection<String> all(Object few) {
+        return few == null ? List.of() : few instanceof String one ? List.of(one) : (Set<String>) few;
+    }
+
     /** The open contexts named and every open context that shares a trace with one of them, transitively. */
     private Set<String> component(List<String> keys) {
         Set<String> component = new LinkedHashSet<>();
@@ -178,8 +223,8 @@ final class HeldContexts {
             if (c == null || !component.add(key)) {
                 continue;
             }
-            for (String trace : c.traces) {
-                stack.addAll(byTrace.getOrDefault(trace, Set.of()));
+            for (String trace : all(c.traces)) {
+                stack.addAll(all(byTrace.get(trace)));
             }
         }
         return component;

@@ -1,6 +1,8 @@
 package dev.retryaudit.serve;
 
 import dev.retryaudit.model.Finding;
+import dev.retryaudit.model.Severity;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +24,8 @@ final class Metrics {
     private final long maxHeld;
     private final Map<String, AtomicLong> requests = new TreeMap<>();
     private final Map<String, Long> findings = new TreeMap<>();
+    /** The labels of {@link #findings} by rule, one a severity, made once each; guarded by {@link #findings}. */
+    private final Map<String, String[]> labels = new HashMap<>();
 
     Metrics(long maxHeld) {
         this.maxHeld = maxHeld;
@@ -60,9 +64,13 @@ final class Metrics {
     }
 
     void finding(Finding f) {
-        String key = "rule=\"" + label(f.rule()) + "\",severity=\"" + f.severity().id() + "\"";
         synchronized (findings) {
-            findings.merge(key, 1L, Long::sum);
+            String[] keys = labels.computeIfAbsent(f.rule(), r -> new String[Severity.values().length]);
+            int s = f.severity().ordinal();
+            if (keys[s] == null) {
+                keys[s] = "rule=\"" + label(f.rule()) + "\",severity=\"" + f.severity().id() + "\"";
+            }
+            findings.merge(keys[s], 1L, Long::sum);
         }
     }
 

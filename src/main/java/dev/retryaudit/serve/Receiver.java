@@ -2,8 +2,6 @@ package dev.retryaudit.serve;
 
 import dev.retryaudit.api.AuditResult;
 import dev.retryaudit.api.RetryAudit;
-import dev.retryaudit.api.split.AuditPart;
-import dev.retryaudit.api.split.SplitAudit;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.LinkingContexts;
@@ -21,10 +19,7 @@ import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -36,7 +31,8 @@ import java.util.function.Supplier;
  * context's spans are linked by the protocol {@code audit} uses ({@link LinkingContexts}), given their
  * parents among the operations of the source audited before ({@link ParentOffers}), audited, and their
  * findings handed on at once. A busy context is audited in windows ({@link ContextWindow}).
- * Cross-operation rules are judged at {@link #finish} over every part audited. Thread-safe: records are
+ * Cross-operation rules aggregate every part audited, key by key, and are judged at {@link #finish}; of the
+ * findings handed on, the receiver keeps what the end needs ({@link HandedFindings}). Thread-safe: records are
  * read outside the lock, their spans held and audited under it.
  */
 final class Receiver {
@@ -45,7 +41,8 @@ final class Receiver {
     /** The source name of Zipkin spans. */
     static final String ZIPKIN_SOURCE = "/api/v2/spans";
 
-    private final SplitAudit parted;
+    private final RunningAudit audit;
+    private final HandedFindings handed;
     private final long maxHeldSpans;
     private final LongSupplier clock;
     private final Consumer<Finding> findings;
@@ -55,15 +52,8 @@ final class Receiver {
     private final Source otlp;
     private final Source zipkin;
 
-    private final List<AuditPart> parts = new ArrayList<>();
     /** Held while linking and auditing, which the receiver's own lock is not: exports are taken meanwhile. */
     private final Object auditing = new Object();
-    /**
-     * The findings handed on, by identity: the merge at the end gives those of the parts again, the same
-     * instances, beside the cross-operation rules' new ones. Equal findings of two parts both come out, as
-     * the report holds both; no finding's message or fingerprint is built to tell them apart.
-     */
-    private final Set<Finding> emitted = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean finished;
 
     /** The longest Retry-After that holds a context, in seconds: a longer one is taken as this long. */
@@ -117,9 +107,14 @@ final class Receiver {
         }
     }
 
+    /**
+     * A receiver that audits by {@code auditor}, hands each finding to {@code findings} as it is made and, with
+     * {@code report}, keeps every one for the result of {@link #finish} (else as many as its verdict needs).
+     */
     Receiver(RetryAudit auditor, Limits limits, long idleNanos, long maxHeldSpans, LongSupplier clock,
-            Consumer<Finding> findings, Metrics metrics) {
-        this.parted = SplitAudit.of(auditor);
+            Consumer<Finding> findings, Metrics metrics, boolean report) {
+        this.audit = RunningAudit.of(auditor);
+        this.handed = new HandedFindings(audit, report);
         this.maxHeldSpans = maxHeldSpans;
         this.clock = clock;
         this.findings = findings;
@@ -294,8 +289,10 @@ final class Receiver {
     }
 
     /**
-     * Audits every context still open and judges the cross-operation rules over everything audited:
-     * the findings of the whole run, as one report holds them. Exports that come after are refused.
+     * Audits every context still open and judges the cross-operation rules over everything audited, handing
+     * their findings on: the findings of the whole run, as one report holds them (without {@code report}, the
+     * cross-operation rules' and, of the others, the first of each severity the baseline does not hold: what the
+     * verdict needs). Exports that come after are refused.
      */
     AuditResult finish() {
         synchronized (auditing) {
@@ -309,13 +306,11 @@ final class Receiver {
             }
             link(otlp, otlpSpans);
             link(zipkin, zipkinSpans);
-            AuditResult merged = parted.merge(parts);
-            for (Finding f : merged.findings()) {
-                if (emitted.add(f)) {
-                    findings.accept(f);
-                    metrics.finding(f);
-                }
+            for (Finding f : audit.finish()) {
+                findings.accept(f);
+                metrics.finding(f);
             }
+            List<Finding> all = audit.report(handed.kept());
             List<InputSummary> inputs = new ArrayList<>();
             synchronized (this) {
                 inputs.add(summary(otlp));
@@ -323,7 +318,7 @@ final class Receiver {
                     inputs.add(summary(zipkin));
                 }
             }
-            return new AuditResult(inputs, merged.findings());
+            return new AuditResult(inputs, all);
         }
     }
 
@@ -368,16 +363,29 @@ final class Receiver {
         if (ops.isEmpty()) {
             return;
         }
-        AuditPart part = parted.auditPart(ops);
-        parts.add(part);
+        RunningAudit.Audited part = audit.audit(ops);
         counts[0] += part.operations();
         counts[1] += part.attempts();
         metrics.audited(part.operations());
         for (Finding f : part.findings()) {
-            if (emitted.add(f)) {
-                findings.accept(f);
-                metrics.finding(f);
-            }
+            findings.accept(f);
+            metrics.finding(f);
+        }
+        handed.add(part.findings());
+    }
+
+    /**
+     * What the receiver holds, besides the spans and the cross-operation rules' aggregates, of what it audited: the
+     * bytes of the findings handed on kept serialized for a report, the findings held as objects for a verdict,
+     * and the parent offers of the operations audited (at most {@code --max-held-spans}, and 1,024, a source).
+     */
+    record Retained(long findingBytes, int findingObjects, int offers) {
+    }
+
+    /** What the receiver holds now of what it audited. */
+    Retained retained() {
+        synchronized (auditing) {
+            return new Retained(handed.bytes(), handed.objects(), otlp.offers.held() + zipkin.offers.held());
         }
     }
 

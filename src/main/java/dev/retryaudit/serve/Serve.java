@@ -23,11 +23,14 @@ import java.util.function.Consumer;
 public final class Serve implements AutoCloseable {
     /**
      * How to serve: where to listen, how long a linking context must be idle before it is audited (plus
-     * the longest Retry-After seen in it), the most attempt spans held, the limits of reading, and how
-     * connections are bounded.
+     * the longest Retry-After seen in it), the most attempt spans held, the limits of reading, how
+     * connections are bounded, and whether {@link #finish}'s result is for a report: with {@code report} it holds
+     * every finding of the run (those handed on are kept serialized until then); without, it holds what its
+     * verdict ({@link RetryAudit#passed}) needs, the findings of the rules across operations and, of the
+     * others, the first of each severity the baseline does not hold, and the receiver keeps no other.
      */
     public record Settings(InetSocketAddress listen, Duration idle, long maxHeldSpans, Limits limits,
-            Connections connections) {
+            Connections connections, boolean report) {
         public Settings {
             if (idle.isNegative() || maxHeldSpans < 1) {
                 throw new IllegalArgumentException("idle must be 0 or more and maxHeldSpans 1 or more");
@@ -83,7 +86,7 @@ public final class Serve implements AutoCloseable {
             throws IOException {
         Metrics metrics = new Metrics(settings.maxHeldSpans());
         Receiver receiver = new Receiver(auditor, settings.limits(), settings.idle().toNanos(),
-                settings.maxHeldSpans(), System::nanoTime, findings, metrics);
+                settings.maxHeldSpans(), System::nanoTime, findings, metrics, settings.report());
         AtomicLong lastPost = new AtomicLong(System.nanoTime());
         long retryAfter = Math.max(1, (settings.idle().toMillis() + 999) / 1000);
         Routes routes = new Routes(receiver, metrics, settings.limits().bytes(), settings.limits().depth(), retryAfter);

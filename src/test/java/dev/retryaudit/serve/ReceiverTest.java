@@ -22,7 +22,7 @@ class ReceiverTest {
         List<Finding> findings = new ArrayList<>();
         Metrics metrics = new Metrics(1_000_000);
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
-                metrics);
+                metrics, true);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
         assertThat(r.otlp(export, null, 11).rejected()).isZero();
         long held = r.heldSpans();
@@ -54,7 +54,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
-                new Metrics(1_000_000));
+                new Metrics(1_000_000), true);
         byte[] early = Files.readAllBytes(Path.of("src/test/resources/input/zipkin/retry-429-early.json"));
         // The same calls honouring the Retry-After: 2, in a trace of their own.
         byte[] honoured = Files.readString(Path.of("src/test/resources/input/zipkin/retry-429-honoured.json"))
@@ -82,7 +82,7 @@ class ReceiverTest {
     @Test
     void aZipkinBodyThatIsNoArrayOfSpansIsRefusedWhole() throws Exception {
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, () -> 0L, f -> { },
-                new Metrics(1_000_000));
+                new Metrics(1_000_000), true);
         for (String body : List.of("{}", "[{\"traceId\":5}]", "[] []", "[")) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.zipkin(body.getBytes(
                     java.nio.charset.StandardCharsets.UTF_8))).isInstanceOf(Receiver.BadExportException.class)
@@ -130,7 +130,7 @@ class ReceiverTest {
         List<Finding> findings = new ArrayList<>();
         Metrics metrics = new Metrics(1_000_000);
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, findings::add,
-                metrics);
+                metrics, true);
         long epoch = 1_788_789_720L * SECOND;
         int perSecond = 10;
         long maxHeld = 0;
@@ -155,10 +155,68 @@ class ReceiverTest {
     }
 
     @Test
+    void aRunWithoutAReportKeepsNoFindingItHandedOnBeyondWhatItsVerdictNeeds() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        // The parent offers are kept for as many spans as may be held, and 1,024 at least.
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000, now::get,
+                findings::add, new Metrics(1_000), false);
+        Receiver.Retained[] atOneMinute = new Receiver.Retained[1];
+        busyClient(r, now, 300, second -> {
+            if (second == 60) {
+                atOneMinute[0] = r.retained();
+            }
+        });
+        assertThat(findings).hasSizeGreaterThan(2_500);
+        // No byte serialized and one finding held, the first error, and the offers of the latest 1,024 spans,
+        // after one minute as after five.
+        assertThat(atOneMinute[0]).isEqualTo(new Receiver.Retained(0, 1, 1_024));
+        assertThat(r.retained()).isEqualTo(new Receiver.Retained(0, 1, 1_024));
+        dev.retryaudit.api.AuditResult result = r.finish();
+        assertThat(findings).hasSize(3_000);
+        assertThat(result.findings()).singleElement().isSameAs(findings.get(0));
+        assertThat(RetryAudit.defaults().passed(result)).isFalse();
+    }
+
+    @Test
+    void aRunWithAReportKeepsTheFindingsItHandedOnAsBytesAndGivesThemAllBackInOrder() throws Exception {
+        AtomicLong now = new AtomicLong();
+        List<Finding> findings = new ArrayList<>();
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get,
+                findings::add, new Metrics(1_000_000), true);
+        busyClient(r, now, 60, second -> { });
+        Receiver.Retained held = r.retained();
+        assertThat(held.findingObjects()).isZero();
+        assertThat(held.findingBytes()).isPositive();
+        List<Finding> all = r.finish().findings();
+        List<Finding> sorted = new ArrayList<>(findings);
+        sorted.sort(dev.retryaudit.rules.engine.FindingOrder.ORDER);
+        // Equal findings, read back from their bytes: the same lines in the same order.
+        assertThat(all).hasSize(600).isEqualTo(sorted);
+        assertThat(all).extracting(dev.retryaudit.report.JsonParts::line)
+                .containsExactlyElementsOf(sorted.stream().map(dev.retryaudit.report.JsonParts::line).toList());
+    }
+
+    /**
+     * Posts {@code seconds} of one client at ten operations a second into {@code r}, whose clock is {@code now},
+     * sweeping after each second, then calls {@code after} with the second.
+     */
+    private static void busyClient(Receiver r, AtomicLong now, int seconds, java.util.function.IntConsumer after)
+            throws Exception {
+        long epoch = 1_788_789_720L * SECOND;
+        for (int second = 0; second < seconds; second++) {
+            now.set(second * SECOND);
+            r.otlp(busyExport(epoch + second * SECOND, second * 10, 10), null, 20);
+            r.sweep();
+            after.accept(second);
+        }
+    }
+
+    @Test
     void theNotesOfTheSpansABusyContextsWindowsLetGoAreMadeOnceEach() throws Exception {
         AtomicLong now = new AtomicLong();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, f -> { },
-                new Metrics(1_000_000));
+                new Metrics(1_000_000), true);
         long epoch = 1_788_789_720L * SECOND;
         int perSecond = 10;
         int seconds = 120;
@@ -191,7 +249,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
-                new Metrics(1_000_000));
+                new Metrics(1_000_000), true);
         String export = new String(busyExport(1_788_789_720L * SECOND, 0, 1), java.nio.charset.StandardCharsets.UTF_8)
                 .replace("[{\"stringValue\":\"1\"}]", "[{\"stringValue\":\"99999999\"}]");
         r.otlp(export.getBytes(java.nio.charset.StandardCharsets.UTF_8), null, 2);
@@ -209,7 +267,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
-                new Metrics(1_000_000));
+                new Metrics(1_000_000), true);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
         r.otlp(export, null, 11);
         r.otlp(export, null, 11);
@@ -243,7 +301,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
-                new Metrics(1_000_000));
+                new Metrics(1_000_000), true);
         for (List<com.fasterxml.jackson.databind.JsonNode> spans : byTrace.values()) {
             com.fasterxml.jackson.databind.node.ObjectNode export = json.createObjectNode();
             com.fasterxml.jackson.databind.node.ObjectNode rs = export.putArray("resourceSpans").addObject();

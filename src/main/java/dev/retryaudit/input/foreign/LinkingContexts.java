@@ -76,7 +76,9 @@ public final class LinkingContexts {
         }
         return switch (s.kind) {
             case TOOL, WRAPPER -> TRACE + s.traceId;
-            case HTTP -> httpContext(context(s) + '\0' + contextKey(s));
+            // A request under a parent span is linked within its trace: that key, without the bucket's made first.
+            case HTTP -> !s.parentSpanId.isEmpty() && s.traceId.indexOf('\0') < 0 ? TRACE + s.traceId
+                    : httpContext(context(s) + '\0' + contextKey(s));
             case GRPC -> GRPC_CONTEXT;
             default -> "o" + otherKey(s);
         };

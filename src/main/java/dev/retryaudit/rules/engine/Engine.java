@@ -97,6 +97,18 @@ public final class Engine {
     }
 
     /**
+     * The findings of the per-operation rules made since the engine started or this was last called, which the
+     * engine then no longer holds, in the order they were made: for an audit that hands them on as each part of
+     * its input is audited and keeps only the cross-operation aggregates until {@link #finish}.
+     */
+    public List<Finding> takeFindings() {
+        requireOpen();
+        List<Finding> taken = List.copyOf(findings);
+        findings.clear();
+        return taken;
+    }
+
+    /**
      * Takes over what {@code other} found and aggregated, as if this engine had also seen its
      * operations; {@code other} must run the same policy and rules and is finished afterwards.
      */

@@ -96,7 +96,11 @@ final class OtlpProtobufSpans {
         s.ids[2] = id(span.getParentSpanId(), "parentSpanId", true);
         Arrays.fill(s.idPlaces, 1);
         Arrays.fill(s.nanoPlaces, 1);
-        s.name = s.strings.share(string(span.getName(), s.pointer(), "/name"));
+        String name = span.getName();
+        if (!fits(name)) {
+            throw tooLong(name, s.pointer() + "/name");
+        }
+        s.name = s.strings.share(name);
         s.spanKind = enumValue(span.getKindValue(), SPAN_KINDS, "/kind");
         s.nanos[0] = span.getStartTimeUnixNano();
         s.nanos[1] = span.getEndTimeUnixNano();
@@ -108,7 +112,8 @@ final class OtlpProtobufSpans {
                 throw tooLong(key, s.pointer() + "/attributes/" + a + "/key");
             }
             OtlpAttribute.Match match = OtlpAttribute.find(key);
-            s.attribute(key, match, match != null && s.wants(match) ? value(kv, a, s.pointer()) : null);
+            // The span's pointer is made only for an error: null stands for it.
+            s.attribute(key, match, match != null && s.wants(match) ? value(kv, a, null) : null);
         }
         if (span.getEventsCount() > 0) {
             s.exception = events(span.getEventsList());
@@ -148,7 +153,10 @@ final class OtlpProtobufSpans {
         if (id.isEmpty()) {
             return null;
         }
-        String hex = string(hex(id), scratch.pointer(), "/" + field);
+        String hex = hex(id);
+        if (!fits(hex)) {
+            throw tooLong(hex, scratch.pointer() + "/" + field);
+        }
         // Trace and parent ids come again in the spans of one trace; a span's own id does not.
         return shared ? scratch.strings.share(hex) : hex;
     }
@@ -198,7 +206,10 @@ final class OtlpProtobufSpans {
         return kv.hasValue() ? value(kv.getValue(), "value", pointer, index).ofAttribute(index) : null;
     }
 
-    /** A value standing at {@code within} of attribute {@code index} of the object at {@code pointer}. */
+    /**
+     * A value standing at {@code within} of attribute {@code index} of the object at {@code pointer} (null: the span
+     * read).
+     */
     private AnyValue value(io.opentelemetry.proto.common.v1.AnyValue v, String within, String pointer, int index)
             throws InputException {
         String source = ctx.source();
@@ -206,7 +217,7 @@ final class OtlpProtobufSpans {
             case STRING_VALUE -> {
                 String text = v.getStringValue();
                 if (!fits(text)) {
-                    throw tooLong(text, pointer + "/attributes/" + index + "/" + within.replace('.', '/')
+                    throw tooLong(text, (pointer != null ? pointer : scratch.pointer()) + "/attributes/" + index + "/" + within.replace('.', '/')
                             .replace("[", "/").replace("]", "") + "/stringValue");
                 }
                 yield AnyValue.decoded(AnyValue.Kind.STRING, text, 0, source, 1, 1, within);
