@@ -76,7 +76,8 @@ final class OtlpJob {
 
     /**
      * Audits {@code lines}, read as {@code kinds} says: a partition in {@code whole} holds a whole file and
-     * is audited where it is, from the file ({@link OtlpWholeFiles}); the lines of the others are routed to their contexts.
+     * is audited where it is, from the file ({@link OtlpWholeFiles}); the lines of the others are routed to
+     * their contexts.
      * The result's items are kept (memory, else disk) for the actions that follow; the routed lines and the
      * linked contexts they are made from are kept too, and added to {@code kept}, to be let go once the
      * items are.
@@ -305,7 +306,7 @@ final class OtlpJob {
      * A partition's linked contexts audited, in the order they were linked, each operation given the
      * parent its context was told; with the facts of each operation, the contexts' errors and the notes.
      */
-    static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
+    private static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
             AuditSettings settings) {
         Map<String, Map<String, Offer>> parents = new HashMap<>();
         told.forEachRemaining(t -> t._2().forEach(c -> parents.computeIfAbsent(t._1(), k -> new HashMap<>())
