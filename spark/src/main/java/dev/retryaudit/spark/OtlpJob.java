@@ -75,22 +75,25 @@ final class OtlpJob {
     }
 
     /**
-     * Audits {@code lines}, read as {@code kinds} says: a partition in {@code whole} holds whole files and
-     * is audited where it is ({@link OtlpWholeFiles}); the lines of the others are routed to their contexts.
+     * Audits {@code lines}, read as {@code kinds} says: a partition in {@code whole} holds a whole file and
+     * is audited where it is, from the file ({@link OtlpWholeFiles}); the lines of the others are routed to
+     * their contexts.
      * The result's items are kept (memory, else disk) for the actions that follow; the routed lines and the
      * linked contexts they are made from are kept too, and added to {@code kept}, to be let go once the
      * items are.
      */
-    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, Set<Integer> whole, Broadcast<List<String>> sources,
+    static JavaRDD<Item> items(JavaRDD<SpanLine> lines, WholeFiles whole, Broadcast<List<String>> sources,
             Broadcast<OtlpSources> kinds, AuditSettings settings, List<JavaRDD<?>> kept) {
-        // A partition of whole files links and audits them where they are.
-        JavaRDD<Item> local = lines.mapPartitionsWithIndex((p, it) -> whole.contains(p)
-                ? OtlpWholeFiles.audit(it, sources.value(), kinds.value(), settings)
+        // A partition of a whole file reads, links and audits it where it is, from the file itself.
+        JavaRDD<Item> local = lines.mapPartitionsWithIndex((p, it) -> whole.holds(p)
+                ? OtlpWholeFiles.audit(whole, p, sources.value(), kinds.value(), settings)
                 : List.<Item>of().iterator(), true);
-        if (whole.size() == lines.getNumPartitions()) {
+        Set<Integer> partitions = whole.partitions();
+        if (partitions.size() == lines.getNumPartitions()) {
             return local.persist(StorageLevel.MEMORY_AND_DISK());
         }
-        return local.union(routed(lines, whole, sources, kinds, settings, kept)).persist(StorageLevel.MEMORY_AND_DISK());
+        return local.union(routed(lines, partitions, sources, kinds, settings, kept))
+                .persist(StorageLevel.MEMORY_AND_DISK());
     }
 
     /** The items of the partitions of {@code lines} not in {@code whole}, through the shuffles of their contexts. */
@@ -303,7 +306,7 @@ final class OtlpJob {
      * A partition's linked contexts audited, in the order they were linked, each operation given the
      * parent its context was told; with the facts of each operation, the contexts' errors and the notes.
      */
-    static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
+    private static Iterator<Item> auditPartition(Iterator<Linked> linked, Iterator<Tuple2<String, Iterable<Told>>> told,
             AuditSettings settings) {
         Map<String, Map<String, Offer>> parents = new HashMap<>();
         told.forEachRemaining(t -> t._2().forEach(c -> parents.computeIfAbsent(t._1(), k -> new HashMap<>())

@@ -89,7 +89,14 @@ public final class SparkAudit {
         JavaRDD<SpanLine> lines = numbered.lines();
         Broadcast<List<String>> names = jsc().broadcast(sources.names());
         Limits limits = settings.limits();
-        Map<Integer, Long> records = lines.mapPartitions(it -> {
+        // A partition that holds a whole file reads it itself, and tells one export and none itself: not counted here.
+        WholeFiles whole = numbered.whole();
+        Set<Integer> wholeSources = new HashSet<>();
+        whole.partitions().forEach(p -> wholeSources.add(whole.source(p)));
+        Map<Integer, Long> records = lines.mapPartitionsWithIndex((p, it) -> {
+            if (whole.holds(p)) {
+                return List.<Integer>of().iterator();
+            }
             LineReader reader = LineReader.otlp(limits, logs);
             List<Integer> out = new ArrayList<>();
             it.forEachRemaining(l -> {
@@ -98,12 +105,15 @@ public final class SparkAudit {
                 }
             });
             return out.iterator();
-        }).countByValue();
+        }, true).countByValue();
         Set<Integer> single = new HashSet<>();
         List<InputRejection> empty = new ArrayList<>();
         LineReader reader = LineReader.otlp(limits, logs);
         for (int s = 0; s < sources.names().size(); s++) {
             long n = records.getOrDefault(s, 0L);
+            if (wholeSources.contains(s)) {
+                continue;
+            }
             if (n == 1) {
                 single.add(s);
             } else if (n == 0) {
@@ -111,8 +121,8 @@ public final class SparkAudit {
             }
         }
         List<JavaRDD<?>> kept = new ArrayList<>();
-        logWhole(numbered.whole().partitions(), lines.getNumPartitions());
-        JavaRDD<Item> items = OtlpJob.items(lines, numbered.whole().partitions(), names,
+        logWhole(whole.partitions(), lines.getNumPartitions());
+        JavaRDD<Item> items = OtlpJob.items(lines, whole, names,
                 jsc().broadcast(new OtlpSources(single, logs)), settings, kept);
         long[][] counts;
         try {

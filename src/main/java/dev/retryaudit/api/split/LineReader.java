@@ -6,11 +6,16 @@ import dev.retryaudit.input.foreign.LinkingContexts;
 import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpLines;
+import dev.retryaudit.input.foreign.otlp.OtlpReader;
+import dev.retryaudit.input.reader.ReadContext;
+import dev.retryaudit.json.ParseFailures;
+import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.values.ParentRef;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -18,7 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Traces read a line at a time, for an engine that splits an input over machines (a Spark job):
@@ -34,19 +41,21 @@ public final class LineReader {
     private final SpanLines spans;
     private final OtlpLines otlp;
     private final Set<Integer> logs;
+    private final Limits limits;
     private NoteParts notes = new NoteParts();
     private final Map<Integer, SpanLines.Held> held = new HashMap<>();
     private final Map<Integer, String> heldNames = new HashMap<>();
 
-    private LineReader(SpanLines spans, OtlpLines otlp, Set<Integer> logs) {
+    private LineReader(SpanLines spans, OtlpLines otlp, Set<Integer> logs, Limits limits) {
         this.spans = spans;
         this.otlp = otlp;
         this.logs = logs;
+        this.limits = limits;
     }
 
     /** A reader of {@code spans} JSON Lines. */
     public static LineReader spans(Limits limits) {
-        return new LineReader(new SpanLines(limits), null, Set.of());
+        return new LineReader(new SpanLines(limits), null, Set.of(), limits);
     }
 
     /**
@@ -54,7 +63,7 @@ public final class LineReader {
      * {@code logs}, logs whose lines carry exports after a log prefix ({@link #isLog}).
      */
     public static LineReader otlp(Limits limits, Set<Integer> logs) {
-        return new LineReader(null, new OtlpLines(limits, logs), Set.copyOf(logs));
+        return new LineReader(null, new OtlpLines(limits, logs), Set.copyOf(logs), limits);
     }
 
     /** Whether a source whose first bytes (up to 64 KiB, or all of a shorter one) are {@code head} is a span exporter's log. */
@@ -216,6 +225,49 @@ public final class LineReader {
             held.put(sourceIndex, read);
         } catch (InputException e) {
             throw Lent.error(e);
+        }
+    }
+
+    /**
+     * Reads the whole OTLP source {@code source}, the {@code sourceIndex}-th input, from {@code in} in one pass
+     * as the command line reads a file (its lines parsed on several cores, a log's exports after their
+     * prefixes), then links it and hands its operations to {@code out}, parents given, in the order the
+     * command line hands them on: for an engine that has a whole file where it audits. Every export must fit on
+     * its line, as a source read a line at a time must. Returns the error the command line stops at in this
+     * source, placed as it meets it: one of reading its lines (then no operation is handed on), or one met
+     * linking at its end (then the operations before it were handed on), or the rejection of a source with no
+     * export; empty when the source reads. The notes are kept, as the command line's summary gives them, for
+     * {@link SplitAudit#auditPart(Iterable, LineReader)}. Throws what reading {@code in} throws.
+     */
+    public Optional<InputRejection> readSource(String source, int sourceIndex, InputStream in,
+            Consumer<Operation> out) throws IOException {
+        if (otlp == null) {
+            throw new IllegalStateException("a spans reader holds a whole source: holdSource(...)");
+        }
+        Objects.requireNonNull(source, "source");
+        ReadContext ctx = new ReadContext(source, sourceIndex, new BufferedInputStream(in, 1 << 16),
+                new StrictJson(limits), limits, out::accept);
+        RetryLinker linker = new RetryLinker();
+        try {
+            long records;
+            try {
+                records = ParseFailures.reading(source, () -> ctx.cursor() == null ? null : ctx.cursor().parser(),
+                        limits, () -> OtlpReader.hold(ctx, linker, true));
+            } catch (InputException e) {
+                return Optional.of(InputRejection.reading(sourceIndex, Lent.error(e)));
+            }
+            if (records == 0) {
+                return Optional.of(InputRejection.empty(sourceIndex, empty(source, sourceIndex)));
+            }
+            try {
+                linker.emit(ctx, records == 1);
+            } catch (InputException e) {
+                RetryAuditException error = Lent.error(e);
+                return Optional.of(InputRejection.atEnd(sourceIndex, error.line(), error.column(), error));
+            }
+            return Optional.empty();
+        } finally {
+            notes.add(ctx, NoteParts.READ, 0);
         }
     }
 

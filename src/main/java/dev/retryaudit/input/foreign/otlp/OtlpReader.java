@@ -47,10 +47,26 @@ public final class OtlpReader implements TraceReader {
             new OtlpProtobufReader().read(ctx);
             return;
         }
-        boolean log = OtlpLogLines.isLog(head, head.length);
         RetryLinker linker = new RetryLinker();
+        long records = hold(ctx, linker, false);
+        if (records == 0) {
+            throw empty(ctx.source(), OtlpLogLines.isLog(head, head.length));
+        }
+        linker.emit(ctx, records == 1);
+    }
+
+    /**
+     * Reads the OTLP/JSON exports of the context's source (or the span exporter's log of them) in one pass as
+     * {@link #read} reads them, into {@code linker}, not yet linked: {@link RetryLinker#emit} links them, with
+     * pointers when there was one export. Returns how many exports it read (none: the source holds none).
+     * Throws the first error of reading. {@code linesOnly}: every export must fit on its line, as in a log,
+     * even when it is the only one. The notes of reading go to the context, as {@link #read} makes them.
+     */
+    public static long hold(ReadContext ctx, RetryLinker linker, boolean linesOnly) throws IOException, InputException {
+        byte[] head = ctx.peek(1 << 16);
+        boolean log = OtlpLogLines.isLog(head, head.length);
         SpanScratch scratch = new SpanScratch();
-        LineDiscipline lines = discipline(ctx.source(), log);
+        LineDiscipline lines = discipline(ctx.source(), log || linesOnly);
         JsonCursor c;
         if (log) {
             c = ctx.open(OtlpLogLines::blanking);
@@ -69,11 +85,10 @@ public final class OtlpReader implements TraceReader {
             readExport(c, ctx, linker::add, scratch, "", true);
             lines.end(c);
         }
-        if (lines.records() == 0) {
-            throw empty(ctx.source(), log);
+        if (lines.records() > 0) {
+            scratch.unused.note(ctx);
         }
-        scratch.unused.note(ctx);
-        linker.emit(ctx, lines.records() == 1);
+        return lines.records();
     }
 
     /** The line discipline of OTLP exports: one document, or one export a line ({@code linesOnly}: lines alone). */
