@@ -257,6 +257,7 @@ public final class SparkBuckets {
         {"spark/AuditJob$1", "tasks: retry-audit's code, reading"},
         {"spark/SpanOperation", "tasks: retry-audit's code, reading"},
         {"input/operations/SpansReader", "tasks: retry-audit's code, reading"},
+        {"input/foreign/otlp/", "tasks: retry-audit's code, OTLP reading"},
     };
 
     private static int stepRow(String[] stack, String[] decided) {

@@ -40,7 +40,7 @@ final class OtlpWholeFiles {
         }
         AuditPart part = settings.split().auditPart(ops, reader);
         out.add(Item.of(facts));
-        part.findings().forEach(f -> out.add(Item.of(f)));
+        out.add(Item.of(part.findings()));
         // What is left to merge, as one piece: the merge sends it on by group.
         part.pieces(1).values().forEach(p -> out.add(Item.of(p)));
         return out.iterator();
