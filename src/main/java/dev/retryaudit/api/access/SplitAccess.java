@@ -11,9 +11,10 @@ import java.util.Objects;
 
 /**
  * The one place where the library face ({@code RetryAudit}, {@code RetryAuditException}) lends the split protocol
- * what no library caller may reach: an auditor's engine, limits and judged result, and the library error of an
- * input error. The library face lends it as its auditor class loads; the split protocol asks for it with
- * that class loaded (it holds an auditor, or loads the class first).
+ * (and {@code serve}'s running audit, which audits a run part by part as the protocol does) what no library caller
+ * may reach: an auditor's engine, limits and judged result, and the library error of an input error. The library
+ * face lends it as its auditor class loads; the split protocol asks for it with that class loaded (it holds an
+ * auditor, or loads the class first).
  */
 public final class SplitAccess {
     private static volatile Lender<?, ?, ?> lender;
