@@ -7,10 +7,10 @@ import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpLines;
 import dev.retryaudit.input.foreign.otlp.OtlpReader;
+import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.json.ParseFailures;
 import dev.retryaudit.json.StrictJson;
-import dev.retryaudit.input.operations.SpanLines;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
@@ -208,11 +208,12 @@ public final class LineReader {
 
     /**
      * Reads the whole spans source {@code source}, the {@code sourceIndex}-th input, from {@code in} in one pass
-     * on the calling thread (an engine's task has one core) with the command line's reader, and holds its operations as {@link #hold} holds those of lines read one
-     * at a time (numbered in the order of their first lines, built by {@link #heldOperation}): for an engine
-     * that has a whole file where it audits. Throws the first error the command line meets while reading the
-     * source's lines, which is the source's first error but for those of its operations' building; then none
-     * of its operations is held. Holds none of a source with no span line.
+     * on the calling thread (an engine's task has one core) with the command line's reader, and holds its
+     * operations as {@link #hold} holds those of lines read one at a time (numbered in the order of their first
+     * lines, built by {@link #heldOperation}): for an engine that has a whole file where it audits. Throws the
+     * first error the command line meets while reading the source's lines, which is the source's first error but
+     * for those of its operations' building; then none of its operations is held. Holds none of a source with no
+     * span line.
      */
     public void holdSource(String source, int sourceIndex, InputStream in) throws RetryAuditException, IOException {
         if (spans == null) {
