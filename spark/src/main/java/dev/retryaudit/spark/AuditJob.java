@@ -46,10 +46,16 @@ final class AuditJob {
      * Audits {@code lines}; the result's items are kept (serialized, in memory, else on disk) for the actions
      * that follow, and what they were made from is added to {@code kept}, to be let go once the items are. {@code found}
      * gets the keys that cross partitions. A partition in {@code whole} holds whole files: the first pass
-     * does not read it, and it builds its operations at its end.
+     * does not read it, and it builds its operations at its end; when every partition does, there is no first pass.
      */
     static JavaRDD<Item> items(JavaRDD<SpanLine> lines, WholeFiles whole, Broadcast<List<String>> sources,
             AuditSettings settings, List<JavaRDD<?>> kept, List<CrossingKeys.Found> found) {
+        if (whole.partitions().size() == lines.getNumPartitions()) {
+            // Every partition holds a whole file: no key can cross, and no line is read twice; no first pass.
+            found.add(new CrossingKeys.Found(Set.of(), 0));
+            return lines.mapPartitionsWithIndex((p, it) -> auditWhole(whole, p, sources.value(), settings), true)
+                    .persist(StorageLevel.MEMORY_AND_DISK_SER());
+        }
         JavaRDD<CrossingKeys.Counts> counts = CrossingKeys.counts(lines, sources, settings.limits(), whole.partitions());
         kept.add(counts);
         CrossingKeys.Found crossing = CrossingKeys.of(counts);
