@@ -26,6 +26,8 @@ import java.util.Set;
 final class HeldContexts {
     /** The spans of one context past which it is audited in a window, however busy. */
     static final int WINDOW_SPANS = 20_000;
+    /** The spans of contexts that closed together past which they are taken in another part. */
+    static final int PART_SPANS = 4_096;
 
     private final long idleNanos;
     private final Map<String, Context> open = new LinkedHashMap<>();
@@ -86,25 +88,63 @@ final class HeldContexts {
         spans++;
     }
 
-    /** The spans of every context that closed by {@code now}, taken, in the order they came. */
-    List<byte[]> takeClosed(long now) {
-        List<String> due = new ArrayList<>();
+    /**
+     * The spans of every context that closed by {@code now}, taken, in parts of about {@value #PART_SPANS} spans
+     * or one group of contexts that share traces, each part's in the order they came.
+     */
+    List<List<byte[]>> takeClosed(long now) {
+        List<Set<String>> due = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Map.Entry<String, Context> e : open.entrySet()) {
             if (!seen.contains(e.getKey()) && idle(e.getValue(), now)) {
                 Set<String> component = component(List.of(e.getKey()));
                 seen.addAll(component);
                 if (component.stream().allMatch(k -> idle(open.get(k), now))) {
-                    due.addAll(component);
+                    due.add(component);
                 }
             }
         }
-        return take(due);
+        return parts(due);
     }
 
-    /** The spans of every context, taken, in the order they came. */
-    List<byte[]> takeAll() {
-        return take(new ArrayList<>(open.keySet()));
+    /** The spans of every context, taken, in parts as {@link #takeClosed} gives them. */
+    List<List<byte[]>> takeAll() {
+        List<Set<String>> all = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String key : open.keySet()) {
+            if (!seen.contains(key)) {
+                Set<String> component = component(List.of(key));
+                seen.addAll(component);
+                all.add(component);
+            }
+        }
+        return parts(all);
+    }
+
+    /**
+     * The spans of {@code components} (groups of contexts that share traces), taken, in parts of whole groups of
+     * about {@value #PART_SPANS} spans: a part is linked and audited at once, and what linking it makes dies
+     * young, where the spans of every context that closed in one sweep would outlive a collection or two.
+     */
+    private List<List<byte[]>> parts(List<Set<String>> components) {
+        List<List<byte[]>> parts = new ArrayList<>();
+        List<String> part = new ArrayList<>();
+        int partSpans = 0;
+        for (Set<String> component : components) {
+            part.addAll(component);
+            for (String key : component) {
+                partSpans += open.get(key).spans.size();
+            }
+            if (partSpans >= PART_SPANS) {
+                parts.add(take(part));
+                part = new ArrayList<>();
+                partSpans = 0;
+            }
+        }
+        if (!part.isEmpty()) {
+            parts.add(take(part));
+        }
+        return parts;
     }
 
     /**

@@ -239,8 +239,8 @@ final class Receiver {
      */
     void sweep() {
         synchronized (auditing) {
-            List<byte[]> otlpSpans;
-            List<byte[]> zipkinSpans;
+            List<List<byte[]>> otlpSpans;
+            List<List<byte[]>> zipkinSpans;
             List<HeldContexts.Window> otlpWindows;
             List<HeldContexts.Window> zipkinWindows;
             synchronized (this) {
@@ -302,8 +302,8 @@ final class Receiver {
      */
     AuditResult finish() {
         synchronized (auditing) {
-            List<byte[]> otlpSpans;
-            List<byte[]> zipkinSpans;
+            List<List<byte[]>> otlpSpans;
+            List<List<byte[]>> zipkinSpans;
             synchronized (this) {
                 otlpSpans = otlp.held.takeAll();
                 zipkinSpans = zipkin.held.takeAll();
@@ -333,14 +333,16 @@ final class Receiver {
     }
 
     /**
-     * Links {@code spans} of {@code source} into operations, with their parents among these and those of the
-     * source audited before, and audits them.
+     * Links each part of {@code parts}, spans of {@code source}, into operations, with their parents among these
+     * and those of the source audited before, and audits them.
      */
-    private void link(Source source, List<byte[]> spans) {
-        if (spans.isEmpty()) {
-            return;
+    private void link(Source source, List<List<byte[]>> parts) {
+        for (List<byte[]> spans : parts) {
+            if (spans.isEmpty()) {
+                continue;
+            }
+            auditOperations(source.offers.parented(linked(source, unpacked(spans))), source.counts);
         }
-        auditOperations(source.offers.parented(linked(source, unpacked(spans))), source.counts);
     }
 
     /** The spans {@code packed}, unpacked. */

@@ -42,6 +42,8 @@ public final class PackedSpans {
     /** The packed span being unpacked. */
     private byte[] in;
     private int at;
+    /** The hex digits of the id being unpacked. */
+    private byte[] digits = new byte[64];
     private final String[] last = new String[SHARED];
 
     /** The order of the span packed in {@code packed}. */
@@ -315,13 +317,15 @@ public final class PackedSpans {
         int n = (int) (head >>> 2);
         int form = (int) (head & 3);
         if (form == HEX) {
-            byte[] digits = new byte[2 * n];
+            if (digits.length < 2 * n) {
+                digits = new byte[2 * n];
+            }
             for (int i = 0; i < n; i++) {
                 int b = in[at++] & 0xFF;
                 digits[2 * i] = HEX_DIGITS[b >>> 4];
                 digits[2 * i + 1] = HEX_DIGITS[b & 0xF];
             }
-            return new String(digits, StandardCharsets.ISO_8859_1);
+            return new String(digits, 0, 2 * n, StandardCharsets.ISO_8859_1);
         }
         if (form == ASCII) {
             String s = new String(in, at, n, StandardCharsets.ISO_8859_1);
