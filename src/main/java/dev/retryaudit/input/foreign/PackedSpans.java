@@ -34,8 +34,11 @@ public final class PackedSpans {
     private static final GrpcStatus[] GRPC_STATUSES = GrpcStatus.values();
     private static final ErrorClass[] ERROR_CLASSES = ErrorClass.values();
     private static final GrpcSpan.Role[] ROLES = GrpcSpan.Role.values();
-    /** The string fields unpacking shares with the span before: trace, parent, client, run, location source. */
-    private static final int SHARED = 5;
+    /**
+     * The string fields unpacking shares with the span before: trace, parent, client, run, location source, array
+     * pointer, name, method, host, thread, resend source, tool name.
+     */
+    private static final int SHARED = 12;
 
     private byte[] buf = new byte[256];
     private int pos;
@@ -145,24 +148,24 @@ public final class PackedSpans {
         s.kind = of(KINDS, varint());
         s.line = varint();
         s.column = varint();
-        s.arrayPointer = string();
+        s.arrayPointer = shared(5, string());
         s.index = (int) varint();
         s.traceId = shared(0, string());
         s.spanId = string();
         s.parentSpanId = shared(1, string());
-        s.name = string();
+        s.name = shared(6, string());
         s.operationId = string();
         s.runId = shared(3, string());
         s.effect = of(EFFECTS, varint());
-        s.method = string();
+        s.method = shared(7, string());
         s.url = string();
-        s.host = string();
-        s.toolName = string();
+        s.host = shared(8, string());
+        s.toolName = shared(11, string());
         s.toolCallId = string();
         s.toolArguments = string();
         s.client = shared(2, string());
-        s.thread = string();
-        s.resendSource = string();
+        s.thread = shared(9, string());
+        s.resendSource = shared(10, string());
         if ((flags & 64) != 0) {
             int g = (int) varint();
             s.grpc = new GrpcSpan(ROLES[(g & 0xFF) - 1], string(), integer(), (g & 1 << 8) != 0, (g & 1 << 9) != 0);
