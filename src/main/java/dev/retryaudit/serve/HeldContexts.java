@@ -2,9 +2,9 @@ package dev.retryaudit.serve;
 
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.LinkingContexts;
+import dev.retryaudit.input.foreign.PackedSpans;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -20,12 +20,14 @@ import java.util.Set;
  * longest Retry-After seen in it, with every context that shares a trace with it (an SDK call span and
  * its sends, a parent and its children stand in two contexts of one trace, and are linked together, as
  * the spans of one file are). A context still open may be cut in a window when it is old or large. The
- * spans are the reader's compact form, never the JSON they came as. Not thread-safe: the receiver
- * holds its lock.
+ * spans are held packed ({@link PackedSpans}), never the JSON they came as nor the reader's objects. Not
+ * thread-safe: the receiver holds its lock.
  */
 final class HeldContexts {
     /** The spans of one context past which it is audited in a window, however busy. */
     static final int WINDOW_SPANS = 20_000;
+    /** The spans of contexts that closed together past which they are taken in another part. */
+    static final int PART_SPANS = 4_096;
 
     private final long idleNanos;
     private final Map<String, Context> open = new LinkedHashMap<>();
@@ -38,7 +40,7 @@ final class HeldContexts {
      * longest Retry-After seen, and when it may next be cut in a window.
      */
     private static final class Context {
-        final List<ForeignSpan> spans = new ArrayList<>(2);
+        final List<byte[]> spans = new ArrayList<>(2);
         /** One trace, or a set of them ({@link #plus}). */
         Object traces;
         long first;
@@ -47,8 +49,8 @@ final class HeldContexts {
         long nextWindow;
     }
 
-    /** A window of an open context to audit: its key, a copy of its spans and the quiet time that closes it. */
-    record Window(String key, List<ForeignSpan> spans, long quietNanos) {
+    /** A window of an open context to audit: its key, a copy of its packed spans and the quiet time that closes it. */
+    record Window(String key, List<byte[]> spans, long quietNanos) {
     }
 
     HeldContexts(long idleNanos) {
@@ -64,8 +66,11 @@ final class HeldContexts {
         return open.isEmpty();
     }
 
-    /** Holds {@code span}, of context {@code key}, whose response asked to wait {@code retryAfterNanos}, at {@code now}. */
-    void hold(ForeignSpan span, String key, long retryAfterNanos, long now) {
+    /**
+     * Holds {@code span}, packed, of trace {@code trace} and context {@code key}, whose response asked to wait
+     * {@code retryAfterNanos}, at {@code now}.
+     */
+    void hold(byte[] span, String trace, String key, long retryAfterNanos, long now) {
         Context c = open.get(key);
         if (c == null) {
             c = new Context();
@@ -76,7 +81,6 @@ final class HeldContexts {
         c.spans.add(span);
         c.last = now;
         c.retryAfterNanos = Math.max(c.retryAfterNanos, retryAfterNanos);
-        String trace = span.traceId();
         if (!(c.traces instanceof String one ? one.equals(trace) : all(c.traces).contains(trace))) {
             c.traces = plus(c.traces, trace);
             byTrace.put(trace, plus(byTrace.get(trace), key));
@@ -84,25 +88,63 @@ final class HeldContexts {
         spans++;
     }
 
-    /** The spans of every context that closed by {@code now}, taken, in the order they came. */
-    List<ForeignSpan> takeClosed(long now) {
-        List<String> due = new ArrayList<>();
+    /**
+     * The spans of every context that closed by {@code now}, taken, in parts of about {@value #PART_SPANS} spans
+     * or one group of contexts that share traces, each part's in the order they came.
+     */
+    List<List<byte[]>> takeClosed(long now) {
+        List<Set<String>> due = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Map.Entry<String, Context> e : open.entrySet()) {
             if (!seen.contains(e.getKey()) && idle(e.getValue(), now)) {
                 Set<String> component = component(List.of(e.getKey()));
                 seen.addAll(component);
                 if (component.stream().allMatch(k -> idle(open.get(k), now))) {
-                    due.addAll(component);
+                    due.add(component);
                 }
             }
         }
-        return take(due);
+        return parts(due);
     }
 
-    /** The spans of every context, taken, in the order they came. */
-    List<ForeignSpan> takeAll() {
-        return take(new ArrayList<>(open.keySet()));
+    /** The spans of every context, taken, in parts as {@link #takeClosed} gives them. */
+    List<List<byte[]>> takeAll() {
+        List<Set<String>> all = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String key : open.keySet()) {
+            if (!seen.contains(key)) {
+                Set<String> component = component(List.of(key));
+                seen.addAll(component);
+                all.add(component);
+            }
+        }
+        return parts(all);
+    }
+
+    /**
+     * The spans of {@code components} (groups of contexts that share traces), taken, in parts of whole groups of
+     * about {@value #PART_SPANS} spans: a part is linked and audited at once, and what linking it makes dies
+     * young, where the spans of every context that closed in one sweep would outlive a collection or two.
+     */
+    private List<List<byte[]>> parts(List<Set<String>> components) {
+        List<List<byte[]>> parts = new ArrayList<>();
+        List<String> part = new ArrayList<>();
+        int partSpans = 0;
+        for (Set<String> component : components) {
+            part.addAll(component);
+            for (String key : component) {
+                partSpans += open.get(key).spans.size();
+            }
+            if (partSpans >= PART_SPANS) {
+                parts.add(take(part));
+                part = new ArrayList<>();
+                partSpans = 0;
+            }
+        }
+        if (!part.isEmpty()) {
+            parts.add(take(part));
+        }
+        return parts;
     }
 
     /**
@@ -124,23 +166,27 @@ final class HeldContexts {
     }
 
     /**
-     * Lets go of the spans of window {@code w} that {@code cut} lets go, if its context is still open: the
-     * window's operations that closed were audited. The spans let go, in the order they came; null when the
-     * context was no longer open.
+     * Lets go of the spans of window {@code w} ({@code unpacked}: the same, unpacked) that {@code cut} lets go, if
+     * its context is still open: the window's operations that closed were audited. The spans let go, in the order
+     * they came; null when the context was no longer open.
      */
-    List<ForeignSpan> letGo(Window w, ContextWindow.Cut cut, long now) {
+    List<ForeignSpan> letGo(Window w, List<ForeignSpan> unpacked, ContextWindow.Cut cut, long now) {
         Context c = open.get(w.key());
         if (c == null) {
             return null;
         }
-        Set<ForeignSpan> let = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (ForeignSpan span : w.spans()) {
+        Map<byte[], ForeignSpan> let = new IdentityHashMap<>();
+        for (int i = 0; i < unpacked.size(); i++) {
+            ForeignSpan span = unpacked.get(i);
             if (cut.letsGo(span.spanId(), span.startNanos())) {
-                let.add(span);
+                let.put(w.spans().get(i), span);
             }
         }
         List<ForeignSpan> gone = new ArrayList<>(let.size());
-        c.spans.removeIf(span -> let.contains(span) && gone.add(span));
+        c.spans.removeIf(span -> {
+            ForeignSpan s = let.get(span);
+            return s != null && gone.add(s);
+        });
         c.first = now;
         spans -= let.size();
         return gone;
@@ -150,8 +196,8 @@ final class HeldContexts {
      * Takes the spans of the contexts named and of every open context that shares a trace with them,
      * in the order they came.
      */
-    private List<ForeignSpan> take(List<String> keys) {
-        List<ForeignSpan> out = new ArrayList<>();
+    private List<byte[]> take(List<String> keys) {
+        List<byte[]> out = new ArrayList<>();
         for (String key : component(keys)) {
             Context c = open.remove(key);
             out.addAll(c.spans);
@@ -168,7 +214,7 @@ final class HeldContexts {
             }
         }
         spans -= out.size();
-        out.sort((x, y) -> Long.compare(x.order(), y.order()));
+        out.sort((x, y) -> Long.compare(PackedSpans.order(x), PackedSpans.order(y)));
         return out;
     }
 

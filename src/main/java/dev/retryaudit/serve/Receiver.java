@@ -5,6 +5,7 @@ import dev.retryaudit.api.RetryAudit;
 import dev.retryaudit.http.RetryAfterValue;
 import dev.retryaudit.input.foreign.ForeignSpan;
 import dev.retryaudit.input.foreign.LinkingContexts;
+import dev.retryaudit.input.foreign.PackedSpans;
 import dev.retryaudit.input.foreign.ParentOffers;
 import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.foreign.otlp.OtlpRecords;
@@ -193,9 +194,13 @@ final class Receiver {
         List<ForeignSpan> attemptSpans = read.spans();
         String[] keys = new String[attemptSpans.size()];
         long[] retryAfter = new long[attemptSpans.size()];
+        byte[][] packed = new byte[attemptSpans.size()][];
+        PackedSpans packing = new PackedSpans();
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = LinkingContexts.of(attemptSpans.get(i));
-            retryAfter[i] = retryAfterNanos(attemptSpans.get(i));
+            ForeignSpan span = attemptSpans.get(i);
+            keys[i] = LinkingContexts.of(span);
+            retryAfter[i] = retryAfterNanos(span);
+            packed[i] = packing.pack(span);
         }
         synchronized (this) {
             for (InputNote n : notes) {
@@ -204,7 +209,7 @@ final class Receiver {
             metrics.received(spans);
             long now = clock.getAsLong();
             for (int i = 0; i < keys.length; i++) {
-                source.held.hold(attemptSpans.get(i), keys[i], retryAfter[i], now);
+                source.held.hold(packed[i], attemptSpans.get(i).traceId(), keys[i], retryAfter[i], now);
             }
             metrics.held(heldSpans());
         }
@@ -234,8 +239,8 @@ final class Receiver {
      */
     void sweep() {
         synchronized (auditing) {
-            List<ForeignSpan> otlpSpans;
-            List<ForeignSpan> zipkinSpans;
+            List<List<byte[]>> otlpSpans;
+            List<List<byte[]>> zipkinSpans;
             List<HeldContexts.Window> otlpWindows;
             List<HeldContexts.Window> zipkinWindows;
             synchronized (this) {
@@ -260,7 +265,8 @@ final class Receiver {
     private void window(Source source, HeldContexts.Window w) {
         long newest = Long.MIN_VALUE;
         LinkingContexts linking = new LinkingContexts();
-        for (ForeignSpan span : w.spans()) {
+        List<ForeignSpan> spans = unpacked(w.spans());
+        for (ForeignSpan span : spans) {
             newest = Math.max(newest, span.startNanos());
             linking.add(span);
         }
@@ -276,7 +282,7 @@ final class Receiver {
         }
         List<ForeignSpan> gone;
         synchronized (this) {
-            gone = source.held.letGo(w, cut, clock.getAsLong());
+            gone = source.held.letGo(w, spans, cut, clock.getAsLong());
             if (gone == null) {
                 return;
             }
@@ -296,8 +302,8 @@ final class Receiver {
      */
     AuditResult finish() {
         synchronized (auditing) {
-            List<ForeignSpan> otlpSpans;
-            List<ForeignSpan> zipkinSpans;
+            List<List<byte[]>> otlpSpans;
+            List<List<byte[]>> zipkinSpans;
             synchronized (this) {
                 otlpSpans = otlp.held.takeAll();
                 zipkinSpans = zipkin.held.takeAll();
@@ -327,14 +333,26 @@ final class Receiver {
     }
 
     /**
-     * Links {@code spans} of {@code source} into operations, with their parents among these and those of the
-     * source audited before, and audits them.
+     * Links each part of {@code parts}, spans of {@code source}, into operations, with their parents among these
+     * and those of the source audited before, and audits them.
      */
-    private void link(Source source, List<ForeignSpan> spans) {
-        if (spans.isEmpty()) {
-            return;
+    private void link(Source source, List<List<byte[]>> parts) {
+        for (List<byte[]> spans : parts) {
+            if (spans.isEmpty()) {
+                continue;
+            }
+            auditOperations(source.offers.parented(linked(source, unpacked(spans))), source.counts);
         }
-        auditOperations(source.offers.parented(linked(source, spans)), source.counts);
+    }
+
+    /** The spans {@code packed}, unpacked. */
+    private static List<ForeignSpan> unpacked(List<byte[]> packed) {
+        PackedSpans unpacking = new PackedSpans();
+        List<ForeignSpan> spans = new ArrayList<>(packed.size());
+        for (byte[] p : packed) {
+            spans.add(unpacking.unpack(p));
+        }
+        return spans;
     }
 
     /** The operations {@code spans} of {@code source} link into, without their parents; the linking's notes go to the source's. */

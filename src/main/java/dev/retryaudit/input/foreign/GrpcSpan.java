@@ -37,7 +37,7 @@ final class GrpcSpan {
     /** Whether the span is of the semantic conventions' shape, whose client span stands for all its call's attempts. */
     final boolean conventions;
 
-    private GrpcSpan(Role role, String method, Integer previousAttempts, boolean transparent, boolean conventions) {
+    GrpcSpan(Role role, String method, Integer previousAttempts, boolean transparent, boolean conventions) {
         this.role = role;
         this.method = method;
         this.previousAttempts = previousAttempts;

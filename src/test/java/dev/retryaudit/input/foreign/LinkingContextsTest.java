@@ -40,16 +40,21 @@ class LinkingContextsTest {
         return out;
     }
 
-    @Test
-    void eachSpansContextIsTheOneItsContextsAloneGive() throws IOException, InputException {
+    /** The OTLP/JSON exports of the test resources, examples and real ones, in order. */
+    static List<Path> otlpExports() throws IOException {
         List<Path> exports = new ArrayList<>();
         for (String root : List.of("src/test/resources/input/otlp", "src/test/resources/real")) {
             try (Stream<Path> files = Files.walk(Path.of(root))) {
                 files.filter(f -> f.toString().endsWith(".json")).sorted().forEach(exports::add);
             }
         }
+        return exports;
+    }
+
+    @Test
+    void eachSpansContextIsTheOneItsContextsAloneGive() throws IOException, InputException {
         int spans = 0;
-        for (Path f : exports) {
+        for (Path f : otlpExports()) {
             LinkingContexts all;
             try {
                 all = read(null, Files.readAllBytes(f));
