@@ -8,6 +8,7 @@ import dev.retryaudit.api.split.LineReader;
 import dev.retryaudit.model.InputNote;
 import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
+import dev.retryaudit.model.Severity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +41,9 @@ public final class SparkAudit {
     static final String SPANS = "spans";
     static final String PARQUET = "parquet";
     static final String OTLP = "otlp";
+    /** The session setting of how many findings a part file of the findings holds at most. */
+    public static final String FINDINGS_PER_PART = "spark.retryaudit.findingsPerPart";
+    static final long FINDINGS_PER_PART_DEFAULT = 100_000;
 
     private final SparkSession spark;
     private final AuditSettings settings;
@@ -219,6 +223,13 @@ public final class SparkAudit {
     /** The input-wide checks over audited {@code items} and, when they pass, the result. */
     private SparkAuditResult audit(JavaRDD<Item> items, Sources sources, String format, long[][] counts,
             List<InputRejection> empty) throws RetryAuditException {
+        long perPart;
+        try {
+            perPart = findingsPerPart(spark);
+        } catch (IllegalArgumentException e) {
+            items.unpersist(false);
+            throw e;
+        }
         try {
             Optional<InputRejection> rejected = InputChecks.first(items, counts, sources, settings.limits(),
                     jsc().hadoopConfiguration(), empty, format.equals(OTLP));
@@ -244,14 +255,46 @@ public final class SparkAudit {
             }
             inputs.add(new InputSummary(name, format, counts[s][1], counts[s][2], read));
         }
+        Map<Severity, Long> severities = SparkAuditResult.counts(items, merged);
         JavaRDD<Row> rows = SparkAuditResult.findings(items, merged).map(FindingRows::row);
-        // Ordered as orderBy orders, in as many ranges as the input has partitions rather than the session's
-        // default of shuffle partitions (200: as many files a task would write for a few thousand findings).
+        // Ordered as orderBy orders, in one range a FINDINGS_PER_PART findings rather than the session's default
+        // of shuffle partitions (200: as many files a task would write for a few thousand findings). One range
+        // needs no sample of the findings to find its bounds, so they are made into rows once.
+        long total = severities.values().stream().mapToLong(Long::longValue).sum();
         Column order = functions.col(FindingRows.ORDER);
         Dataset<Row> findings = spark.createDataFrame(rows, FindingRows.SCHEMA)
-                .repartitionByRange(Math.max(1, items.getNumPartitions()), order)
+                .repartitionByRange(ranges(total, perPart), order)
                 .sortWithinPartitions(order);
-        return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items, merged);
+        return new SparkAuditResult(auditor, inputs, findings, settings.failOn(), items, merged, severities);
+    }
+
+    /**
+     * The session's {@value #FINDINGS_PER_PART}, else {@value #FINDINGS_PER_PART_DEFAULT}; an
+     * {@link IllegalArgumentException} naming the setting when it is not a whole number of at least 1.
+     */
+    static long findingsPerPart(SparkSession spark) {
+        String value = spark.conf().get(FINDINGS_PER_PART, Long.toString(FINDINGS_PER_PART_DEFAULT));
+        long n;
+        try {
+            n = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            n = 0;
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException(FINDINGS_PER_PART + " must be a whole number of at least 1: " + value);
+        }
+        return n;
+    }
+
+    /**
+     * How many ranges (part files) {@code findings} findings are written in, at most {@code perPart} a range,
+     * at least one.
+     */
+    static int ranges(long findings, long perPart) {
+        if (perPart < 1) {
+            throw new IllegalArgumentException(FINDINGS_PER_PART + " must be at least 1: " + perPart);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, (findings + perPart - 1) / perPart));
     }
 
     private Sources sources(List<String> paths) throws RetryAuditException {

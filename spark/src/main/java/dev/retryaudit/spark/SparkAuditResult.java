@@ -44,16 +44,17 @@ public final class SparkAuditResult implements AutoCloseable {
     private final FailOn failOn;
     private final JavaRDD<Item> items;
     private final JavaRDD<AuditResult> merged;
-    private Map<Severity, Long> counts;
+    private final Map<Severity, Long> counts;
 
     SparkAuditResult(RetryAudit auditor, List<InputSummary> inputs, Dataset<Row> rows, FailOn failOn,
-            JavaRDD<Item> items, JavaRDD<AuditResult> merged) {
+            JavaRDD<Item> items, JavaRDD<AuditResult> merged, Map<Severity, Long> counts) {
         this.auditor = auditor;
         this.inputs = List.copyOf(inputs);
         this.rows = rows;
         this.failOn = failOn;
         this.items = items;
         this.merged = merged;
+        this.counts = Map.copyOf(counts);
     }
 
     /** The findings in report order, with the JSON report's fields as columns. */
@@ -71,31 +72,36 @@ public final class SparkAuditResult implements AutoCloseable {
         return inputs;
     }
 
-    /**
-     * The number of findings of each severity, every severity present: one Spark job over the kept findings of
-     * the per-operation and the cross-operation rules (one count per partition to the driver), run once.
-     */
+    /** The number of findings of each severity, every severity present. */
     public Map<Severity, Long> counts() {
-        if (counts == null) {
-            long[] n = new long[Severity.values().length];
-            for (long[] part : findings(items, merged).mapPartitions(SparkAuditResult::count).collect()) {
-                for (int s = 0; s < n.length; s++) {
-                    n[s] += part[s];
-                }
-            }
-            Map<Severity, Long> c = new EnumMap<>(Severity.class);
-            for (Severity s : Severity.values()) {
-                c.put(s, n[s.ordinal()]);
-            }
-            counts = c;
-        }
         return counts;
     }
 
-    /** Every finding: those of the per-operation rules, kept with the items, and those the merge of the cross-operation rules gave. */
+    /**
+     * The number of findings of each severity, every severity present: one Spark job over the kept findings of
+     * the per-operation and the cross-operation rules (one count per partition to the driver).
+     */
+    static Map<Severity, Long> counts(JavaRDD<Item> items, JavaRDD<AuditResult> merged) {
+        long[] n = new long[Severity.values().length];
+        for (long[] part : findings(items, merged).mapPartitions(SparkAuditResult::count).collect()) {
+            for (int s = 0; s < n.length; s++) {
+                n[s] += part[s];
+            }
+        }
+        Map<Severity, Long> c = new EnumMap<>(Severity.class);
+        for (Severity s : Severity.values()) {
+            c.put(s, n[s.ordinal()]);
+        }
+        return c;
+    }
+
+    /**
+     * Every finding: those of the per-operation rules, kept with the items, and those the merge of the
+     * cross-operation rules gave, in as many partitions as the items (a partition of each in one task).
+     */
     static JavaRDD<Finding> findings(JavaRDD<Item> items, JavaRDD<AuditResult> merged) {
         return items.filter(i -> i.findings() != null).flatMap(i -> i.findings().value().iterator())
-                .union(merged.flatMap(r -> r.findings().iterator()));
+                .union(merged.flatMap(r -> r.findings().iterator())).coalesce(Math.max(1, items.getNumPartitions()));
     }
 
     private static Iterator<long[]> count(Iterator<Finding> findings) {

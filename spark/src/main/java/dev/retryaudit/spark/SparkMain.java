@@ -161,6 +161,11 @@ public final class SparkMain implements Runnable {
             String inputFormat = inputFormat();
             dev.retryaudit.api.AuditSettings settings = settings();
             refuseWrittenOutput();
+            try {
+                SparkAudit.findingsPerPart(spark);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
             SparkAudit audit;
             try {
                 audit = SparkAudit.of(spark, settings);

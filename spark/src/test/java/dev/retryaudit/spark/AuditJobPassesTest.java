@@ -65,7 +65,7 @@ class AuditJobPassesTest {
         }
     }
 
-    private static Path firstAcceptedFixture() throws IOException {
+    static Path firstAcceptedFixture() throws IOException {
         for (Path[] f : Parity.fixtures()) {
             if (f[1] == null && Parity.cli(List.of(), List.of(f[0])).report() != null) {
                 return f[0];

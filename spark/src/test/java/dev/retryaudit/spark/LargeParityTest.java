@@ -39,6 +39,8 @@ class LargeParityTest {
         List<Path> files = SpanCorpus.write(dir, 4, 100_000, accepted);
         SharedSpark.get().sparkContext().hadoopConfiguration()
                 .setLong("mapreduce.input.fileinputformat.split.maxsize", 4L << 20);
+        // The findings in parts of a thousand, so that their order across parts is the command line's too.
+        SharedSpark.get().conf().set(SparkAudit.FINDINGS_PER_PART, "1000");
         try {
             Parity.CliAnswer cli = Parity.assertSame(null, Limits.DEFAULTS, files);
             assertThat(cli.report()).as("the command line accepted the input: %s", cli.error()).isNotNull();
@@ -51,6 +53,7 @@ class LargeParityTest {
         } finally {
             SharedSpark.get().sparkContext().hadoopConfiguration()
                     .unset("mapreduce.input.fileinputformat.split.maxsize");
+            SharedSpark.get().conf().unset(SparkAudit.FINDINGS_PER_PART);
         }
     }
 }

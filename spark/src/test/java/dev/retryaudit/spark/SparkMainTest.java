@@ -156,6 +156,16 @@ class SparkMainTest {
         assertThat(exists.exit()).isEqualTo(64);
         assertThat(exists.err()).contains("already holds findings");
         assertThat(run("frobnicate").exit()).isEqualTo(64);
+        SharedSpark.get().conf().set(SparkAudit.FINDINGS_PER_PART, "0");
+        try {
+            Run perPart = run("audit", "--input", EXAMPLE, "--input-format", "spans", "--output",
+                    dir.resolve("per-part").toString());
+            assertThat(perPart.exit()).isEqualTo(64);
+            assertThat(perPart.err()).startsWith(SparkAudit.FINDINGS_PER_PART + " must be a whole number of at least 1: 0\n");
+            assertThat(dir.resolve("per-part/findings")).doesNotExist();
+        } finally {
+            SharedSpark.get().conf().unset(SparkAudit.FINDINGS_PER_PART);
+        }
     }
 
     @Test
