@@ -43,7 +43,7 @@ public final class SparkAudit {
     static final String OTLP = "otlp";
     /** The session setting of how many findings a part file of the findings holds at most. */
     public static final String FINDINGS_PER_PART = "spark.retryaudit.findingsPerPart";
-    static final long FINDINGS_PER_PART_DEFAULT = 100_000;
+    static final long FINDINGS_PER_PART_DEFAULT = 1_000_000;
 
     private final SparkSession spark;
     private final AuditSettings settings;
