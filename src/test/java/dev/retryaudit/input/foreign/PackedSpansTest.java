@@ -150,6 +150,11 @@ class PackedSpansTest {
             byte[] packed = packing.pack(s);
             ForeignSpan back = unpacking.unpack(packed);
             assertThat(fields(back)).as("span %d", i).isEqualTo(fields(s));
+            if (i < 1_000) {
+                // Every field, the listed ones and any added to a span or its hop since (the comparison is slow).
+                assertThat(back).as("span %d", i).usingRecursiveComparison()
+                        .withEqualsForType(Double::equals, Double.class).isEqualTo(s);
+            }
             assertThat(PackedSpans.order(packed)).isEqualTo(s.order);
             assertThat(PackedSpans.startNanos(packed)).isEqualTo(s.startNanos);
             assertThat(back.hop).isNotSameAs(s.hop);
@@ -195,6 +200,9 @@ class PackedSpansTest {
             for (ForeignSpan s : read.spans()) {
                 ForeignSpan back = unpacking.unpack(packing.pack(s));
                 assertThat(fields(back)).as("%s", f).isEqualTo(fields(s));
+                // Every field, the listed ones and any added to a span or its hop since: none is left unpacked.
+                assertThat(back).as("%s", f).usingRecursiveComparison()
+                    .withEqualsForType(Double::equals, Double.class).isEqualTo(s);
                 original.add(s);
                 unpacked.add(back);
                 spans++;
