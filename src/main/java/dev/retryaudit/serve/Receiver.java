@@ -18,7 +18,6 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -141,12 +140,12 @@ final class Receiver {
     }
 
     /**
-     * Takes one OTLP export that holds {@code spans} spans, as OTLP/JSON or (json null) as the message
-     * {@code decoded} from protobuf, so well-formed. A span value the audit cannot use (an attribute of the
+     * Takes one OTLP export that holds {@code spans} spans, as OTLP/JSON or (json null) as the protobuf
+     * {@code decoded} ({@link dev.retryaudit.input.foreign.otlp.OtlpProtobuf#decode}), so well-formed. A span value the audit cannot use (an attribute of the
      * wrong type) rejects the whole export, which the receipt counts and says why; JSON that is not an export
      * at all is a {@link BadExportException}.
      */
-    Receipt otlp(byte[] json, ExportTraceServiceRequest decoded, long spans) throws FullException, BadExportException {
+    Receipt otlp(byte[] json, byte[] decoded, long spans) throws FullException, BadExportException {
         long number = admit(otlp, spans);
         RetryLinker read = new RetryLinker();
         ReadContext notes = otlpRecords.context();

@@ -5,9 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.retryaudit.input.foreign.otlp.OtlpProtobuf;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -201,13 +198,13 @@ final class Routes {
         Receiver.Receipt receipt;
         try {
             if (protobuf) {
-                ExportTraceServiceRequest export;
+                OtlpProtobuf.Decoded export;
                 try {
-                    export = OtlpProtobuf.parse(body, 0, body.length, depth);
+                    export = OtlpProtobuf.decode(body, depth);
                 } catch (InvalidProtocolBufferException e) {
                     throw new Refused(400, Exchanges.INVALID_ARGUMENT, OtlpProtobuf.why(e));
                 }
-                receipt = receiver.otlp(null, export, spans(export));
+                receipt = receiver.otlp(null, export.message(), export.spans());
             } else {
                 receipt = receiver.otlp(body, null, jsonSpans(body));
             }
@@ -322,16 +319,6 @@ final class Routes {
     private Refused tooLarge() {
         return new Refused(413, Exchanges.RESOURCE_EXHAUSTED, "the body is larger than --limit-bytes (" + limitBytes
                 + " bytes, as sent or after decompression)");
-    }
-
-    private static long spans(ExportTraceServiceRequest export) {
-        long n = 0;
-        for (ResourceSpans rs : export.getResourceSpansList()) {
-            for (ScopeSpans ss : rs.getScopeSpansList()) {
-                n += ss.getSpansCount();
-            }
-        }
-        return n;
     }
 
     /** The spans of an OTLP/JSON export: the objects of every array named {@code spans}; 0 for JSON it cannot count. */

@@ -3,15 +3,17 @@ package dev.retryaudit.input.foreign.otlp;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
  * OTLP in the protobuf encoding, as OTLP/HTTP bodies and the collector's file exporter
  * ({@code format: proto}) carry it: an {@code ExportTraceServiceRequest} (or {@code TracesData}, the
- * same message on the wire) parsed with the published definitions, whose spans a record of
- * {@link OtlpRecords} reads with the checks of OTLP/JSON ({@link OtlpProtobufSpans}); the framing of the
- * file exporter's files.
+ * same message on the wire) checked against the published definitions ({@link #decode}), whose spans a record
+ * of {@link OtlpRecords} reads from the wire with the checks of OTLP/JSON ({@link OtlpProtobufSpans}); the
+ * framing of the file exporter's files.
  */
 public final class OtlpProtobuf {
     /** The bytes of the file exporter's frame header: each message's length, unsigned 32-bit big-endian. */
@@ -61,21 +63,43 @@ public final class OtlpProtobuf {
     }
 
     /**
-     * The export that {@code length} bytes at {@code offset} encode, nested no deeper than {@code depth}
-     * messages; an exception that says what is wrong with them (never their content) when they encode none.
+     * An export in protobuf as {@link OtlpRecords} reads it: its bytes, in the common form (each singular field
+     * once), and how many spans it holds.
      */
-    public static ExportTraceServiceRequest parse(byte[] bytes, int offset, int length, int depth)
-            throws InvalidProtocolBufferException {
-        CodedInputStream in = CodedInputStream.newInstance(bytes, offset, length);
+    public record Decoded(byte[] message, long spans) {
+    }
+
+    /**
+     * The export that {@code message} encodes, nested no deeper than {@code depth} messages; an exception that says
+     * what is wrong with it (never its content) when it encodes none. Bytes in the common form that exporters send
+     * are checked on the wire and kept as they are ({@link OtlpWireCheck}); any others are parsed by protobuf-java,
+     * which decides whether and how they are wrong, and written again in that form.
+     */
+    public static Decoded decode(byte[] message, int depth) throws InvalidProtocolBufferException {
         // Each AnyValue of an array or list is two messages deep; the export itself takes five.
-        in.setRecursionLimit(Math.max(8, Math.min(100, depth + 5)));
+        int limit = Math.max(8, Math.min(100, depth + 5));
         try {
-            return ExportTraceServiceRequest.parseFrom(in);
+            return new Decoded(message, OtlpWireCheck.spans(message, 0, message.length, limit));
+        } catch (ProtobufWire.Irregular e) {
+            // Not the common form: protobuf-java parses it below.
+        }
+        CodedInputStream in = CodedInputStream.newInstance(message);
+        in.setRecursionLimit(limit);
+        ExportTraceServiceRequest export;
+        try {
+            export = ExportTraceServiceRequest.parseFrom(in);
         } catch (InvalidProtocolBufferException e) {
             throw e;
         } catch (IOException e) {
             throw new UncheckedIOException("reading bytes held in memory", e);
         }
+        long spans = 0;
+        for (ResourceSpans rs : export.getResourceSpansList()) {
+            for (ScopeSpans ss : rs.getScopeSpansList()) {
+                spans += ss.getSpansCount();
+            }
+        }
+        return new Decoded(export.toByteArray(), spans);
     }
 
     /** The wording of a protobuf parse failure, which protobuf-java writes without any byte of the input. */

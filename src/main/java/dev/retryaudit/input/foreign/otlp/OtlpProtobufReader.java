@@ -5,7 +5,6 @@ import dev.retryaudit.input.foreign.RetryLinker;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.input.reader.TraceReader;
 import dev.retryaudit.model.internal.InputException;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -13,8 +12,8 @@ import java.util.Arrays;
 /**
  * Reads the OTLP trace files a collector's file exporter writes with {@code format: proto}: each
  * {@code ExportTraceServiceRequest} (or {@code TracesData}) preceded by its length in 4 bytes,
- * unsigned big-endian. Each message is one record of {@link OtlpRecords}, its spans read from the decoded
- * message with the checks of OTLP/JSON, so they are linked as those of the JSON Lines the exporter writes with
+ * unsigned big-endian. Each message is one record of {@link OtlpRecords}, its spans read from the wire
+ * with the checks of OTLP/JSON, so they are linked as those of the JSON Lines the exporter writes with
  * {@code format: json}; errors and notes stand at line N, column 1, for the Nth message. A message the
  * exporter compressed on its own ({@code compression: zstd}) is refused with what to do instead.
  */
@@ -57,13 +56,13 @@ public final class OtlpProtobufReader implements TraceReader {
                         + "compression: zstd), which this reader does not decode; export without compression, or "
                         + "with format: json");
             }
-            ExportTraceServiceRequest export;
+            OtlpProtobuf.Decoded export;
             try {
-                export = OtlpProtobuf.parse(message, 0, message.length, ctx.limits().depth());
+                export = OtlpProtobuf.decode(message, ctx.limits().depth());
             } catch (InvalidProtocolBufferException e) {
                 throw rejected(ctx, frame, OtlpProtobuf.why(e) + " (message " + frame + ", " + length + " bytes)");
             }
-            records.read(new OtlpRecords.Record(frame, export), linker, ctx);
+            records.read(OtlpRecords.Record.protobuf(frame, export), linker, ctx);
         }
         if (frame == 0) {
             throw InputException.rejected(ctx.source(), 1, 1, "$", "empty input: expected an OTLP trace export");

@@ -10,7 +10,6 @@ import dev.retryaudit.json.StrictJson;
 import dev.retryaudit.input.reader.ReadContext;
 import dev.retryaudit.model.internal.InputException;
 import dev.retryaudit.model.Limits;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,8 +18,8 @@ import java.util.List;
 
 /**
  * OTLP exports that arrive one at a time, each a numbered record of one source: the frames of a
- * protobuf file, the requests a receiver is sent. A record, held as its OTLP/JSON or as the protobuf
- * message it was decoded to ({@link OtlpProtobufSpans}), is read with the checks and messages of
+ * protobuf file, the requests a receiver is sent. A record, held as its OTLP/JSON or as its protobuf
+ * ({@link OtlpProtobuf#decode}, read from the wire by {@link OtlpProtobufSpans}), is read with the checks and messages of
  * {@link OtlpReader} and its attempt spans placed at the record (line: its
  * number, column 1) and ordered after every span of the records before it, so that the spans of
  * records linked together are linked as one file of them would be. Not thread-safe.
@@ -43,18 +42,18 @@ public final class OtlpRecords {
     }
 
     /**
-     * One export held: its number within the source, and its OTLP/JSON, or (json null) the message that
-     * OTLP protobuf decoded to, whose spans are read from the message itself.
+     * One export held: its number within the source, and its OTLP/JSON, or (json null) its protobuf as
+     * {@link OtlpProtobuf#decode} gave it, whose spans are read from the wire.
      */
-    public record Record(long number, byte[] json, ExportTraceServiceRequest message) {
+    public record Record(long number, byte[] json, byte[] protobuf) {
         /** An export held as its OTLP/JSON. */
         public Record(long number, byte[] json) {
             this(number, json, null);
         }
 
-        /** An export held as the message OTLP protobuf decoded to. */
-        public Record(long number, ExportTraceServiceRequest message) {
-            this(number, null, message);
+        /** An export held as the protobuf {@link OtlpProtobuf#decode} gave. */
+        public static Record protobuf(long number, OtlpProtobuf.Decoded decoded) {
+            return new Record(number, null, decoded.message());
         }
     }
 
@@ -79,7 +78,7 @@ public final class OtlpRecords {
         try {
             SpanScratch scratch = new SpanScratch();
             if (r.json() == null) {
-                OtlpProtobufSpans.read(r.message(), ctx, scratch, one::add);
+                OtlpProtobufSpans.read(r.protobuf(), ctx, scratch, one::add);
             } else {
                 readJson(ctx, scratch, one);
             }
