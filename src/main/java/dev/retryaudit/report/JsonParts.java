@@ -15,8 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON report's pieces as {@link JsonReportWriter} writes them, for {@code api.RetryAudit}: one finding
- * as a line of compact JSON, its evidence, and the report's header and summary without its findings.
+ * The JSON report's pieces as {@link JsonReportWriter} writes them, for {@code api.RetryAudit} and {@code serve}:
+ * one finding as a line of compact JSON (or many, as JSON Lines into a stream), its evidence, and the report's
+ * header and summary without its findings.
  */
 public final class JsonParts {
     private JsonParts() {
@@ -25,6 +26,19 @@ public final class JsonParts {
     /** {@code f} as one line of compact JSON, with the fields (fingerprint included) the JSON report gives it. */
     public static String line(Finding f) {
         return compact(g -> JsonReportWriter.writeFinding(g, f));
+    }
+
+    /**
+     * {@code findings} into {@code out} as JSON Lines, each line as {@link #line} gives it and a line feed, rendered
+     * by one generator straight into bytes; {@code out} is neither flushed nor closed.
+     */
+    public static void lines(OutputStream out, List<Finding> findings) throws IOException {
+        try (JsonGenerator g = compactGenerator(out)) {
+            for (Finding f : findings) {
+                JsonReportWriter.writeFinding(g, f);
+                g.writeRaw('\n');
+            }
+        }
     }
 
     /** The evidence of {@code f} as one line of compact JSON. */
@@ -48,12 +62,23 @@ public final class JsonParts {
 
     private static String compact(Writing w) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator g = Json.generator(out)) {
-            g.setPrettyPrinter(null);
+        try (JsonGenerator g = compactGenerator(out)) {
             w.write(g);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The report's generator without its layout: each value on one line, nothing between two values at the top
+     * (the caller writes what separates them), {@code out} not flushed when the generator is closed.
+     */
+    private static JsonGenerator compactGenerator(OutputStream out) throws IOException {
+        JsonGenerator g = Json.generator(out);
+        g.setPrettyPrinter(null);
+        g.setRootValueSeparator(null);
+        g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
+        return g;
     }
 }

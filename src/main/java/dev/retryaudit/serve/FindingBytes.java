@@ -5,23 +5,20 @@ import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Location;
 import dev.retryaudit.model.Severity;
 import dev.retryaudit.model.values.RawJson;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Findings as one block of bytes and back, equal as they were: each field as it is read (the message as its text,
- * strings in Java's modified UTF-8, which keeps every char,
  * a timestamp in the evidence as the text it reads as; the fingerprint is computed again from the fields), the
- * names that repeat (rules, tools, sources, evidence keys) written once a block. What a receiver keeps of the
- * findings it handed on, for the report at the end.
+ * names that repeat (rules, tools, sources, evidence keys) written once a block. Written straight into an array:
+ * numbers as variable-length integers (small ones take a byte), a string of chars below 256 (the usual text) as
+ * a byte a char and any other as its chars, two bytes each, which keeps every char (an unpaired surrogate too).
+ * What a receiver keeps of the findings it handed on, for the report at the end.
  */
 final class FindingBytes {
     private static final Severity[] SEVERITIES = Severity.values();
@@ -34,99 +31,102 @@ final class FindingBytes {
     private static final int FALSE = 6;
     private static final int RAW_JSON = 7;
     private static final int LIST = 8;
-    private static final int NO_TEXT = 0;
-    private static final int UTF = 1;
-    private static final int CHARS = 2;
-    /** The longest string sure to fit the 65,535 bytes of {@link DataOutputStream#writeUTF}: 3 bytes a char at most. */
-    private static final int UTF_CHARS = 65_535 / 3;
+    /** A name's reference: none, one written here for the first time, or else the number of one written before plus this. */
+    private static final int NO_NAME = 0;
+    private static final int NEW_NAME = 1;
+    private static final int KNOWN_NAME = 2;
 
     private FindingBytes() {
     }
 
     /** {@code findings} as one block. */
     static byte[] write(List<Finding> findings) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256 * findings.size());
-        Writer w = new Writer(new DataOutputStream(bytes));
-        try {
-            w.out.writeInt(findings.size());
-            for (Finding f : findings) {
-                w.finding(f);
-            }
-            w.out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("bytes in memory are always written", e);
-        }
-        return bytes.toByteArray();
+        return new Writer().block(findings);
     }
 
     /** The findings of {@code block}, in their order. */
     static List<Finding> read(byte[] block) {
-        Reader r = new Reader(new DataInputStream(new ByteArrayInputStream(block)));
-        try {
-            int n = r.in.readInt();
-            List<Finding> out = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                out.add(r.finding());
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException("a block written in this process reads back", e);
+        Reader r = new Reader(block);
+        int n = (int) r.unsigned();
+        List<Finding> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(r.finding());
         }
+        if (r.at != block.length) {
+            throw new IllegalStateException("a block written in this process reads back whole: "
+                    + (block.length - r.at) + " bytes left");
+        }
+        return out;
     }
 
-    private static final class Writer {
-        final DataOutputStream out;
-        final Map<String, Integer> names = new HashMap<>();
+    /**
+     * Writes blocks, one at a time, into an array it keeps for the next: one that writes many blocks grows it to
+     * the largest block once, and then allocates the blocks alone. Not thread-safe.
+     */
+    static final class Writer {
+        private final Map<String, Integer> names = new HashMap<>();
+        private byte[] buf = new byte[1024];
+        private int at;
 
-        Writer(DataOutputStream out) {
-            this.out = out;
+        /** {@code findings} as one block. */
+        byte[] block(List<Finding> findings) {
+            names.clear();
+            at = 0;
+            unsigned(findings.size());
+            for (Finding f : findings) {
+                finding(f);
+            }
+            return Arrays.copyOf(buf, at);
         }
 
-        void finding(Finding f) throws IOException {
+        private void finding(Finding f) {
             name(f.rule());
-            out.writeByte(f.severity().ordinal());
+            room(1);
+            buf[at++] = (byte) f.severity().ordinal();
             text(f.operation());
-            out.writeInt(f.attempt() == null ? Integer.MIN_VALUE : f.attempt());
+            Integer attempt = f.attempt();
+            // 0 for none, else the attempt's zigzag code plus 1
+            unsigned(attempt == null ? 0 : zigzag(attempt) + 1);
             name(f.tool());
             text(f.run());
             text(f.message());
             Evidence e = f.evidence();
-            out.writeInt(e.size());
+            unsigned(e.size());
             for (int i = 0; i < e.size(); i++) {
                 name(e.key(i));
                 value(e.value(i));
             }
-            Location at = f.location();
-            name(at.source());
-            out.writeInt(at.sourceIndex());
-            out.writeLong(at.line());
-            out.writeLong(at.column());
-            name(at.pointer());
+            Location where = f.location();
+            name(where.source());
+            unsigned(where.sourceIndex());
+            unsigned(where.line());
+            unsigned(where.column());
+            name(where.pointer());
         }
 
-        void value(Object v) throws IOException {
+        private void value(Object v) {
             if (v == null) {
-                out.writeByte(NULL);
+                tag(NULL);
             } else if (v instanceof String s) {
-                out.writeByte(STRING);
+                tag(STRING);
                 text(s);
             } else if (v instanceof Long l) {
-                out.writeByte(LONG);
-                out.writeLong(l);
+                tag(LONG);
+                unsigned(zigzag(l));
             } else if (v instanceof Integer i) {
-                out.writeByte(INTEGER);
-                out.writeInt(i);
+                tag(INTEGER);
+                unsigned(zigzag(i));
             } else if (v instanceof Double d) {
-                out.writeByte(DOUBLE);
-                out.writeDouble(d);
+                tag(DOUBLE);
+                fixed(Double.doubleToRawLongBits(d));
             } else if (v instanceof Boolean b) {
-                out.writeByte(b ? TRUE : FALSE);
+                tag(b ? TRUE : FALSE);
             } else if (v instanceof RawJson j) {
-                out.writeByte(RAW_JSON);
+                tag(RAW_JSON);
                 text(j.json());
             } else if (v instanceof List<?> list) {
-                out.writeByte(LIST);
-                out.writeInt(list.size());
+                tag(LIST);
+                unsigned(list.size());
                 for (Object item : list) {
                     value(item);
                 }
@@ -136,105 +136,188 @@ final class FindingBytes {
         }
 
         /** A string that repeats across findings: its number once it was written. */
-        void name(String s) throws IOException {
+        private void name(String s) {
             if (s == null) {
-                out.writeInt(-1);
+                unsigned(NO_NAME);
                 return;
             }
             Integer known = names.get(s);
             if (known != null) {
-                out.writeInt(known);
+                unsigned(KNOWN_NAME + (long) known);
                 return;
             }
-            out.writeInt(-2);
+            unsigned(NEW_NAME);
             text(s);
             names.put(s, names.size());
         }
 
-        /** A string as Java's modified UTF-8, which keeps every char (an unpaired surrogate too), or as its chars when long. */
-        void text(String s) throws IOException {
+        /**
+         * 0 for null, else 1 plus twice the length plus 1 when the chars follow two bytes each (a char past 255
+         * is among them), not one: the text is copied a byte a char until such a char, then written again.
+         */
+        private void text(String s) {
             if (s == null) {
-                out.writeByte(NO_TEXT);
-            } else if (s.length() <= UTF_CHARS) {
-                out.writeByte(UTF);
-                out.writeUTF(s);
-            } else {
-                out.writeByte(CHARS);
-                out.writeInt(s.length());
-                out.writeChars(s);
+                unsigned(0);
+                return;
+            }
+            int n = s.length();
+            int start = at;
+            unsigned(1 + 2L * n);
+            room(n);
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c > 0xff) {
+                    at = start;
+                    wide(s);
+                    return;
+                }
+                buf[at + i] = (byte) c;
+            }
+            at += n;
+        }
+
+        private void wide(String s) {
+            int n = s.length();
+            unsigned(2 + 2L * n);
+            room(2 * n);
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                buf[at++] = (byte) (c >>> 8);
+                buf[at++] = (byte) c;
+            }
+        }
+
+        private void tag(int tag) {
+            room(1);
+            buf[at++] = (byte) tag;
+        }
+
+        /** {@code v} (not negative, or a zigzag code) 7 bits a byte, the low bits first, the high bit set on all but the last. */
+        private void unsigned(long v) {
+            room(10);
+            while ((v & ~0x7fL) != 0) {
+                buf[at++] = (byte) (v & 0x7f | 0x80);
+                v >>>= 7;
+            }
+            buf[at++] = (byte) v;
+        }
+
+        private void fixed(long v) {
+            room(8);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                buf[at++] = (byte) (v >>> shift);
+            }
+        }
+
+        private void room(int n) {
+            if (buf.length - at < n) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, at + n));
             }
         }
     }
 
-    private static final class Reader {
-        final DataInputStream in;
-        final List<String> names = new ArrayList<>();
+    /** {@code v} with its sign in the lowest bit, so that a number near 0 either side is small. */
+    private static long zigzag(long v) {
+        return v << 1 ^ v >> 63;
+    }
 
-        Reader(DataInputStream in) {
-            this.in = in;
+    private static long unzigzag(long v) {
+        return v >>> 1 ^ -(v & 1);
+    }
+
+    private static final class Reader {
+        final byte[] buf;
+        final List<String> names = new ArrayList<>();
+        int at;
+
+        Reader(byte[] buf) {
+            this.buf = buf;
         }
 
-        Finding finding() throws IOException {
-            Finding.Builder b = Finding.builder().rule(name()).severity(SEVERITIES[in.readByte()]).operation(text());
-            int attempt = in.readInt();
-            b.attempt(attempt == Integer.MIN_VALUE ? null : attempt).tool(name()).run(text()).message(text());
+        Finding finding() {
+            Finding.Builder b = Finding.builder().rule(name()).severity(SEVERITIES[buf[at++]]).operation(text());
+            long attempt = unsigned();
+            b.attempt(attempt == 0 ? null : (int) unzigzag(attempt - 1)).tool(name()).run(text()).message(text());
             Evidence e = Evidence.of();
-            int facts = in.readInt();
+            int facts = (int) unsigned();
             for (int i = 0; i < facts; i++) {
                 e.put(name(), value());
             }
-            return b.evidence(e).at(new Location(name(), in.readInt(), in.readLong(), in.readLong(), name())).build();
+            return b.evidence(e).at(new Location(name(), (int) unsigned(), unsigned(), unsigned(), name())).build();
         }
 
-        Object value() throws IOException {
-            int tag = in.readByte();
+        Object value() {
+            int tag = buf[at++];
             return switch (tag) {
                 case NULL -> null;
                 case STRING -> text();
-                case LONG -> in.readLong();
-                case INTEGER -> in.readInt();
-                case DOUBLE -> in.readDouble();
+                case LONG -> unzigzag(unsigned());
+                case INTEGER -> (int) unzigzag(unsigned());
+                case DOUBLE -> Double.longBitsToDouble(fixed());
                 case TRUE -> Boolean.TRUE;
                 case FALSE -> Boolean.FALSE;
                 case RAW_JSON -> new RawJson(text());
                 case LIST -> {
-                    int n = in.readInt();
+                    int n = (int) unsigned();
                     List<Object> list = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
                         list.add(value());
                     }
                     yield list;
                 }
-                default -> throw new IOException("no evidence value is tagged " + tag);
+                default -> throw new IllegalStateException("no evidence value is tagged " + tag);
             };
         }
 
-        String name() throws IOException {
-            int n = in.readInt();
-            if (n == -1) {
+        String name() {
+            long n = unsigned();
+            if (n == NO_NAME) {
                 return null;
             }
-            if (n >= 0) {
-                return names.get(n);
+            if (n >= KNOWN_NAME) {
+                return names.get((int) (n - KNOWN_NAME));
             }
             String s = text();
             names.add(s);
             return s;
         }
 
-        String text() throws IOException {
-            int form = in.readByte();
-            if (form == NO_TEXT) {
+        String text() {
+            long head = unsigned();
+            if (head == 0) {
                 return null;
             }
-            if (form == UTF) {
-                return in.readUTF();
+            int n = (int) ((head - 1) >>> 1);
+            if ((head - 1 & 1) == 0) {
+                String s = new String(buf, at, n, StandardCharsets.ISO_8859_1);
+                at += n;
+                return s;
             }
-            char[] chars = new char[in.readInt()];
-            for (int i = 0; i < chars.length; i++) {
-                chars[i] = in.readChar();
+            char[] chars = new char[n];
+            for (int i = 0; i < n; i++) {
+                chars[i] = (char) ((buf[at] & 0xff) << 8 | buf[at + 1] & 0xff);
+                at += 2;
             }
             return new String(chars);
+        }
+
+        long unsigned() {
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                byte b = buf[at++];
+                v |= (long) (b & 0x7f) << shift;
+                if (b >= 0) {
+                    return v;
+                }
+            }
+        }
+
+        long fixed() {
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = v << 8 | buf[at++] & 0xff;
+            }
+            return v;
         }
     }
 }

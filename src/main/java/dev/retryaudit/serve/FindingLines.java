@@ -4,14 +4,14 @@ import dev.retryaudit.report.JsonParts;
 import dev.retryaudit.model.Finding;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Findings as JSON Lines, one as it is made: the JSON report's fields of a finding, fingerprint
- * included, each line flushed. The first write that fails is kept ({@link #failure}), the run is
- * told at once ({@link #onFailure}), and later findings are dropped, for the command to end with exit 74.
- * Thread-safe.
+ * Findings as JSON Lines as they are made: the JSON report's fields of a finding, fingerprint included,
+ * the lines of each audited part rendered straight into the output and flushed together. The first write
+ * that fails is kept ({@link #failure}), the run is told at once ({@link #onFailure}), and later findings
+ * are dropped, for the command to end with exit 74. Thread-safe.
  */
 public final class FindingLines implements Consumer<Finding> {
     private final OutputStream out;
@@ -27,14 +27,30 @@ public final class FindingLines implements Consumer<Finding> {
         return new FindingLines(null);
     }
 
+    /**
+     * Hands {@code findings}, those of one audited part, to {@code to}: to findings written as lines, as one part
+     * (their lines written and flushed together), to anything else one by one.
+     */
+    static void handOn(List<Finding> findings, Consumer<Finding> to) {
+        if (to instanceof FindingLines lines) {
+            lines.acceptPart(findings);
+        } else {
+            findings.forEach(to);
+        }
+    }
+
     @Override
-    public synchronized void accept(Finding f) {
-        if (failure != null || out == null) {
+    public void accept(Finding f) {
+        acceptPart(List.of(f));
+    }
+
+    /** Writes the lines of {@code findings}, one audited part's, and flushes them once. */
+    public synchronized void acceptPart(List<Finding> findings) {
+        if (failure != null || out == null || findings.isEmpty()) {
             return;
         }
         try {
-            out.write(JsonParts.line(f).getBytes(StandardCharsets.UTF_8));
-            out.write('\n');
+            JsonParts.lines(out, findings);
             out.flush();
         } catch (IOException e) {
             failure = e;

@@ -25,6 +25,7 @@ final class HandedFindings {
 
     private final RunningAudit audit;
     private final boolean whole;
+    private final FindingBytes.Writer writer = new FindingBytes.Writer();
     private final List<byte[]> blocks = new ArrayList<>();
     private final Map<Severity, Finding> firstOfSeverity = new EnumMap<>(Severity.class);
     private long bytes;
@@ -47,7 +48,7 @@ final class HandedFindings {
             return;
         }
         for (int from = 0; from < findings.size(); from += BLOCK) {
-            byte[] block = FindingBytes.write(findings.subList(from, Math.min(findings.size(), from + BLOCK)));
+            byte[] block = writer.block(findings.subList(from, Math.min(findings.size(), from + BLOCK)));
             blocks.add(block);
             bytes += block.length;
         }

@@ -311,10 +311,9 @@ final class Receiver {
             }
             link(otlp, otlpSpans);
             link(zipkin, zipkinSpans);
-            for (Finding f : audit.finish()) {
-                findings.accept(f);
-                metrics.finding(f);
-            }
+            List<Finding> crossOperation = audit.finish();
+            FindingLines.handOn(crossOperation, findings);
+            crossOperation.forEach(metrics::finding);
             List<Finding> all = audit.report(handed.kept());
             List<InputSummary> inputs = new ArrayList<>();
             synchronized (this) {
@@ -384,10 +383,8 @@ final class Receiver {
         counts[0] += part.operations();
         counts[1] += part.attempts();
         metrics.audited(part.operations());
-        for (Finding f : part.findings()) {
-            findings.accept(f);
-            metrics.finding(f);
-        }
+        FindingLines.handOn(part.findings(), findings);
+        part.findings().forEach(metrics::finding);
         handed.add(part.findings());
     }
 
