@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * that fails is kept ({@link #failure}), the run is told at once ({@link #onFailure}), and later findings
  * are dropped, for the command to end with exit 74. Thread-safe.
  */
-public final class FindingLines implements Consumer<Finding> {
+public final class FindingLines implements Consumer<List<Finding>> {
     private final OutputStream out;
     private IOException failure;
     private Runnable onFailure = () -> { };
@@ -27,25 +27,9 @@ public final class FindingLines implements Consumer<Finding> {
         return new FindingLines(null);
     }
 
-    /**
-     * Hands {@code findings}, those of one audited part, to {@code to}: to findings written as lines, as one part
-     * (their lines written and flushed together), to anything else one by one.
-     */
-    static void handOn(List<Finding> findings, Consumer<Finding> to) {
-        if (to instanceof FindingLines lines) {
-            lines.acceptPart(findings);
-        } else {
-            findings.forEach(to);
-        }
-    }
-
-    @Override
-    public void accept(Finding f) {
-        acceptPart(List.of(f));
-    }
-
     /** Writes the lines of {@code findings}, one audited part's, and flushes them once. */
-    public synchronized void acceptPart(List<Finding> findings) {
+    @Override
+    public synchronized void accept(List<Finding> findings) {
         if (failure != null || out == null || findings.isEmpty()) {
             return;
         }

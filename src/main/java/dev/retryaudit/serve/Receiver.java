@@ -45,7 +45,7 @@ final class Receiver {
     private final HandedFindings handed;
     private final long maxHeldSpans;
     private final LongSupplier clock;
-    private final Consumer<Finding> findings;
+    private final Consumer<List<Finding>> findings;
     private final Metrics metrics;
     private final OtlpRecords otlpRecords;
     private final ZipkinRecords zipkinRecords;
@@ -108,11 +108,12 @@ final class Receiver {
     }
 
     /**
-     * A receiver that audits by {@code auditor}, hands each finding to {@code findings} as it is made and, with
-     * {@code report}, keeps every one for the result of {@link #finish} (else as many as its verdict needs).
+     * A receiver that audits by {@code auditor}, hands the findings of each part it audits to {@code findings}
+     * together as they are made and, with {@code report}, keeps every one for the result of {@link #finish} (else
+     * as many as its verdict needs).
      */
     Receiver(RetryAudit auditor, Limits limits, long idleNanos, long maxHeldSpans, LongSupplier clock,
-            Consumer<Finding> findings, Metrics metrics, boolean report) {
+            Consumer<List<Finding>> findings, Metrics metrics, boolean report) {
         this.audit = RunningAudit.of(auditor);
         this.handed = new HandedFindings(audit, report);
         this.maxHeldSpans = maxHeldSpans;
@@ -312,7 +313,7 @@ final class Receiver {
             link(otlp, otlpSpans);
             link(zipkin, zipkinSpans);
             List<Finding> crossOperation = audit.finish();
-            FindingLines.handOn(crossOperation, findings);
+            findings.accept(crossOperation);
             crossOperation.forEach(metrics::finding);
             List<Finding> all = audit.report(handed.kept());
             List<InputSummary> inputs = new ArrayList<>();
@@ -383,7 +384,7 @@ final class Receiver {
         counts[0] += part.operations();
         counts[1] += part.attempts();
         metrics.audited(part.operations());
-        FindingLines.handOn(part.findings(), findings);
+        findings.accept(part.findings());
         part.findings().forEach(metrics::finding);
         handed.add(part.findings());
     }

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -79,10 +80,11 @@ public final class Serve implements AutoCloseable {
     }
 
     /**
-     * Starts listening; every finding goes to {@code findings} as it is made, and an internal error answering a
-     * request to {@code log} as one line.
+     * Starts listening; the findings of each part audited go to {@code findings} together as they are made, and an
+     * internal error answering a request to {@code log} as one line.
      */
-    public static Serve start(RetryAudit auditor, Settings settings, Consumer<Finding> findings, Consumer<String> log)
+    public static Serve start(RetryAudit auditor, Settings settings, Consumer<List<Finding>> findings,
+            Consumer<String> log)
             throws IOException {
         Metrics metrics = new Metrics(settings.maxHeldSpans());
         Receiver receiver = new Receiver(auditor, settings.limits(), settings.idle().toNanos(),

@@ -82,21 +82,14 @@ class FindingLinesTest {
         FindingLines lines = new FindingLines(out);
         List<Finding> first = findings(0, 3);
         List<Finding> second = findings(3, 300);
-        FindingLines.handOn(first, lines);
+        lines.accept(first);
         assertThat(out.flushes).isEqualTo(1);
-        FindingLines.handOn(List.of(), lines);
-        FindingLines.handOn(second, lines);
-        lines.accept(finding(300));
+        lines.accept(List.of());
+        lines.accept(second);
+        lines.accept(List.of(finding(300)));
         assertThat(out.flushes).isEqualTo(3);
         assertThat(out.bytes.toString(StandardCharsets.UTF_8)).isEqualTo(lines(findings(0, 301)));
         assertThat(lines.failure()).isNull();
-    }
-
-    @Test
-    void anyOtherConsumerTakesThePartOneFindingAtATime() {
-        List<Finding> taken = new ArrayList<>();
-        FindingLines.handOn(findings(0, 5), taken::add);
-        assertThat(taken).isEqualTo(findings(0, 5));
     }
 
     @Test
@@ -106,12 +99,12 @@ class FindingLinesTest {
         AtomicInteger told = new AtomicInteger();
         lines.onFailure(told::incrementAndGet);
         // the generator's buffer of 8,000 bytes goes out in writes: a part of 300 lines takes several
-        FindingLines.handOn(findings(0, 300), lines);
+        lines.accept(findings(0, 300));
         assertThat(lines.failure()).hasMessage("No space left on device");
         assertThat(told).hasValue(1);
         int writes = out.writes;
-        FindingLines.handOn(findings(300, 310), lines);
-        lines.accept(finding(310));
+        lines.accept(findings(300, 310));
+        lines.accept(List.of(finding(310)));
         assertThat(out.writes).isEqualTo(writes);
         assertThat(told).hasValue(1);
         assertThat(lines(findings(0, 300))).startsWith(out.bytes.toString(StandardCharsets.UTF_8));
@@ -128,8 +121,8 @@ class FindingLinesTest {
         FindingLines none = FindingLines.none();
         Finding f = Finding.builder().rule("retry-after/early").severity(Severity.ERROR).message(unread)
                 .evidence(Evidence.of()).at(new Location("/v1/traces", 0, 1, 1, null)).build();
-        FindingLines.handOn(List.of(f), none);
-        none.accept(f);
+        none.accept(List.of(f));
+        none.accept(List.of(f));
         assertThat(none.failure()).isNull();
     }
 }

@@ -21,7 +21,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Metrics metrics = new Metrics(1_000_000);
-        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
                 metrics, true);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
         assertThat(r.otlp(export, null, 11).rejected()).isZero();
@@ -53,7 +53,7 @@ class ReceiverTest {
     void zipkinBodiesAreHeldByContextAndEachAuditedWhenItCloses() throws Exception {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
-        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
                 new Metrics(1_000_000), true);
         byte[] early = Files.readAllBytes(Path.of("src/test/resources/input/zipkin/retry-429-early.json"));
         // The same calls honouring the Retry-After: 2, in a trace of their own.
@@ -129,7 +129,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Metrics metrics = new Metrics(1_000_000);
-        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, findings::add,
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, findings::addAll,
                 metrics, true);
         long epoch = 1_788_789_720L * SECOND;
         int perSecond = 10;
@@ -160,7 +160,7 @@ class ReceiverTest {
         List<Finding> findings = new ArrayList<>();
         // The parent offers are kept for as many spans as may be held, and 1,024 at least.
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000, now::get,
-                findings::add, new Metrics(1_000), false);
+                findings::addAll, new Metrics(1_000), false);
         Receiver.Retained[] atOneMinute = new Receiver.Retained[1];
         busyClient(r, now, 300, second -> {
             if (second == 60) {
@@ -183,7 +183,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get,
-                findings::add, new Metrics(1_000_000), true);
+                findings::addAll, new Metrics(1_000_000), true);
         busyClient(r, now, 60, second -> { });
         Receiver.Retained held = r.retained();
         assertThat(held.findingObjects()).isZero();
@@ -248,7 +248,7 @@ class ReceiverTest {
     void aHugeRetryAfterHoldsItsContextNoLongerThanTheCap() throws Exception {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
-        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
                 new Metrics(1_000_000), true);
         String export = new String(busyExport(1_788_789_720L * SECOND, 0, 1), java.nio.charset.StandardCharsets.UTF_8)
                 .replace("[{\"stringValue\":\"1\"}]", "[{\"stringValue\":\"99999999\"}]");
@@ -266,7 +266,7 @@ class ReceiverTest {
     void anExportSentAgainIsAuditedOnceWithANote() throws Exception {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
-        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
                 new Metrics(1_000_000), true);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
         r.otlp(export, null, 11);
@@ -300,7 +300,7 @@ class ReceiverTest {
 
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
-        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::add,
+        Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
                 new Metrics(1_000_000), true);
         for (List<com.fasterxml.jackson.databind.JsonNode> spans : byTrace.values()) {
             com.fasterxml.jackson.databind.node.ObjectNode export = json.createObjectNode();

@@ -47,7 +47,7 @@ class ServeTest {
 
     private static Serve serve(List<Finding> findings, long maxHeld, Limits limits) throws IOException {
         return Serve.start(AUDIT, new Serve.Settings(new InetSocketAddress("127.0.0.1", 0), Duration.ofHours(1),
-                maxHeld, limits, Serve.Connections.DEFAULTS, true), findings::add, System.err::println);
+                maxHeld, limits, Serve.Connections.DEFAULTS, true), findings::addAll, System.err::println);
     }
 
     private static HttpResponse<byte[]> post(Serve s, String path, String type, String encoding, byte[] body)
