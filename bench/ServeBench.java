@@ -26,11 +26,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The serve case of bench/run: two rounds of OPERATIONS operations each (a parent span and two HTTP sends,
+ * The serve case of bench/run: two rounds (-Dwarmups=N: N + 1) of OPERATIONS operations each (a parent span and two HTTP sends,
  * the second a resend after a 503 with Retry-After: 1 sent too early), posted as OTLP protobuf in batches
  * of 512 spans by 8 connections (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve
- * --idle 1s} (-Dserve.jvm="OPTIONS" adds JVM options, such as a flight recording). The first round warms
- * the receiver up (class loading, the JIT compilers); the second, of other traces, is measured from its
+ * --idle 1s --format text --max-held-spans 10000000} (-Dserve.jvm="OPTIONS" adds JVM options, such as a flight
+ * recording; -Dserve.args="OPTIONS" replaces the receiver's options after {@code --idle 1s --fail-on never}, such as
+ * {@code --output /dev/null} for a sidecar that keeps no finding). The first round warms the receiver up (class
+ * loading, the JIT compilers), as do the others of -Dwarmups, each of its own traces, its figures printed; the
+ * last, of other traces, is measured from its
  * first post: received (to its last answer) and received and audited (until {@code /metrics} counts
  * every operation of both rounds audited), as spans per CPU-second the receiver took (the figure that
  * holds on a machine shared with other work) and per core of wall time. Then the receiver is stopped
@@ -66,7 +69,9 @@ public final class ServeBench {
             command.addAll(List.of(jvm.strip().split("\\s+")));
         }
         command.addAll(List.of("-jar", jar, "serve", "--listen", "127.0.0.1:0", "--idle", "1s",
-                "--fail-on", "never", "--format", "text", "--max-held-spans", "10000000"));
+                "--fail-on", "never"));
+        command.addAll(List.of(System.getProperty("serve.args", "--format text --max-held-spans 10000000").strip()
+                .split("\\s+")));
         long runStart = System.nanoTime();
         Process serve = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(serve.getErrorStream(), StandardCharsets.UTF_8));
@@ -97,18 +102,26 @@ public final class ServeBench {
         ExecutorService senders = Executors.newFixedThreadPool(senderCount);
         List<byte[]> warm = bodies(operations, 0);
         // Each operation of the benchmark is one operation audited (its parent span is no attempt).
-        round(http, senders, base, serve.pid(), warm, 3L * operations, operations, null);
+        int warmups = Integer.getInteger("warmups", 1);
+        for (int k = 0; k < warmups; k++) {
+            Round w = round(http, senders, base, serve.pid(), k == 0 ? warm : bodies(operations, k * operations),
+                    3L * operations, (k + 1L) * operations, null);
+            System.out.printf(Locale.ROOT, "warm-up round %d: receiver CPU %.2f s to the last answer, %.2f s to the last"
+                    + " audit: %.0f spans received and audited per receiver CPU-second%n", k + 1, w.receivedCpu(),
+                    w.auditedCpu(), w.spans() / w.auditedCpu());
+        }
         String histogram = System.getProperty("serve.histogram");
         if (histogram != null) {
             jcmd(serve.pid(), Path.of(histogram), "GC.class_histogram");
         }
-        List<byte[]> bodies = bodies(operations, operations);
+        List<byte[]> bodies = bodies(operations, warmups * operations);
         String profile = System.getProperty("serve.profile");
         if (profile != null) {
             jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"start,event=" + System.getProperty("serve.event", "cpu") + ",interval=1ms,threads\"");
         }
         Path held = histogram == null ? null : Path.of(histogram + ".held");
-        Round measured = round(http, senders, base, serve.pid(), bodies, 3L * operations, 2L * operations, held);
+        Round measured = round(http, senders, base, serve.pid(), bodies, 3L * operations, (warmups + 1L) * operations,
+                held);
         if (profile != null) {
             jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"stop,collapsed,file=" + profile + "\"");
         }
@@ -123,9 +136,9 @@ public final class ServeBench {
         System.out.printf(Locale.ROOT, "load average %s at the end%n", loadAverage());
         System.out.printf(Locale.ROOT, "bare protobuf decode of the same %d requests (ExportTraceServiceRequest.parseFrom,"
                 + " one thread, warmed up): %.0f spans per CPU-second%n", bodies.size(), decode);
-        System.out.printf(Locale.ROOT, "whole run (start-up, warm-up round, measured round, report at SIGTERM): %d spans,"
-                + " receiver CPU %.2f s, %.0f spans per CPU-second; wall %.1f s; peak RSS %.0f MiB, exit %d%n",
-                2 * spans, cpu[0], 2 * spans / cpu[0], runWall, peak[0], exit);
+        System.out.printf(Locale.ROOT, "whole run (start-up, %d warm-up round(s), measured round, report at SIGTERM): %d"
+                + " spans, receiver CPU %.2f s, %.0f spans per CPU-second; wall %.1f s; peak RSS %.0f MiB, exit %d%n",
+                warmups, (warmups + 1) * spans, cpu[0], (warmups + 1) * spans / cpu[0], runWall, peak[0], exit);
         System.out.printf(Locale.ROOT, "measured round, %d operations, %d spans in %d requests of %d by %d connections: receiver"
                 + " CPU %.2f s to the last answer, %.2f s to the last audit; wall %.2f s, %.2f s%n", operations, spans,
                 bodies.size(), BATCH, senderCount, measured.receivedCpu(), measured.auditedCpu(), measured.receivedWall(),
