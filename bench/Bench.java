@@ -403,9 +403,9 @@ public final class Bench {
     }
 
     /**
-     * serve receiving two rounds of 100,000 operations in OTLP protobuf batches of 512 spans by 8 connections, the
-     * second measured (bench/ServeBench.java): its lines, and the target of 100,000 spans received and audited per
-     * receiver CPU-second.
+     * serve receiving four rounds of 100,000 operations in OTLP protobuf batches of 512 spans by 8 connections, the
+     * last measured once the JIT compilers are done (bench/ServeBench.java): its lines, and the target of 100,000
+     * spans received and audited per receiver CPU-second.
      */
     private void serve() throws Exception {
         List<String> out = Measure.output(List.of(JAVA, "-cp", cp, "ServeBench", jar, "100000"));

@@ -26,23 +26,25 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The serve case of bench/run: two rounds (-Dwarmups=N: N + 1) of OPERATIONS operations each (a parent span and two HTTP sends,
- * the second a resend after a 503 with Retry-After: 1 sent too early), posted as OTLP protobuf in batches
- * of 512 spans by 8 connections (-Dsenders=N for another count) to {@code java -Xmx512m -jar JAR serve
- * --idle 1s --format text --max-held-spans 10000000} (-Dserve.jvm="OPTIONS" adds JVM options, such as a flight
- * recording; -Dserve.args="OPTIONS" replaces the receiver's options after {@code --idle 1s --fail-on never}, such as
- * {@code --output /dev/null} for a sidecar that keeps no finding). The first round warms the receiver up (class
- * loading, the JIT compilers), as do the others of -Dwarmups, each of its own traces, its figures printed; the
- * last, of other traces, is measured from its
+ * The serve case of bench/run: four rounds (-Dwarmups=N: N + 1) of OPERATIONS operations each (a parent span and
+ * two HTTP sends, the second a resend after a 503 with Retry-After: 1 sent too early), posted as OTLP protobuf in
+ * batches of 512 spans by 8 connections (-Dsenders=N for another count) to {@code java -jar JAR serve --idle 1s
+ * --format text --max-held-spans 10000000}, started bare as a user starts it, so that the launcher runs the
+ * receiver in a JVM of its own with its settings (the serial collector, a small initial heap); -Dserve.jvm="OPTIONS"
+ * starts it with those JVM options instead, in the launcher's JVM (such as {@code -Xmx512m}, or a flight
+ * recording); -Dserve.args="OPTIONS" replaces the receiver's options after {@code --idle 1s --fail-on never}, such
+ * as {@code --output /dev/null} for a sidecar that keeps no finding. The first three rounds warm the receiver up
+ * (class loading, then the JIT compilers, which compile per-request code through the second and third rounds),
+ * each of its own traces, their figures printed; the last, of other traces, is measured from its
  * first post: received (to its last answer) and received and audited (until {@code /metrics} counts
- * every operation of both rounds audited), as spans per CPU-second the receiver took (the figure that
- * holds on a machine shared with other work) and per core of wall time. Then the receiver is stopped
- * with SIGTERM (it audits nothing more, judges the cross-operation rules and writes its report) and the
- * whole run is given too, start-up, warm-up and report included, with the receiver's peak RSS and exit
- * code, the machine's load average, and the spans per CPU-second of a bare protobuf decode of the same
+ * every operation of every round audited), as spans per CPU-second the receiver took (the launcher's and the
+ * receiver's JVMs together: the figure that holds on a machine shared with other work) and per core of wall time.
+ * Then the receiver is stopped with SIGTERM (it audits nothing more, judges the cross-operation rules and writes its
+ * report) and the whole run is given too, start-up, warm-up and report included, with the peak RSS of both JVMs and
+ * the exit code, the machine's load average, and the spans per CPU-second of a bare protobuf decode of the same
  * requests. -Dserve.profile=FILE records the measured round with async-profiler (-Dserve.agent=the path
  * of libasyncProfiler.so), in cpu mode (-Dserve.event=alloc for allocations) with threads, as collapsed stacks; -Dserve.histogram=FILE writes the
- * receiver's heap histogram after the warm-up round (jcmd GC.class_histogram) into FILE, and of the objects live
+ * receiver's heap histogram after the warm-up rounds (jcmd GC.class_histogram) into FILE, and of the objects live
  * once the measured round's spans are all answered, before they are audited, into FILE.held.
  *
  * <pre>
@@ -63,7 +65,7 @@ public final class ServeBench {
         String jar = args[0];
         int operations = Integer.parseInt(args[1]);
         int senderCount = Integer.getInteger("senders", 8);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         String jvm = System.getProperty("serve.jvm", "");
         if (!jvm.isBlank()) {
             command.addAll(List.of(jvm.strip().split("\\s+")));
@@ -83,12 +85,16 @@ public final class ServeBench {
         Thread errors = new Thread(() -> err.lines().forEach(System.err::println));
         errors.setDaemon(true);
         errors.start();
+        // Started bare, the launcher runs the receiver in a JVM of its own (the one that printed its address).
+        long pid = serve.descendants().mapToLong(ProcessHandle::pid).findFirst().orElse(serve.pid());
+        System.out.printf(Locale.ROOT, "receiver: %s%n", pid == serve.pid() ? "this JVM (" + String.join(" ",
+                command.subList(0, command.indexOf("-jar"))) + ")" : "a JVM of its own, started by the launcher");
         double[] peak = {0};
         double[] cpu = {0};
         Thread rss = new Thread(() -> {
             while (serve.isAlive()) {
-                peak[0] = Math.max(peak[0], peakMiB(serve.pid()));
-                cpu[0] = Math.max(cpu[0], cpuSeconds(serve.pid()));
+                peak[0] = Math.max(peak[0], peakMiB(serve.toHandle()));
+                cpu[0] = Math.max(cpu[0], cpuSeconds(serve.toHandle()));
                 try {
                     Thread.sleep(100);
                 } catch (InterruptedException e) {
@@ -102,9 +108,9 @@ public final class ServeBench {
         ExecutorService senders = Executors.newFixedThreadPool(senderCount);
         List<byte[]> warm = bodies(operations, 0);
         // Each operation of the benchmark is one operation audited (its parent span is no attempt).
-        int warmups = Integer.getInteger("warmups", 1);
+        int warmups = Integer.getInteger("warmups", 3);
         for (int k = 0; k < warmups; k++) {
-            Round w = round(http, senders, base, serve.pid(), k == 0 ? warm : bodies(operations, k * operations),
+            Round w = round(http, senders, base, serve.toHandle(), pid, k == 0 ? warm : bodies(operations, k * operations),
                     3L * operations, (k + 1L) * operations, null);
             System.out.printf(Locale.ROOT, "warm-up round %d: receiver CPU %.2f s to the last answer, %.2f s to the last"
                     + " audit: %.0f spans received and audited per receiver CPU-second%n", k + 1, w.receivedCpu(),
@@ -112,18 +118,18 @@ public final class ServeBench {
         }
         String histogram = System.getProperty("serve.histogram");
         if (histogram != null) {
-            jcmd(serve.pid(), Path.of(histogram), "GC.class_histogram");
+            jcmd(pid, Path.of(histogram), "GC.class_histogram");
         }
         List<byte[]> bodies = bodies(operations, warmups * operations);
         String profile = System.getProperty("serve.profile");
         if (profile != null) {
-            jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"start,event=" + System.getProperty("serve.event", "cpu") + ",interval=1ms,threads\"");
+            jcmd(pid, null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"start,event=" + System.getProperty("serve.event", "cpu") + ",interval=1ms,threads\"");
         }
         Path held = histogram == null ? null : Path.of(histogram + ".held");
-        Round measured = round(http, senders, base, serve.pid(), bodies, 3L * operations, (warmups + 1L) * operations,
+        Round measured = round(http, senders, base, serve.toHandle(), pid, bodies, 3L * operations, (warmups + 1L) * operations,
                 held);
         if (profile != null) {
-            jcmd(serve.pid(), null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"stop,collapsed,file=" + profile + "\"");
+            jcmd(pid, null, "JVMTI.agent_load", System.getProperty("serve.agent"), "\"stop,collapsed,file=" + profile + "\"");
         }
         senders.shutdown();
         serve.destroy();
@@ -154,10 +160,11 @@ public final class ServeBench {
      * Posts {@code bodies} and waits for their answers (then writes the receiver's heap histogram into {@code held},
      * unless null, outside the figures), then until the receiver has audited {@code audited} operations in all.
      */
-    private static Round round(HttpClient http, ExecutorService senders, String base, long pid, List<byte[]> bodies,
+    private static Round round(HttpClient http, ExecutorService senders, String base, ProcessHandle tree, long pid,
+            List<byte[]> bodies,
             long spans, long audited, Path held) throws Exception {
         URI url = URI.create(base + "/v1/traces");
-        double cpu0 = cpuSeconds(pid);
+        double cpu0 = cpuSeconds(tree);
         long start = System.nanoTime();
         List<Future<Integer>> sent = new ArrayList<>();
         for (byte[] body : bodies) {
@@ -178,11 +185,11 @@ public final class ServeBench {
             }
         }
         double receivedWall = (System.nanoTime() - start) / 1e9;
-        double receivedCpu = cpuSeconds(pid) - cpu0;
+        double receivedCpu = cpuSeconds(tree) - cpu0;
         if (held != null) {
-            double before = cpuSeconds(pid);
+            double before = cpuSeconds(tree);
             jcmd(pid, held, "GC.class_histogram");
-            cpu0 += cpuSeconds(pid) - before;
+            cpu0 += cpuSeconds(tree) - before;
         }
         long deadline = System.nanoTime() + 600_000_000_000L;
         for (long now = audited(http, base); now < audited; now = audited(http, base)) {
@@ -191,7 +198,7 @@ public final class ServeBench {
             }
             Thread.sleep(20);
         }
-        return new Round(spans, receivedWall, receivedCpu, (System.nanoTime() - start) / 1e9, cpuSeconds(pid) - cpu0);
+        return new Round(spans, receivedWall, receivedCpu, (System.nanoTime() - start) / 1e9, cpuSeconds(tree) - cpu0);
     }
 
     private static long audited(HttpClient http, String base) throws Exception {
@@ -244,6 +251,15 @@ public final class ServeBench {
             throw new IllegalStateException("no export decoded");
         }
         return rounds * spans / seconds;
+    }
+
+    /**
+     * The user and system CPU seconds process {@code tree} and the processes it started have taken (their threads'
+     * together): the launcher and the receiver's JVM.
+     */
+    private static double cpuSeconds(ProcessHandle tree) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(tree), tree.descendants())
+                .mapToDouble(p -> cpuSeconds(p.pid())).sum();
     }
 
     /** The user and system CPU seconds process {@code pid} has taken (its threads' together), 0 once it is gone. */
@@ -316,6 +332,12 @@ public final class ServeBench {
 
     private static KeyValue kv(String key, String value) {
         return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
+    }
+
+    /** The peak resident sets of process {@code tree} and the processes it started, in MiB, together. */
+    private static double peakMiB(ProcessHandle tree) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(tree), tree.descendants())
+                .mapToDouble(p -> peakMiB(p.pid())).sum();
     }
 
     /** The peak resident set of process {@code pid} in MiB (VmHWM), 0 once it is gone. */

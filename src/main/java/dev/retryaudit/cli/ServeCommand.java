@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,7 +149,9 @@ final class ServeCommand implements Callable<Integer> {
             throw options.usage("invalid value for option '--read-timeout': must be more than 0");
         }
         Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits,
-                new Serve.Connections(read, maxConnections), report);
+                new Serve.Connections(read, maxConnections),
+                // A report's findings are kept on disk while the run lasts, in the JVM's temporary directory.
+                report ? Path.of(System.getProperty("java.io.tmpdir")) : null);
         if (!command.isEmpty() && untilIdle != null) {
             throw options.usage("--until-idle cannot be used with COMMAND: the run ends when COMMAND has exited");
         }
@@ -205,14 +208,26 @@ final class ServeCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             commandExit = null;
         } catch (IOException e) {
-            serve.finish();
+            try {
+                serve.finish();
+            } catch (IOException notKept) {
+                // No report comes of a run whose command could not start: what it kept is not wanted.
+            }
             io.err().println(VersionInfo.NAME + ": error: cannot run " + Escaping.controls(command.get(0)) + ": "
                     + Escaping.controls(String.valueOf(e.getMessage())));
             return ExitCode.NO_INPUT.code();
         } finally {
             signals.restore();
         }
-        AuditResult result = serve.finish();
+        AuditResult finished;
+        IOException notKept = null;
+        try {
+            finished = serve.finish();
+        } catch (IOException e) {
+            finished = null;
+            notKept = e;
+        }
+        AuditResult result = finished;
         try {
             lines.flush();
             if (options.output != null) {
@@ -225,6 +240,11 @@ final class ServeCommand implements Callable<Integer> {
             io.err().println(VersionInfo.NAME + ": error: cannot write the findings to "
                     + (options.output == null ? "standard output" : Escaping.controls(options.output.toString())) + ": "
                     + Escaping.controls(String.valueOf(findings.failure().getMessage())));
+            return ExitCode.CANT_WRITE.code();
+        }
+        if (notKept != null) {
+            io.err().println(VersionInfo.NAME + ": error: cannot keep the findings for the report in "
+                    + Escaping.controls(String.valueOf(notKept.getMessage())) + "; no report is written");
             return ExitCode.CANT_WRITE.code();
         }
         if (serve.spansReceived() == 0 && commandExit != null && commandExit != 0) {

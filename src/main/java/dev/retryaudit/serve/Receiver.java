@@ -18,6 +18,8 @@ import dev.retryaudit.model.InputSummary;
 import dev.retryaudit.model.Limits;
 import dev.retryaudit.model.Operation;
 import dev.retryaudit.model.internal.InputException;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -109,13 +111,13 @@ final class Receiver {
 
     /**
      * A receiver that audits by {@code auditor}, hands the findings of each part it audits to {@code findings}
-     * together as they are made and, with {@code report}, keeps every one for the result of {@link #finish} (else
-     * as many as its verdict needs).
+     * together as they are made and, with a {@code reportSpill} directory, keeps every one for the result of
+     * {@link #finish} in a temporary file there (else, when it is null, as many as its verdict needs).
      */
     Receiver(RetryAudit auditor, Limits limits, long idleNanos, long maxHeldSpans, LongSupplier clock,
-            Consumer<List<Finding>> findings, Metrics metrics, boolean report) {
+            Consumer<List<Finding>> findings, Metrics metrics, Path reportSpill) {
         this.audit = RunningAudit.of(auditor);
-        this.handed = new HandedFindings(audit, report);
+        this.handed = new HandedFindings(audit, reportSpill);
         this.maxHeldSpans = maxHeldSpans;
         this.clock = clock;
         this.findings = findings;
@@ -296,11 +298,14 @@ final class Receiver {
 
     /**
      * Audits every context still open and judges the cross-operation rules over everything audited, handing
-     * their findings on: the findings of the whole run, as one report holds them (without {@code report}, the
+     * their findings on: the findings of the whole run, as one report holds them (without a report, the
      * cross-operation rules' and, of the others, the first of each severity the baseline does not hold: what the
      * verdict needs). Exports that come after are refused.
+     *
+     * @throws IOException when the findings kept for the report could not all be kept or read back (the message
+     *     says where and why); the rest of the run is finished all the same
      */
-    AuditResult finish() {
+    AuditResult finish() throws IOException {
         synchronized (auditing) {
             List<List<byte[]>> otlpSpans;
             List<List<byte[]>> zipkinSpans;
@@ -395,6 +400,15 @@ final class Receiver {
      * and the parent offers of the operations audited (at most {@code --max-held-spans}, and 1,024, a source).
      */
     record Retained(long findingBytes, int findingObjects, int offers) {
+    }
+
+    /** What to do the moment the findings for the report cannot be kept (end the run); nothing without a report. */
+    void onKeepFailure(Runnable action) {
+        synchronized (auditing) {
+            if (handed.spill() != null) {
+                handed.spill().onFailure(action);
+            }
+        }
     }
 
     /** What the receiver holds now of what it audited. */

@@ -6,6 +6,7 @@ import dev.retryaudit.model.Finding;
 import dev.retryaudit.model.Limits;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -25,13 +26,14 @@ public final class Serve implements AutoCloseable {
     /**
      * How to serve: where to listen, how long a linking context must be idle before it is audited (plus
      * the longest Retry-After seen in it), the most attempt spans held, the limits of reading, how
-     * connections are bounded, and whether {@link #finish}'s result is for a report: with {@code report} it holds
-     * every finding of the run (those handed on are kept serialized until then); without, it holds what its
-     * verdict ({@link RetryAudit#passed}) needs, the findings of the rules across operations and, of the
-     * others, the first of each severity the baseline does not hold, and the receiver keeps no other.
+     * connections are bounded, and whether {@link #finish}'s result is for a report: with a {@code reportSpill}
+     * directory it holds every finding of the run (those handed on are kept serialized in a temporary file of
+     * that directory until then, not on the heap); with none (null), it holds what its verdict
+     * ({@link RetryAudit#passed}) needs, the findings of the rules across operations and, of the others, the
+     * first of each severity the baseline does not hold, and the receiver keeps no other.
      */
     public record Settings(InetSocketAddress listen, Duration idle, long maxHeldSpans, Limits limits,
-            Connections connections, boolean report) {
+            Connections connections, Path reportSpill) {
         public Settings {
             if (idle.isNegative() || maxHeldSpans < 1) {
                 throw new IllegalArgumentException("idle must be 0 or more and maxHeldSpans 1 or more");
@@ -88,7 +90,7 @@ public final class Serve implements AutoCloseable {
             throws IOException {
         Metrics metrics = new Metrics(settings.maxHeldSpans());
         Receiver receiver = new Receiver(auditor, settings.limits(), settings.idle().toNanos(),
-                settings.maxHeldSpans(), System::nanoTime, findings, metrics, settings.report());
+                settings.maxHeldSpans(), System::nanoTime, findings, metrics, settings.reportSpill());
         AtomicLong lastPost = new AtomicLong(System.nanoTime());
         long retryAfter = Math.max(1, (settings.idle().toMillis() + 999) / 1000);
         Routes routes = new Routes(receiver, metrics, settings.limits().bytes(), settings.limits().depth(), retryAfter);
@@ -102,7 +104,10 @@ public final class Serve implements AutoCloseable {
         });
         long period = Math.max(10, Math.min(1000, settings.idle().toMillis() / 4));
         sweeper.scheduleWithFixedDelay(receiver::sweep, period, period, TimeUnit.MILLISECONDS);
-        return new Serve(settings, receiver, server, sweeper, lastPost, metrics);
+        Serve serve = new Serve(settings, receiver, server, sweeper, lastPost, metrics);
+        // Findings that cannot be kept for the report end the run at once, as findings that cannot be written do.
+        receiver.onKeepFailure(serve::stop);
+        return serve;
     }
 
     /** The spans taken so far from exports that were accepted, in part or whole; refused exports count none. */
@@ -177,8 +182,13 @@ public final class Serve implements AutoCloseable {
         }
     }
 
-    /** Stops listening, audits every context still open and judges the cross-operation rules: the run's result. */
-    public AuditResult finish() {
+    /**
+     * Stops listening, audits every context still open and judges the cross-operation rules: the run's result.
+     *
+     * @throws IOException when the findings kept for the report could not all be kept, or read back; its message
+     *     says where and why
+     */
+    public AuditResult finish() throws IOException {
         close();
         return receiver.finish();
     }

@@ -188,6 +188,26 @@ class ServeCommandTest {
     }
 
     @Test
+    void findingsThatCannotBeKeptForTheReportEndTheRunAtOnceWith74(@TempDir Path dir) {
+        Path later = dir.resolve("later");
+        Path missing = dir.resolve("missing");
+        String tmp = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", missing.toString());
+        CliRunner.Result r;
+        try {
+            r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--idle", "100ms", "--format", "json", "--", "sh",
+                    "-c", post(BAD) + " && sleep 60 && touch '" + later + "'");
+        } finally {
+            System.setProperty("java.io.tmpdir", tmp);
+        }
+        assertThat(r.exit()).as(r.err()).isEqualTo(74);
+        assertThat(r.err()).contains("retry-audit: error: cannot keep the findings for the report in " + missing
+                + ": no such directory; no report is written");
+        assertThat(r.out()).isEmpty();
+        assertThat(later).doesNotExist();
+    }
+
+    @Test
     void anAddressOtherHostsReachIsWarnedOf() throws Exception {
         // Not bound: the warning is the address's, whichever process listens on it.
         assertThat(ServeCommand.exposure(new java.net.InetSocketAddress("0.0.0.0", 4318))).startsWith(

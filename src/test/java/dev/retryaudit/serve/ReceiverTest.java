@@ -11,10 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** When the receiver audits a linking context: once idle for the idle time plus the longest Retry-After seen in it. */
 class ReceiverTest {
     private static final long SECOND = 1_000_000_000L;
+
+    /** Where a run with a report keeps its findings. */
+    @TempDir
+    Path spill;
 
     @Test
     void aContextWaitsForItsLongestRetryAfterBeyondTheIdleTime() throws Exception {
@@ -22,7 +27,7 @@ class ReceiverTest {
         List<Finding> findings = new ArrayList<>();
         Metrics metrics = new Metrics(1_000_000);
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
-                metrics, true);
+                metrics, spill);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
         assertThat(r.otlp(export, null, 11).rejected()).isZero();
         long held = r.heldSpans();
@@ -54,7 +59,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
-                new Metrics(1_000_000), true);
+                new Metrics(1_000_000), spill);
         byte[] early = Files.readAllBytes(Path.of("src/test/resources/input/zipkin/retry-429-early.json"));
         // The same calls honouring the Retry-After: 2, in a trace of their own.
         byte[] honoured = Files.readString(Path.of("src/test/resources/input/zipkin/retry-429-honoured.json"))
@@ -82,7 +87,7 @@ class ReceiverTest {
     @Test
     void aZipkinBodyThatIsNoArrayOfSpansIsRefusedWhole() throws Exception {
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, () -> 0L, f -> { },
-                new Metrics(1_000_000), true);
+                new Metrics(1_000_000), spill);
         for (String body : List.of("{}", "[{\"traceId\":5}]", "[] []", "[")) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.zipkin(body.getBytes(
                     java.nio.charset.StandardCharsets.UTF_8))).isInstanceOf(Receiver.BadExportException.class)
@@ -130,7 +135,7 @@ class ReceiverTest {
         List<Finding> findings = new ArrayList<>();
         Metrics metrics = new Metrics(1_000_000);
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, findings::addAll,
-                metrics, true);
+                metrics, spill);
         long epoch = 1_788_789_720L * SECOND;
         int perSecond = 10;
         long maxHeld = 0;
@@ -160,7 +165,7 @@ class ReceiverTest {
         List<Finding> findings = new ArrayList<>();
         // The parent offers are kept for as many spans as may be held, and 1,024 at least.
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000, now::get,
-                findings::addAll, new Metrics(1_000), false);
+                findings::addAll, new Metrics(1_000), null);
         Receiver.Retained[] atOneMinute = new Receiver.Retained[1];
         busyClient(r, now, 300, second -> {
             if (second == 60) {
@@ -183,12 +188,20 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get,
-                findings::addAll, new Metrics(1_000_000), true);
+                findings::addAll, new Metrics(1_000_000), spill);
         busyClient(r, now, 60, second -> { });
         Receiver.Retained held = r.retained();
         assertThat(held.findingObjects()).isZero();
         assertThat(held.findingBytes()).isPositive();
+        // On disk, in one file (all but a buffer of 64 KiB written through), while the run lasts; gone once read back.
+        try (java.util.stream.Stream<Path> files = Files.list(spill)) {
+            assertThat(files.toList()).singleElement().satisfies(f -> assertThat(Files.size(f))
+                    .isBetween(held.findingBytes() - (1 << 16), held.findingBytes()));
+        }
         List<Finding> all = r.finish().findings();
+        try (java.util.stream.Stream<Path> files = Files.list(spill)) {
+            assertThat(files.toList()).isEmpty();
+        }
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(dev.retryaudit.rules.engine.FindingOrder.ORDER);
         // Equal findings, read back from their bytes: the same lines in the same order.
@@ -216,7 +229,7 @@ class ReceiverTest {
     void theNotesOfTheSpansABusyContextsWindowsLetGoAreMadeOnceEach() throws Exception {
         AtomicLong now = new AtomicLong();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, 5 * SECOND, 1_000_000, now::get, f -> { },
-                new Metrics(1_000_000), true);
+                new Metrics(1_000_000), spill);
         long epoch = 1_788_789_720L * SECOND;
         int perSecond = 10;
         int seconds = 120;
@@ -249,7 +262,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
-                new Metrics(1_000_000), true);
+                new Metrics(1_000_000), spill);
         String export = new String(busyExport(1_788_789_720L * SECOND, 0, 1), java.nio.charset.StandardCharsets.UTF_8)
                 .replace("[{\"stringValue\":\"1\"}]", "[{\"stringValue\":\"99999999\"}]");
         r.otlp(export.getBytes(java.nio.charset.StandardCharsets.UTF_8), null, 2);
@@ -267,7 +280,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
-                new Metrics(1_000_000), true);
+                new Metrics(1_000_000), spill);
         byte[] export = Files.readAllBytes(Path.of("src/test/resources/input/otlp/agent-checkout.json"));
         r.otlp(export, null, 11);
         r.otlp(export, null, 11);
@@ -301,7 +314,7 @@ class ReceiverTest {
         AtomicLong now = new AtomicLong();
         List<Finding> findings = new ArrayList<>();
         Receiver r = new Receiver(RetryAudit.defaults(), Limits.DEFAULTS, SECOND, 1_000_000, now::get, findings::addAll,
-                new Metrics(1_000_000), true);
+                new Metrics(1_000_000), spill);
         for (List<com.fasterxml.jackson.databind.JsonNode> spans : byTrace.values()) {
             com.fasterxml.jackson.databind.node.ObjectNode export = json.createObjectNode();
             com.fasterxml.jackson.databind.node.ObjectNode rs = export.putArray("resourceSpans").addObject();

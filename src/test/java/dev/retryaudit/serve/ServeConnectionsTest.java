@@ -32,7 +32,7 @@ class ServeConnectionsTest {
         Limits small = new Limits(1 << 20, Limits.DEFAULTS.operations(), Limits.DEFAULTS.attemptsPerOperation(),
                 Limits.DEFAULTS.stringLength(), Limits.DEFAULTS.depth());
         return Serve.start(RetryAudit.defaults(), new Serve.Settings(new InetSocketAddress("127.0.0.1", 0),
-                Duration.ofHours(1), 1_000_000, small, connections, false), f -> { }, line -> { });
+                Duration.ofHours(1), 1_000_000, small, connections, null), f -> { }, line -> { });
     }
 
     private static CompletableFuture<HttpResponse<String>> export(Serve s) throws IOException {

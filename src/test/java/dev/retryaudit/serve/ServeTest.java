@@ -43,11 +43,13 @@ import org.junit.jupiter.api.Test;
 class ServeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final RetryAudit AUDIT = RetryAudit.defaults();
+    /** Where runs with a report keep their findings. */
+    private static final Path SPILL = Path.of(System.getProperty("java.io.tmpdir"));
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private static Serve serve(List<Finding> findings, long maxHeld, Limits limits) throws IOException {
         return Serve.start(AUDIT, new Serve.Settings(new InetSocketAddress("127.0.0.1", 0), Duration.ofHours(1),
-                maxHeld, limits, Serve.Connections.DEFAULTS, true), findings::addAll, System.err::println);
+                maxHeld, limits, Serve.Connections.DEFAULTS, SPILL), findings::addAll, System.err::println);
     }
 
     private static HttpResponse<byte[]> post(Serve s, String path, String type, String encoding, byte[] body)
