@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -94,6 +95,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "(default: 1,000,000).")
     long maxHeldSpans;
 
+    @Option(names = "--temp-dir", paramLabel = "DIR",
+            description = "With --format: the directory where the findings are kept until the report is written, in "
+                    + "a file deleted at the end (default: $TMPDIR, else the JVM's java.io.tmpdir, /tmp).")
+    Path tempDir;
+
     @Parameters(paramLabel = "COMMAND", arity = "0..*",
             description = "The test command to run, after --, with its traces sent to the receiver (its output goes "
                     + "to stderr); the run ends when it has exited and its exporters have flushed, and exits with "
@@ -149,9 +155,7 @@ final class ServeCommand implements Callable<Integer> {
             throw options.usage("invalid value for option '--read-timeout': must be more than 0");
         }
         Serve.Settings settings = new Serve.Settings(address(), duration("--idle", idle), maxHeldSpans, limits,
-                new Serve.Connections(read, maxConnections),
-                // A report's findings are kept on disk while the run lasts, in the JVM's temporary directory.
-                report ? Path.of(System.getProperty("java.io.tmpdir")) : null);
+                new Serve.Connections(read, maxConnections), report ? spillDirectory() : null);
         if (!command.isEmpty() && untilIdle != null) {
             throw options.usage("--until-idle cannot be used with COMMAND: the run ends when COMMAND has exited");
         }
@@ -269,6 +273,32 @@ final class ServeCommand implements Callable<Integer> {
         }
         boolean colour = options.colour(io);
         return new ReportOutput(null, io).write(o -> auditor.writeReport(result, colour, o), verdict);
+    }
+
+    /**
+     * Where a report's findings are kept while the run lasts: {@code --temp-dir}, else the default
+     * ({@link #defaultTempDir}); a usage error when it is not a directory this process can write to.
+     */
+    private Path spillDirectory() {
+        Path dir = tempDir != null ? tempDir : defaultTempDir(System.getenv(), System.getProperty("java.io.tmpdir"));
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw options.usage("invalid value for option '--temp-dir': " + Escaping.controls(dir.toString())
+                    + " is not a directory this process can write to" + (tempDir == null
+                            ? " (the default, from " + (tempDirVariable(System.getenv()) ? "TMPDIR" : "java.io.tmpdir")
+                                    + "); give --temp-dir"
+                            : ""));
+        }
+        return dir;
+    }
+
+    /** The temporary directory of the environment: {@code TMPDIR} when it is set and not empty, else {@code javaTmpDir}. */
+    static Path defaultTempDir(Map<String, String> env, String javaTmpDir) {
+        return Path.of(tempDirVariable(env) ? env.get("TMPDIR") : javaTmpDir);
+    }
+
+    private static boolean tempDirVariable(Map<String, String> env) {
+        String tmp = env.get("TMPDIR");
+        return tmp != null && !tmp.isBlank();
     }
 
     /** Waits for a signal or, with {@code quiet}, for that long without an export after the first span; no command ran. */

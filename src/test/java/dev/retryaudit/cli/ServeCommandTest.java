@@ -23,7 +23,7 @@ class ServeCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("--listen", "--output", "--format", "--until-idle", "--idle", "--max-held-spans",
                 "--policy", "--enable", "--disable", "--fail-on", "--limit-bytes", "Exit codes:", "--grace",
-                "--read-timeout", "--max-connections", "Append each finding", "(default: 20 MiB)")
+                "--read-timeout", "--max-connections", "--temp-dir", "Append each finding", "(default: 20 MiB)")
                 .doesNotContain("Write the report to FILE", "default: 1 GiB");
         assertThat(CliRunner.run("--help").out()).contains("serve");
     }
@@ -188,23 +188,55 @@ class ServeCommandTest {
     }
 
     @Test
-    void findingsThatCannotBeKeptForTheReportEndTheRunAtOnceWith74(@TempDir Path dir) {
+    void findingsThatCannotBeKeptForTheReportEndTheRunAtOnceWith74(@TempDir Path dir) throws Exception {
         Path later = dir.resolve("later");
-        Path missing = dir.resolve("missing");
-        String tmp = System.getProperty("java.io.tmpdir");
-        System.setProperty("java.io.tmpdir", missing.toString());
-        CliRunner.Result r;
-        try {
-            r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--idle", "100ms", "--format", "json", "--", "sh",
-                    "-c", post(BAD) + " && sleep 60 && touch '" + later + "'");
-        } finally {
-            System.setProperty("java.io.tmpdir", tmp);
-        }
+        Path gone = Files.createDirectory(dir.resolve("gone"));
+        // The directory is there when the run starts and gone when the first finding is to be kept.
+        CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--idle", "100ms", "--format", "json",
+                "--temp-dir", gone.toString(), "--", "sh", "-c", "rmdir '" + gone + "' && " + post(BAD)
+                        + " && sleep 60 && touch '" + later + "'");
         assertThat(r.exit()).as(r.err()).isEqualTo(74);
-        assertThat(r.err()).contains("retry-audit: error: cannot keep the findings for the report in " + missing
+        assertThat(r.err()).contains("retry-audit: error: cannot keep the findings for the report in " + gone
                 + ": no such directory; no report is written");
         assertThat(r.out()).isEmpty();
         assertThat(later).doesNotExist();
+    }
+
+    @Test
+    void aReportsFindingsAreKeptInTheTempDirAndDeletedAtTheEnd(@TempDir Path dir) throws Exception {
+        Path temp = Files.createDirectory(dir.resolve("temp"));
+        Path listing = dir.resolve("listing");
+        CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--idle", "100ms", "--format", "json",
+                "--temp-dir", temp.toString(), "--", "sh", "-c", post(BAD) + " && for i in $(seq 300); do [ -n \"$(ls '"
+                        + temp + "')\" ] && break; sleep 0.1; done; ls '" + temp + "' > '" + listing + "'");
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        // Once the first finding was handed on (its context closed after --idle and its Retry-After), the file was
+        // there while the command ran; after the report, nothing is left.
+        assertThat(Files.readString(listing)).containsPattern("^retry-audit-findings-[0-9]+\\.bin\n$");
+        assertThat(r.out()).contains("\"rule\"");
+        try (java.util.stream.Stream<Path> left = Files.list(temp)) {
+            assertThat(left.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void aTempDirThatCannotBeUsedIsAUsageError(@TempDir Path dir) {
+        Path missing = dir.resolve("missing");
+        CliRunner.Result r = CliRunner.run("serve", "--listen", "127.0.0.1:0", "--format", "json", "--temp-dir",
+                missing.toString(), "--", "true");
+        assertThat(r.exit()).isEqualTo(64);
+        assertThat(r.err()).startsWith("retry-audit: error: invalid value for option '--temp-dir': " + missing
+                + " is not a directory this process can write to");
+        // Without --format nothing is kept, and the directory is not looked at.
+        assertThat(CliRunner.run("serve", "--listen", "127.0.0.1:0", "--grace", "100ms", "--temp-dir",
+                missing.toString(), "--", "true").exit()).isEqualTo(65);
+    }
+
+    @Test
+    void theDefaultTempDirIsTmpdirElseTheJvms() {
+        assertThat(ServeCommand.defaultTempDir(java.util.Map.of("TMPDIR", "/run/tmp"), "/tmp")).isEqualTo(Path.of("/run/tmp"));
+        assertThat(ServeCommand.defaultTempDir(java.util.Map.of("TMPDIR", " "), "/tmp")).isEqualTo(Path.of("/tmp"));
+        assertThat(ServeCommand.defaultTempDir(java.util.Map.of(), "/var/tmp")).isEqualTo(Path.of("/var/tmp"));
     }
 
     @Test
