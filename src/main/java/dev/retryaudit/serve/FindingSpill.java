@@ -12,13 +12,12 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Blocks of bytes kept on disk, not on the heap, to be read back once, in the order they were added: a temporary
- * file in a directory (the JVM's {@code java.io.tmpdir} for {@code serve}), made at the first block, each block
- * written as its length and its bytes through a buffer, and deleted when the blocks are read back or
+ * file in a directory ({@code serve --temp-dir}), made at the first block, each block written as its length and
+ * its bytes through a buffer, and deleted when the blocks are read back or
  * {@link #close closed} (and at the JVM's exit, should neither come). So what a receiver keeps of its findings
  * for the report at the end takes disk, not heap, for as long as it runs. The first write that fails is kept
  * ({@link #failure}), the run is told at once ({@link #onFailure}), and nothing more is written. Not thread-safe.
@@ -62,19 +61,20 @@ final class FindingSpill implements AutoCloseable {
     }
 
     /**
-     * The blocks added, in their order; the file is deleted. Empty when none was added.
+     * Hands {@code each} the blocks added, one at a time, in their order; then the file is deleted. None when none
+     * was added.
      *
      * @throws IOException when a write failed ({@link #failure}) or the file cannot be read back; its message
      *     says where and why
      */
-    List<byte[]> blocks() throws IOException {
+    void read(Consumer<byte[]> each) throws IOException {
         if (failure != null) {
             throw new IOException(where() + ": " + reason(failure), failure);
         }
         if (out == null) {
-            return List.of();
+            close();
+            return;
         }
-        List<byte[]> blocks = new ArrayList<>();
         try {
             out.close();
             out = null;
@@ -83,7 +83,7 @@ final class FindingSpill implements AutoCloseable {
                 for (long read = 0; read < bytes; ) {
                     byte[] block = new byte[in.readInt()];
                     in.readFully(block);
-                    blocks.add(block);
+                    each.accept(block);
                     read += 4 + block.length;
                 }
             }
@@ -94,7 +94,6 @@ final class FindingSpill implements AutoCloseable {
         } finally {
             close();
         }
-        return blocks;
     }
 
     /** The bytes written to the file so far. */

@@ -66,9 +66,7 @@ final class HandedFindings {
             return List.copyOf(firstOfSeverity.values());
         }
         List<Finding> all = new ArrayList<>();
-        for (byte[] block : spill.blocks()) {
-            all.addAll(FindingBytes.read(block));
-        }
+        spill.read(block -> all.addAll(FindingBytes.read(block)));
         return all;
     }
 

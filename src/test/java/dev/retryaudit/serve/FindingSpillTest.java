@@ -33,7 +33,9 @@ class FindingSpillTest {
         assertThat(files()).singleElement().satisfies(f -> assertThat(f.getFileName().toString())
                 .startsWith("retry-audit-findings-").endsWith(".bin"));
         assertThat(spill.bytes()).isEqualTo(added.stream().mapToLong(b -> 4L + b.length).sum());
-        assertThat(spill.blocks()).containsExactlyElementsOf(added);
+        List<byte[]> read = new ArrayList<>();
+        spill.read(read::add);
+        assertThat(read).containsExactlyElementsOf(added);
         assertThat(files()).as("deleted once read back").isEmpty();
         assertThatThrownBy(() -> spill.add(new byte[1])).isInstanceOf(IllegalStateException.class);
     }
@@ -41,8 +43,11 @@ class FindingSpillTest {
     @Test
     void noBlockMakesNoFile() throws IOException {
         FindingSpill spill = new FindingSpill(dir);
-        assertThat(spill.blocks()).isEmpty();
+        List<byte[]> read = new ArrayList<>();
+        spill.read(read::add);
+        assertThat(read).isEmpty();
         assertThat(files()).isEmpty();
+        assertThatThrownBy(() -> spill.add(new byte[1])).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -66,7 +71,7 @@ class FindingSpillTest {
         // Later blocks are dropped; the failure is told once.
         spill.add(new byte[3]);
         assertThat(told).hasValue(1);
-        assertThatThrownBy(spill::blocks).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> spill.read(block -> { })).isInstanceOf(IOException.class)
                 .hasMessage(missing + ": no such directory");
         // An action set after the failure runs at once.
         AtomicInteger late = new AtomicInteger();
