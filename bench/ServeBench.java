@@ -157,12 +157,12 @@ public final class ServeBench {
     }
 
     /**
-     * Posts {@code bodies} and waits for their answers (then writes the receiver's heap histogram into {@code held},
-     * unless null, outside the figures), then until the receiver has audited {@code audited} operations in all.
+     * Posts {@code bodies} and waits for their answers (then writes the heap histogram of the receiver's JVM,
+     * {@code pid}, into {@code held}, unless null, outside the figures), then until the receiver has audited
+     * {@code audited} operations in all; the CPU counted is that of {@code tree}, the JVMs started.
      */
     private static Round round(HttpClient http, ExecutorService senders, String base, ProcessHandle tree, long pid,
-            List<byte[]> bodies,
-            long spans, long audited, Path held) throws Exception {
+            List<byte[]> bodies, long spans, long audited, Path held) throws Exception {
         URI url = URI.create(base + "/v1/traces");
         double cpu0 = cpuSeconds(tree);
         long start = System.nanoTime();
